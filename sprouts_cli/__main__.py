@@ -1,0 +1,5 @@
+"""``python -m sprouts_cli`` runs the command line."""
+
+from .cli import main
+
+main()

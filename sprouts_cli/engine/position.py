@@ -1,0 +1,225 @@
+"""The topological position: regions of boundaries of spot corners (seed 002, §2.4).
+
+A position is what the rules care about and nothing else: a list of regions, each a
+list of boundaries, each boundary the cyclic list of the spots met when walking once
+round it with the region on the same side.  Spots are small integers; ``lives[s]`` is
+the number of lines spot ``s`` can still take (3 for a spot with no line, 0 for a
+stump).  Positions made from games keep their spots' numbers (0-based here, shown
+1-based to people); positions read from strings number their spots in order of
+appearance.
+
+Two positions compare equal when they are the same game position: the same up to
+renaming spots, rotating boundaries, reordering boundaries, regions and lands, and
+mirroring.  That is, when their exact canonical forms (``canonical.py``) agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .moves import Move
+
+Boundary = tuple[int, ...]
+Region = tuple[Boundary, ...]
+
+#: Kinds of spot occurrence, as written in position strings.
+ZERO, ONE, TWO, DEAD, SMALL, CAPITAL = "0", "1", "2", "3", "small", "capital"
+
+
+class Position:
+    """An immutable Sprouts position, optionally with nim heaps beside it (``+*k``)."""
+
+    __slots__ = ("_canonical", "_reduced", "heaps", "lives", "regions")
+
+    regions: tuple[Region, ...]
+    lives: tuple[int, ...]
+    heaps: tuple[int, ...]
+
+    def __init__(
+        self,
+        regions: Iterable[Iterable[Iterable[int]]],
+        lives: Sequence[int],
+        heaps: Iterable[int] = (),
+    ) -> None:
+        regs = tuple(tuple(tuple(int(s) for s in b) for b in r) for r in regions)
+        lvs = tuple(int(v) for v in lives)
+        for v in lvs:
+            if not 0 <= v <= 3:
+                raise ValueError(f"a spot has {v} lives; lives are 0 to 3")
+        for r in regs:
+            for b in r:
+                for s in b:
+                    if not 0 <= s < len(lvs):
+                        raise ValueError(f"spot {s} has no lives entry")
+        hps = tuple(sorted(int(h) for h in heaps if int(h) != 0))
+        if any(h < 0 for h in hps):
+            raise ValueError("a nim heap cannot be negative")
+        _init(self, regs, lvs, hps)
+
+    @classmethod
+    def _make(
+        cls, regions: tuple[Region, ...], lives: tuple[int, ...], heaps: tuple[int, ...] = ()
+    ) -> Position:
+        """Build from already normalised tuples, without checks (hot paths)."""
+        p = object.__new__(cls)
+        _init(p, regions, lives, heaps)
+        return p
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable")
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def start(cls, spots: int) -> Position:
+        """The start of an n-spot game: one region holding n lone spots."""
+        if spots < 0:
+            raise ValueError("the number of spots cannot be negative")
+        return cls._make((tuple((s,) for s in range(spots)),) if spots else ((),), (3,) * spots)
+
+    @classmethod
+    def from_string(cls, text: str) -> Position:
+        """Read a position string in either dialect (``notation.py``)."""
+        from .notation import parse_position
+
+        return parse_position(text)
+
+    def with_heaps(self, heaps: Iterable[int]) -> Position:
+        """The same position with these nim heaps beside it instead of its own."""
+        return Position._make(self.regions, self.lives, tuple(sorted(h for h in heaps if h)))
+
+    # -------------------------------------------------------------- reading off
+    def spots(self) -> list[int]:
+        """The spots that appear on some boundary, in order of first appearance."""
+        seen: dict[int, None] = {}
+        for r in self.regions:
+            for b in r:
+                for s in b:
+                    seen.setdefault(s, None)
+        return list(seen)
+
+    @property
+    def spot_count(self) -> int:
+        return len(self.spots())
+
+    @property
+    def total_lives(self) -> int:
+        """Lives on the board; each move removes exactly one."""
+        return sum(self.lives[s] for s in self.spots())
+
+    def region_lives(self, index: int) -> int:
+        """The lives of the distinct spots on a region's boundaries."""
+        return sum(self.lives[s] for s in {s for b in self.regions[index] for s in b})
+
+    def live_region_indices(self) -> list[int]:
+        """Regions where a move is possible (two lives or more)."""
+        return [i for i in range(len(self.regions)) if self.region_lives(i) >= 2]
+
+    def is_over(self) -> bool:
+        """True when no move is left, in the sprouts part and in the heaps."""
+        return not self.heaps and not self.live_region_indices()
+
+    def occurrences(self) -> dict[int, list[tuple[int, int, int]]]:
+        """Where each spot occurs: (region, boundary, corner) triples."""
+        occ: dict[int, list[tuple[int, int, int]]] = {}
+        for ri, r in enumerate(self.regions):
+            for bi, b in enumerate(r):
+                for ci, s in enumerate(b):
+                    occ.setdefault(s, []).append((ri, bi, ci))
+        return occ
+
+    def kind_of(self, spot: int, occ: dict[int, list[tuple[int, int, int]]] | None = None) -> str:
+        """How the spot is written: ``0``, ``1``, ``2``, ``3``, small or capital letter."""
+        lives = self.lives[spot]
+        if lives == 3:
+            return ZERO
+        if lives == 2:
+            return ONE
+        if lives == 0:
+            return DEAD
+        where = (occ if occ is not None else self.occurrences()).get(spot, [])
+        if len(where) < 2:
+            return TWO
+        return SMALL if where[0][0] == where[1][0] else CAPITAL
+
+    # ------------------------------------------------------------------- names
+    def canonical(self) -> str:
+        """The exact canonical form (a true one: equal exactly for equal positions)."""
+        if self._canonical is None:
+            from .canonical import canonical_form
+
+            object.__setattr__(self, "_canonical", canonical_form(self))
+        return self._canonical  # type: ignore[return-value]
+
+    def reduced(self) -> str:
+        """The reduced form: the canonical form after value-preserving simplifications."""
+        if self._reduced is None:
+            from .reduce import reduced_form
+
+            object.__setattr__(self, "_reduced", reduced_form(self))
+        return self._reduced  # type: ignore[return-value]
+
+    def notation(self, dialect: str = "glop2") -> str:
+        """This position written as it is stored (not canonicalised)."""
+        from .notation import format_position
+
+        return format_position(self, dialect=dialect)
+
+    def lands(self) -> list[Position]:
+        """The independent parts (``parts.py``), each without heaps."""
+        from .parts import split_lands
+
+        return split_lands(self)
+
+    # ------------------------------------------------------------------- moves
+    def moves(self) -> Iterator[Move]:
+        """Every legal move, each way of sharing out the other boundaries included."""
+        from .moves import all_moves
+
+        return all_moves(self)
+
+    def distinct_moves(self) -> list[Move]:
+        """One move per different outcome up to interchangeable boundaries (§2.5)."""
+        from .moves import representative_moves
+
+        return representative_moves(self)
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move`` (checked: IllegalMoveError if not legal)."""
+        from .moves import apply_move
+
+        return apply_move(self, move)
+
+    def children(self) -> set[str]:
+        """The exact canonical forms of all positions one move away (heap moves too)."""
+        from .moves import child_forms
+
+        return child_forms(self)
+
+    # ------------------------------------------------------------------ python
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.canonical() == other.canonical()
+
+    def __hash__(self) -> int:
+        return hash(self.canonical())
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"Position({self.notation()!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (Position._make, (self.regions, self.lives, self.heaps))
+
+
+def _init(p: Position, regions: tuple[Region, ...], lives: tuple[int, ...], heaps: tuple[int, ...]) -> None:
+    set_ = object.__setattr__
+    set_(p, "regions", regions)
+    set_(p, "lives", lives)
+    set_(p, "heaps", heaps)
+    set_(p, "_canonical", None)
+    set_(p, "_reduced", None)

@@ -1,0 +1,107 @@
+"""The reduced form: the canonical form after value-preserving simplifications.
+
+The reduced form is the key of the tables of solved positions: two positions with
+the same reduced form have the same game value in every sum, in normal and in
+misère play.  Each rule below replaces a position by one whose game tree is the
+same up to positions that are themselves equal, so the full value (nimber, misère
+canonical tree) is kept; ``tests/test_reduce.py`` checks every rule by brute force.
+
+1. **Cleaning** (already part of the exact form): stumps, empty boundaries and
+   regions with fewer than two lives are dropped, and a capital that is left with
+   one occurrence is written ``2``.  None of them can take part in a move again.
+2. **Adjacent corners** (``aa`` → ``2``, as GLOP does): a one-life spot whose two
+   corners follow each other round its boundary (only stumps between them) can be
+   reached from either corner with the same result, because what lies between the
+   corners is dead and can go to either side.  Its second occurrence is dropped.
+3. **Small regions are sets** (GLOP's "fewer than four lives"): in a region with at
+   most three lives every move joins two of its live spots (or loops a spot with
+   two lives), and the result depends only on *which* spots were used: what is
+   left is one new spot beside at most one old one.  So the boundaries of such a
+   region, and the order of its spots, do not matter.  The region is written as
+   one boundary holding each live spot once, in a fixed order: ``0``, ``1``, ``2``
+   and then capitals.  With three spots of which two or three are capitals there
+   are two cyclic orders; the reduced form is the least canonical form over those
+   choices (``MAX_SET_CHOICES`` of them at most; beyond that the remaining regions
+   keep the order they come in, which is still a correct key, only possibly not
+   the same key as an equal position's).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from .canonical import land_code_and_text
+from .parts import clean, land_groups
+from .position import Boundary, Position, Region
+
+#: At most this many variants are canonicalised to settle the order of set regions.
+MAX_SET_CHOICES = 64
+
+
+def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
+    """Rule 2: drop the second corner of a one-life spot whose corners are adjacent."""
+    out = list(b)
+    changed = True
+    while changed and len(out) > 1:
+        changed = False
+        n = len(out)
+        for i in range(n):
+            j = (i + 1) % n
+            if out[i] == out[j] and lives[out[i]] == 1:
+                del out[j]
+                changed = True
+                break
+    return tuple(out)
+
+
+def set_region_orders(region: Region, lives: tuple[int, ...], occurs: dict[int, int]) -> list[Region]:
+    """Rule 3: the ways of writing a region of at most three lives as one boundary."""
+    spots = list(dict.fromkeys(s for b in region for s in b))
+    singles = sorted((s for s in spots if occurs[s] < 2), key=lambda s: -lives[s])
+    capitals = [s for s in spots if occurs[s] >= 2]
+    e = singles + capitals
+    if len(e) == 3 and len(capitals) >= 2:
+        return [((e[0], e[1], e[2]),), ((e[0], e[2], e[1]),)]
+    return [(tuple(e),)]
+
+
+def reduced_lands(p: Position) -> list[str]:
+    """The reduced strings of the lands of ``p``, sorted."""
+    c = clean(p)
+    lives = c.lives
+    out = []
+    for group in land_groups(c):
+        regions = [tuple(merge_adjacent_corners(b, lives) for b in c.regions[i]) for i in group]
+        occurs: dict[int, int] = {}
+        for r in regions:
+            for s in {s for b in r for s in b}:
+                occurs[s] = occurs.get(s, 0) + 1
+        choices: list[list[Region]] = []
+        budget = MAX_SET_CHOICES
+        for r in regions:
+            spots = {s for b in r for s in b}
+            if sum(lives[s] for s in spots) <= 3:
+                orders = set_region_orders(r, lives, occurs)
+                if len(orders) > 1 and budget < 2:
+                    orders = orders[:1]
+                elif len(orders) > 1:
+                    budget //= 2
+                choices.append(orders)
+            else:
+                choices.append([r])
+        best: tuple | None = None
+        best_text = ""
+        for variant in product(*choices):
+            code, text = land_code_and_text(list(variant), lives)
+            if best is None or code < best:
+                best, best_text = code, text
+        out.append(best_text)
+    out.sort()
+    return out
+
+
+def reduced_form(p: Position) -> str:
+    """The reduced form of a position: reduced lands joined by ``+``, then the heaps."""
+    lands = reduced_lands(p)
+    heaps = [f"*{h}" for h in p.heaps]
+    return "+".join(lands + heaps) if lands or heaps else "!"

@@ -1,0 +1,43 @@
+"""One error type per kind of bad input, all of them ``ValueError``s that say where.
+
+The command line turns any of these into one red line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+
+class SproutsError(ValueError):
+    """Base class: bad input, with a message fit to show a person."""
+
+
+class NotationError(SproutsError):
+    """A position string that cannot be read.
+
+    ``column`` is 1-based and counts characters of the original text (white space
+    included), so that a person can find the place.
+    """
+
+    def __init__(self, message: str, text: str = "", column: int | None = None) -> None:
+        self.message = message
+        self.text = text
+        self.column = column
+        where = f"column {column}: " if column is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+class IllegalMoveError(SproutsError):
+    """A move that the rules do not allow in the position it is played in."""
+
+
+class GameFileError(SproutsError):
+    """A saved game (``game.json``) that is malformed or inconsistent."""
+
+
+class LogError(SproutsError):
+    """A game log whose line cannot be read or does not replay."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        where = f"line {line}: " if line is not None else ""
+        super().__init__(f"{where}{message}")

@@ -1,0 +1,104 @@
+"""Move generation and move surgery."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from games import game_positions
+from hypothesis import given
+
+from sprouts_cli.engine import IllegalMoveError, Move, Position
+from sprouts_cli.engine.moves import all_moves, apply_move, families, representative_moves
+
+
+def kids(text: str) -> list[str]:
+    return sorted(Position.from_string(text).children())
+
+
+def test_two_spots_have_two_children() -> None:
+    assert kids("0*2") == ["0.AB|AB", "1a1a"]
+
+
+def test_three_spots_have_three_children() -> None:
+    assert kids("0*3") == ["0*2.AB|AB", "0.1a1a", "0.AB|0.AB"]
+
+
+def test_surgery_two_boundaries() -> None:
+    # walk(B1, x) + [z] + walk(B2, y) + [z]: two lone spots become 1a1a
+    p = Position.start(2)
+    q = p.play(Move(0, 0, 0, 1, 0))
+    assert q.regions == (((0, 2, 1, 2),),)
+    assert q.lives == (2, 2, 1)
+
+
+def test_surgery_one_boundary_split() -> None:
+    p = Position([[(0, 1, 2, 3)], [(3, 2, 1, 0)]], [1, 1, 1, 1])
+    q = p.play(Move(0, 0, 0, 0, 2))
+    # [x, b1, y, z] and [y, b3, x, z]
+    assert q.regions[0] == ((0, 1, 2, 4),)
+    assert q.regions[2] == ((2, 3, 0, 4),)
+    assert q.lives == (0, 1, 0, 1, 1)
+
+
+def test_loop_needs_two_lives() -> None:
+    p = Position.from_string("2A|A2")
+    with pytest.raises(IllegalMoveError, match="needs two lives"):
+        p.play(Move(0, 0, 0, 0, 0))
+
+
+def test_loop_cannot_join_two_corners_of_one_spot() -> None:
+    p = Position.from_string("1a1a")
+    corners = p.regions[0][0]
+    a = corners[1]
+    second = corners.index(a, 2)
+    with pytest.raises(IllegalMoveError, match="one corner"):
+        p.play(Move(0, 0, 1, 0, second))
+
+
+def test_stump_cannot_move() -> None:
+    p = Position([[(0, 1)]], [0, 2])
+    with pytest.raises(IllegalMoveError, match="no life"):
+        p.play(Move(0, 0, 0, 0, 1))
+
+
+def test_two_boundary_move_encloses_nothing() -> None:
+    p = Position.start(3)
+    with pytest.raises(IllegalMoveError, match="encloses nothing"):
+        p.play(Move(0, 0, 0, 1, 0, frozenset({2})))
+
+
+def test_loop_sharing_out_other_boundaries() -> None:
+    # A loop at one of five lone spots: 0..4 of the other four inside.
+    p = Position.start(5)
+    loops = {apply_move(p, m).canonical() for m in all_moves(p) if m.is_loop}
+    assert len(loops) == 3  # k inside and 4-k outside are mirror images on the sphere
+
+
+def test_representatives_cover_all_moves() -> None:
+    rng = random.Random(7)
+    from games import random_game_position
+
+    for _ in range(40):
+        p = random_game_position(rng.randint(2, 6), rng.randint(0, 8), rng.randrange(10**9))
+        full = {apply_move(p, m).canonical() for m in all_moves(p)}
+        reps = {apply_move(p, m).canonical() for m in representative_moves(p)}
+        assert full == reps
+
+
+@given(game_positions())
+def test_every_move_loses_exactly_one_life(p: Position) -> None:
+    for m in representative_moves(p):
+        assert apply_move(p, m).total_lives == p.total_lives - 1
+
+
+@given(game_positions(max_spots=8))
+def test_families_are_legal(p: Position) -> None:
+    for ri, bi, ci, bj, cj in families(p):
+        apply_move(p, Move(ri, bi, ci, bj, cj))  # raises if illegal
+
+
+def test_heap_moves_are_children() -> None:
+    assert kids("*2") == ["!", "*1"]
+    assert "0+*1" not in kids("0+*1")
+    assert "0" in kids("0+*1")

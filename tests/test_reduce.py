@@ -1,0 +1,91 @@
+"""Every simplification of the reduced form keeps the game's value (checked by brute force)."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+from brute import brute_misere_win, brute_nimber
+from games import game_positions
+from hypothesis import given
+
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.explore import reachable_positions
+from sprouts_cli.engine.parts import clean
+from sprouts_cli.engine.reduce import merge_adjacent_corners
+
+
+@cache
+def reachable(n: int) -> dict[str, Position]:
+    return reachable_positions(Position.start(n))
+
+
+def value(key: str) -> tuple[int, bool]:
+    return brute_nimber(key), brute_misere_win(key)
+
+
+def set_region_variants(p: Position):
+    """Every way of writing each region of at most three lives as one boundary."""
+    c = clean(p)
+    options = []
+    for r in c.regions:
+        spots = list(dict.fromkeys(s for b in r for s in b))
+        if sum(c.lives[s] for s in spots) <= 3:
+            options.append([(perm,) for perm in itertools.permutations(spots)])
+        else:
+            options.append([r])
+    for choice in itertools.product(*options):
+        yield Position._make(tuple(choice), c.lives)
+
+
+def adjacent_corner_variant(p: Position) -> Position:
+    c = clean(p)
+    return Position._make(
+        tuple(tuple(merge_adjacent_corners(b, c.lives) for b in r) for r in c.regions), c.lives
+    )
+
+
+def check_rules_on(positions: dict[str, Position]) -> int:
+    checked = 0
+    for key, p in positions.items():
+        v = value(key)
+        assert value(p.reduced()) == v, (key, p.reduced())
+        assert value(adjacent_corner_variant(p).canonical()) == v, key
+        for variant in set_region_variants(p):
+            assert value(variant.canonical()) == v, (key, variant.canonical())
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("spots", [1, 2, 3, 4])
+def test_rules_keep_nimber_and_misere_outcome(spots: int) -> None:
+    assert check_rules_on(reachable(spots)) > 0
+
+
+@pytest.mark.slow
+def test_rules_keep_nimber_and_misere_outcome_from_5_spots() -> None:
+    assert check_rules_on(reachable(5)) > 0
+
+
+def test_reduced_examples() -> None:
+    assert Position.from_string("1aa").reduced() == Position.from_string("12").reduced()
+    # a region of three lives: boundaries and order do not matter
+    a = Position.from_string("2AB|0.A|0.B")
+    b = Position.from_string("2A.B|0.A|0.B")
+    c = Position.from_string("A2B|0.A|0.B")
+    assert a.reduced() == b.reduced() == c.reduced()
+    assert Position.from_string("0.1aa").reduced() == Position.from_string("0.12").reduced()
+
+
+@given(game_positions(max_spots=10))
+def test_reduced_form_is_a_fixed_point(p: Position) -> None:
+    r = p.reduced()
+    assert Position.from_string(r).reduced() == r
+    assert Position.from_string(r).total_lives == p.total_lives - _dropped_lives(p)
+
+
+def _dropped_lives(p: Position) -> int:
+    """Lives lost by cleaning and by writing each spot of a set region once (none are)."""
+    c = clean(p)
+    return p.total_lives - c.total_lives
