@@ -33,6 +33,11 @@ class GameFileError(SproutsError):
     """A saved game (``game.json``) that is malformed or inconsistent."""
 
 
+class PictureError(SproutsError):
+    """A picture that is not a Sprouts drawing (curves that cross or touch, a curve
+    through a spot, a fourth curve at a spot), or a position that cannot be drawn."""
+
+
 class LogError(SproutsError):
     """A game log whose line cannot be read or does not replay."""
 

@@ -11,6 +11,7 @@ from rich.table import Table
 from ..engine import Position
 from ..engine.notation import DIALECTS
 from ..errors import SproutsError
+from ..picture import position_argument
 from .common import Reporter, out, print_data, print_json, read_items
 
 dialect_option = click.option(
@@ -43,7 +44,7 @@ def canonical_command(positions: tuple[str, ...], reduced: bool, as_json: bool, 
     report = Reporter()
     for item in read_items(positions):
         try:
-            p = Position.from_string(item.text)
+            p = position_argument(item.text)  # a position string, or a saved game (.json)
             exact = p.canonical()
             red = p.reduced()
             if as_json:

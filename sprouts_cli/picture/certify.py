@@ -1,0 +1,249 @@
+"""Deciding touching and crossing by refined control polygons (seed 002, §2.2).
+
+Every piece is cut (on a copy) until its Nairn–Peters–Lutterkort bound ``ε`` is
+small and its legs are short.  Two legs of different curves at distance ``d`` are
+certified apart when ``d > ε₁ + ε₂``: the curves lie within ``ε`` of their
+polygons, so they cannot meet.  Where two curves leave the same spot they meet
+by design; there each end piece is certified by its *hodograph cone*: a piece
+starting at spot ``s`` lies in ``s`` plus the convex cone of its control-point
+differences, so two pieces whose cones are disjoint meet only at ``s``.  Pieces
+that fail are refined and tried again; what still fails is a crossing, a touch,
+or a curve through a spot, and the picture is refused with a message naming it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import PictureError
+from .geometry import leg_pair_check, segments_cross, spot_leg_check, spot_spot_clearance
+from .model import MIN_CLEARANCE, Picture
+from .spline import de_casteljau_split, npl_bound, refine_piece
+
+TOLERANCE = 0.1  # px: NPL bound aimed at by the first refinement
+ROUNDS = 10
+
+
+@dataclass
+class Certificate:
+    """The refined pieces of each curve, the directions it leaves its ends, and the least clearance."""
+
+    sub: list[list[np.ndarray]]
+    start_dir: np.ndarray  # (curves, 2): direction the curve leaves spot a
+    end_dir: np.ndarray  # (curves, 2): direction the curve leaves spot b
+    min_clearance: float
+
+    def polygon(self, curve: int) -> np.ndarray:
+        """The refined control polygon of a curve, from its spot a to its spot b."""
+        subs = self.sub[curve]
+        pts = [subs[0][0]]
+        for p in subs:
+            pts.extend(p[1:])
+        return np.array(pts)
+
+
+def describe_curve(pic: Picture, e: int) -> str:
+    c = pic.curves[e]
+    return f"curve {e + 1} (spots {c.a + 1}–{c.b + 1})"
+
+
+def certify(pic: Picture, tol: float = TOLERANCE, max_leg: float | None = None) -> Certificate:
+    """Certify that no two curves touch or cross and no curve passes through a spot.
+
+    Raises :class:`PictureError` naming the curves or spot otherwise.  Returns the
+    least clearance: between spot discs, between a spot's disc and a curve not at
+    it, and between curves (away from the spots they share).
+    """
+    n_spots = len(pic.spots)
+    if max_leg is None:
+        max_leg = max(4.0, 0.02 * max(pic.width, pic.height))
+    sub = [[q for p in c.pieces for q in refine_piece(p, tol, max_leg)] for c in pic.curves]
+    sizes = np.asarray(pic.sizes, dtype=float)
+    spots = np.ascontiguousarray(pic.spots, dtype=float)
+    ss, si, sj = spot_spot_clearance(spots, sizes)
+    if n_spots >= 2 and math.hypot(*(spots[si] - spots[sj])) <= 0.0:
+        raise PictureError(f"spots {si + 1} and {sj + 1} are at the same place")
+    curve_a = np.array([c.a for c in pic.curves], dtype=np.int64)
+    curve_b = np.array([c.b for c in pic.curves], dtype=np.int64)
+    near = sizes * 2.0 + MIN_CLEARANCE
+    for _ in range(ROUNDS):
+        _refine_cones(pic, sub)
+        arrays = _leg_arrays(pic, sub)
+        legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, piece_index = arrays
+        best, fails, nf = leg_pair_check(
+            legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, curve_a, curve_b, spots, near, 64
+        )
+        best_s, fails_s, nfs = spot_leg_check(
+            legs, eps, leg_piece, piece_curve, curve_a, curve_b, spots, sizes, 64
+        )
+        if nf == 0 and nfs == 0:
+            start_dir, end_dir = _end_directions(sub)
+            return Certificate(sub, start_dir, end_dir, float(min(best, best_s, ss)))
+        to_split: set[tuple[int, int]] = set()
+        for k in range(min(nf, 64)):
+            for leg in fails[k]:
+                to_split.add(piece_index[leg_piece[leg]])
+        for k in range(min(nfs, 64)):
+            to_split.add(piece_index[leg_piece[fails_s[k, 1]]])
+        if not _split(sub, to_split):
+            break
+    _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, nfs)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _leg_arrays(pic: Picture, sub: list[list[np.ndarray]]):
+    legs, eps, leg_piece = [], [], []
+    piece_curve, piece_seq, spot0, spot1, piece_index = [], [], [], [], []
+    pid = 0
+    for e, subs in enumerate(sub):
+        c = pic.curves[e]
+        last = len(subs) - 1
+        for k, p in enumerate(subs):
+            bound = npl_bound(p)
+            for m in range(3):
+                legs.append((p[m, 0], p[m, 1], p[m + 1, 0], p[m + 1, 1]))
+                eps.append(bound)
+                leg_piece.append(pid)
+            piece_curve.append(e)
+            piece_seq.append(k)
+            spot0.append(c.a if k == 0 else (c.b if k == last else -1))
+            spot1.append(c.b if k == last else -1)
+            piece_index.append((e, k))
+            pid += 1
+    return (
+        np.array(legs, dtype=float).reshape(-1, 4),
+        np.array(eps, dtype=float),
+        np.array(leg_piece, dtype=np.int64),
+        np.array(piece_curve, dtype=np.int64),
+        np.array(piece_seq, dtype=np.int64),
+        np.array(spot0, dtype=np.int64),
+        np.array(spot1, dtype=np.int64),
+        piece_index,
+    )
+
+
+def _split(sub: list[list[np.ndarray]], which: set[tuple[int, int]]) -> bool:
+    """Halve the named sub-pieces; False when they are already too small to halve."""
+    changed = False
+    by_curve: dict[int, set[int]] = {}
+    for e, k in which:
+        by_curve.setdefault(e, set()).add(k)
+    for e, ks in by_curve.items():
+        new: list[np.ndarray] = []
+        for k, p in enumerate(sub[e]):
+            if k in ks and np.ptp(p, axis=0).max() > 1e-7:
+                a, b = de_casteljau_split(p)
+                new.extend((a, b))
+                changed = True
+            else:
+                new.append(p)
+        sub[e] = new
+    return changed
+
+
+def hodograph_cone(piece: np.ndarray, at_start: bool) -> tuple[float, float] | None:
+    """Angular interval (start angle, width) holding every direction of the piece from its end.
+
+    The piece minus its end point is a positive combination of the control-point
+    differences, so it lies in their convex cone.  None when the cone is not
+    pointed (width ≥ π) or the piece is degenerate.
+    """
+    p = piece if at_start else piece[::-1]
+    d = np.diff(p, axis=0)
+    lens = np.hypot(d[:, 0], d[:, 1])
+    d = d[lens > 1e-12]
+    if not len(d):
+        return None
+    base = math.atan2(d[0, 1], d[0, 0])
+    rel = [(math.atan2(v[1], v[0]) - base + math.pi) % (2 * math.pi) - math.pi for v in d]
+    lo, hi = min(rel), max(rel)
+    if hi - lo >= math.pi * 0.999:
+        return None
+    return base + lo, hi - lo
+
+
+def _cones_disjoint(c1: tuple[float, float], c2: tuple[float, float]) -> bool:
+    start = (c2[0] - c1[0]) % (2 * math.pi)
+    # c2 starts after c1 ends and ends before c1 starts again (going round the circle)
+    return start > c1[1] + 1e-12 and start + c2[1] < 2 * math.pi - 1e-12
+
+
+def _refine_cones(pic: Picture, sub: list[list[np.ndarray]]) -> None:
+    """Refine end pieces at each spot until the cones of different curves are disjoint."""
+    ends: dict[int, list[tuple[int, bool]]] = {}
+    for e, c in enumerate(pic.curves):
+        ends.setdefault(c.a, []).append((e, True))
+        ends.setdefault(c.b, []).append((e, False))
+    for s, lst in ends.items():
+        if len(lst) < 2:
+            continue
+        for _ in range(30):
+            cones = []
+            bad: set[tuple[int, bool]] = set()
+            for e, at_start in lst:
+                piece = sub[e][0] if at_start else sub[e][-1]
+                cone = hodograph_cone(piece, at_start)
+                if cone is None:
+                    bad.add((e, at_start))
+                cones.append(cone)
+            for i in range(len(lst)):
+                for j in range(i + 1, len(lst)):
+                    if cones[i] is None or cones[j] is None:
+                        continue
+                    if not _cones_disjoint(cones[i], cones[j]):
+                        bad.add(lst[i])
+                        bad.add(lst[j])
+            if not bad:
+                break
+            small = True
+            for e, at_start in bad:
+                k = 0 if at_start else len(sub[e]) - 1
+                p = sub[e][k]
+                if np.ptp(p, axis=0).max() > 1e-6:
+                    a, b = de_casteljau_split(p)
+                    sub[e][k : k + 1] = [a, b]
+                    small = False
+            if small:
+                e1, e2 = sorted(bad)[:2] if len(bad) > 1 else (sorted(bad)[0], sorted(bad)[0])
+                raise PictureError(
+                    f"{describe_curve(pic, e1[0])} and {describe_curve(pic, e2[0])} "
+                    f"leave spot {s + 1} in the same direction (they touch there)"
+                )
+
+
+def _end_directions(sub: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    start = np.zeros((len(sub), 2))
+    end = np.zeros((len(sub), 2))
+    for e, subs in enumerate(sub):
+        start[e] = _first_leg(subs[0])
+        end[e] = _first_leg(subs[-1][::-1])
+    return start, end
+
+
+def _first_leg(p: np.ndarray) -> np.ndarray:
+    for m in range(1, 4):
+        d = p[m] - p[0]
+        if math.hypot(*d) > 1e-12:
+            return d
+    return np.array([1.0, 0.0])
+
+
+def _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, nfs) -> None:
+    if nfs:
+        s, leg = fails_s[0]
+        e = int(piece_curve[leg_piece[leg]])
+        raise PictureError(f"{describe_curve(pic, e)} passes through spot {int(s) + 1}")
+    i, j = fails[0]
+    e1, e2 = int(piece_curve[leg_piece[i]]), int(piece_curve[leg_piece[j]])
+    x = 0.25 * (legs[i, 0] + legs[i, 2] + legs[j, 0] + legs[j, 2])
+    y = 0.25 * (legs[i, 1] + legs[i, 3] + legs[j, 1] + legs[j, 3])
+    crossing = segments_cross(*legs[i], *legs[j])
+    what = "cross" if crossing else "touch"
+    if e1 == e2:
+        raise PictureError(f"{describe_curve(pic, e1)} {what}es itself near ({x:.1f}, {y:.1f})")
+    raise PictureError(
+        f"{describe_curve(pic, e1)} and {describe_curve(pic, e2)} {what} near ({x:.1f}, {y:.1f})"
+    )

@@ -1,0 +1,212 @@
+"""Numeric kernels of the picture layer: distances between segments and points.
+
+They run under numba (``_jit.kernel``) and, unchanged, as plain Python.  The
+certificate of §2.2 (``certify.py``) and the relaxation (``relax.py``) are built
+on them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._jit import kernel
+
+
+@kernel
+def point_segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """Euclidean distance from point p to segment ab."""
+    dx = bx - ax
+    dy = by - ay
+    den = dx * dx + dy * dy
+    t = 0.0
+    if den > 0.0:
+        t = ((px - ax) * dx + (py - ay) * dy) / den
+        if t < 0.0:
+            t = 0.0
+        elif t > 1.0:
+            t = 1.0
+    qx = ax + t * dx - px
+    qy = ay + t * dy - py
+    return math.sqrt(qx * qx + qy * qy)
+
+
+@kernel
+def _orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+@kernel
+def segments_cross(
+    ax: float, ay: float, bx: float, by: float, cx: float, cy: float, dx: float, dy: float
+) -> bool:
+    """True when segments ab and cd have a point in common (touching counts)."""
+    d1 = _orient(cx, cy, dx, dy, ax, ay)
+    d2 = _orient(cx, cy, dx, dy, bx, by)
+    d3 = _orient(ax, ay, bx, by, cx, cy)
+    d4 = _orient(ax, ay, bx, by, dx, dy)
+    if ((d1 > 0 and d2 < 0) or (d1 < 0 and d2 > 0)) and ((d3 > 0 and d4 < 0) or (d3 < 0 and d4 > 0)):
+        return True
+    if d1 == 0 and point_segment_distance(ax, ay, cx, cy, dx, dy) == 0.0:
+        return True
+    if d2 == 0 and point_segment_distance(bx, by, cx, cy, dx, dy) == 0.0:
+        return True
+    if d3 == 0 and point_segment_distance(cx, cy, ax, ay, bx, by) == 0.0:
+        return True
+    return d4 == 0 and point_segment_distance(dx, dy, ax, ay, bx, by) == 0.0
+
+
+@kernel
+def segment_distance(
+    ax: float, ay: float, bx: float, by: float, cx: float, cy: float, dx: float, dy: float
+) -> float:
+    """Euclidean distance between segments ab and cd (0 when they meet)."""
+    if segments_cross(ax, ay, bx, by, cx, cy, dx, dy):
+        return 0.0
+    d = point_segment_distance(ax, ay, cx, cy, dx, dy)
+    d = min(d, point_segment_distance(bx, by, cx, cy, dx, dy))
+    d = min(d, point_segment_distance(cx, cy, ax, ay, bx, by))
+    return min(d, point_segment_distance(dx, dy, ax, ay, bx, by))
+
+
+@kernel
+def leg_pair_check(
+    legs: np.ndarray,
+    eps: np.ndarray,
+    leg_piece: np.ndarray,
+    piece_curve: np.ndarray,
+    piece_seq: np.ndarray,
+    piece_spot0: np.ndarray,
+    piece_spot1: np.ndarray,
+    curve_a: np.ndarray,
+    curve_b: np.ndarray,
+    spots: np.ndarray,
+    near: np.ndarray,
+    max_fail: int,
+) -> tuple[float, np.ndarray, int]:
+    """Certify every pair of refined-polygon legs and return the least clearance.
+
+    Two legs of pieces that are the same, neighbours on one curve, or both end at
+    one spot are skipped (the last are certified by their cones, ``certify.py``).
+    Every other pair must keep ``d > eps_i + eps_j`` (Nairn–Peters–Lutterkort):
+    then the curves, not only the polygons, stay apart.  Pairs that fail are
+    returned (up to ``max_fail``) so that their pieces can be refined.  The least
+    clearance ``d − eps_i − eps_j`` leaves out legs of two curves that both lie
+    within ``near[s]`` of a spot ``s`` the curves share (there the curves meet by
+    design and are judged by angle).
+    """
+    n = legs.shape[0]
+    fails = np.empty((max_fail, 2), dtype=np.int64)
+    nf = 0
+    best = np.inf
+    for i in range(n):
+        ax, ay, bx, by = legs[i, 0], legs[i, 1], legs[i, 2], legs[i, 3]
+        pi = leg_piece[i]
+        ci = piece_curve[pi]
+        minx_i = min(ax, bx)
+        maxx_i = max(ax, bx)
+        miny_i = min(ay, by)
+        maxy_i = max(ay, by)
+        for j in range(i + 1, n):
+            pj = leg_piece[j]
+            if pi == pj:
+                continue
+            cj = piece_curve[pj]
+            if ci == cj and abs(piece_seq[pi] - piece_seq[pj]) <= 1:
+                continue
+            s0 = piece_spot0[pi]
+            s1 = piece_spot1[pi]
+            if s0 >= 0 and (s0 == piece_spot0[pj] or s0 == piece_spot1[pj]):
+                continue
+            if s1 >= 0 and (s1 == piece_spot0[pj] or s1 == piece_spot1[pj]):
+                continue
+            cx, cy, dx, dy = legs[j, 0], legs[j, 1], legs[j, 2], legs[j, 3]
+            need = eps[i] + eps[j]
+            gapx = max(min(cx, dx) - maxx_i, minx_i - max(cx, dx))
+            gapy = max(min(cy, dy) - maxy_i, miny_i - max(cy, dy))
+            gap = max(gapx, gapy, 0.0)
+            if gap - need >= best and gap > need:
+                continue
+            d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
+            if d <= need:
+                if nf < max_fail:
+                    fails[nf, 0] = i
+                    fails[nf, 1] = j
+                nf += 1
+                continue
+            c = d - need
+            if c < best:
+                # leave out the meeting place of two curves that share a spot
+                skip = False
+                for u in (curve_a[ci], curve_b[ci]):
+                    if u == curve_a[cj] or u == curve_b[cj]:
+                        ux = spots[u, 0]
+                        uy = spots[u, 1]
+                        r = near[u]
+                        di = point_segment_distance(ux, uy, ax, ay, bx, by)
+                        dj = point_segment_distance(ux, uy, cx, cy, dx, dy)
+                        if di < r and dj < r:
+                            skip = True
+                if not skip:
+                    best = c
+    return best, fails, nf
+
+
+@kernel
+def spot_leg_check(
+    legs: np.ndarray,
+    eps: np.ndarray,
+    leg_piece: np.ndarray,
+    piece_curve: np.ndarray,
+    curve_a: np.ndarray,
+    curve_b: np.ndarray,
+    spots: np.ndarray,
+    sizes: np.ndarray,
+    max_fail: int,
+) -> tuple[float, np.ndarray, int]:
+    """Certify that no curve passes through a spot that is not one of its ends.
+
+    Returns the least clearance between a spot's disc and a curve not at it, and
+    the (spot, leg) pairs with ``d ≤ eps`` (up to ``max_fail``).  A curve's own
+    end spots are left out.
+    """
+    fails = np.empty((max_fail, 2), dtype=np.int64)
+    nf = 0
+    best = np.inf
+    for s in range(spots.shape[0]):
+        sx = spots[s, 0]
+        sy = spots[s, 1]
+        for i in range(legs.shape[0]):
+            c = piece_curve[leg_piece[i]]
+            if curve_a[c] == s or curve_b[c] == s:
+                continue
+            ax, ay, bx, by = legs[i, 0], legs[i, 1], legs[i, 2], legs[i, 3]
+            gap = max(min(ax, bx) - sx, sx - max(ax, bx), min(ay, by) - sy, sy - max(ay, by), 0.0)
+            if gap - eps[i] - sizes[s] >= best and gap > eps[i]:
+                continue
+            d = point_segment_distance(sx, sy, ax, ay, bx, by)
+            if d <= eps[i]:
+                if nf < max_fail:
+                    fails[nf, 0] = s
+                    fails[nf, 1] = i
+                nf += 1
+                continue
+            best = min(best, d - eps[i] - sizes[s])
+    return best, fails, nf
+
+
+@kernel
+def spot_spot_clearance(spots: np.ndarray, sizes: np.ndarray) -> tuple[float, int, int]:
+    """Least gap between two spots' discs, and the pair (−1, −1 when fewer than two spots)."""
+    best = np.inf
+    bi = -1
+    bj = -1
+    for i in range(spots.shape[0]):
+        for j in range(i + 1, spots.shape[0]):
+            d = math.hypot(spots[i, 0] - spots[j, 0], spots[i, 1] - spots[j, 1]) - sizes[i] - sizes[j]
+            if d < best:
+                best = d
+                bi = i
+                bj = j
+    return best, bi, bj

