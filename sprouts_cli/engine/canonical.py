@@ -35,7 +35,6 @@ the same.
 from __future__ import annotations
 
 from .notation import capital_letter, join_written, small_letter
-from .parts import clean, land_groups
 from .position import Boundary, Position
 
 # Token values inside codes: 0, 1, 2 as written; capitals 3, 4, ...; small letters after.
@@ -44,68 +43,177 @@ K_CAP = 3
 K_SMALL = 4
 SMALL_BASE = 1 << 40
 
+Code = tuple
+
+#: Least rotation of free boundaries by pattern (see ``_Coder.free_code``).
+_FREE_CACHE: dict[tuple[int, ...], tuple[Code, int]] = {}
+
 
 class NestingError(ValueError):
     """The regions and pieces of a land do not form a tree: no drawing has it."""
 
 
-class _Land:
-    """One land prepared for coding in one orientation."""
+class _Shape:
+    """What does not depend on orientation: kinds of spots, pieces, the tree, its centres."""
 
-    __slots__ = (
-        "comp_bnds",
-        "comp_of",
-        "kinds",
-        "memo_comp",
-        "memo_region",
-        "n_regions",
-        "partner",
-        "region_comps",
-        "region_of",
-        "seqs",
-    )
+    __slots__ = ("centres", "comp_bnds", "kinds", "n_regions", "occ", "region_comps", "region_of", "seqs")
 
-    def __init__(
-        self,
-        seqs: list[Boundary],
-        region_of: list[int],
-        n_regions: int,
-        kinds: dict[int, int],
-        comp_of: list[int],
-        comp_bnds: list[dict[int, int]],
-        region_comps: list[list[int]],
-    ) -> None:
+    def __init__(self, regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> None:
+        seqs: list[Boundary] = []
+        region_of: list[int] = []
+        where: dict[int, list[tuple[int, int, int]]] = {}
+        for ri, r in enumerate(regions):
+            for b in r:
+                bi = len(seqs)
+                seqs.append(b)
+                region_of.append(ri)
+                for c, s in enumerate(b):
+                    if s in where:
+                        where[s].append((ri, bi, c))
+                    else:
+                        where[s] = [(ri, bi, c)]
+        kinds: dict[int, int] = {}
+        occ: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
+        for s, ws in where.items():
+            lv = lives[s]
+            if lv == 3:
+                kinds[s] = K_ZERO
+            elif lv == 2:
+                kinds[s] = K_ONE
+            elif len(ws) == 1:
+                kinds[s] = K_TWO
+            elif len(ws) == 2:
+                if ws[0][0] == ws[1][0]:
+                    kinds[s] = K_SMALL
+                else:
+                    kinds[s] = K_CAP
+                    occ[s] = ((ws[0][1], ws[0][2]), (ws[1][1], ws[1][2]))
+            else:
+                raise ValueError(f"spot {s} has one life but occurs {len(ws)} times")
         self.seqs = seqs
         self.region_of = region_of
-        self.n_regions = n_regions
+        self.n_regions = len(regions)
         self.kinds = kinds
-        self.comp_of = comp_of
-        self.comp_bnds = comp_bnds
-        self.region_comps = region_comps
-        partner: dict[tuple[int, int], tuple[int, int]] = {}
-        first: dict[int, tuple[int, int]] = {}
-        for b, seq in enumerate(seqs):
-            for c, s in enumerate(seq):
-                if kinds[s] == K_CAP:
-                    if s in first:
-                        partner[first[s]] = (b, c)
-                        partner[(b, c)] = first[s]
-                    else:
-                        first[s] = (b, c)
-        self.partner = partner
-        self.memo_comp: dict[tuple[int, int], tuple[tuple, int, int]] = {}
-        self.memo_region: dict[tuple[int, int], tuple] = {}
+        self.occ = occ
+        self.comp_bnds, self.region_comps = _pieces(seqs, region_of, len(regions), kinds)
+        self.centres = _centres(self.n_regions, self.region_comps, len(self.comp_bnds))
 
-    # ---------------------------------------------------------- piece coding
-    def traverse(self, b0: int, c0: int) -> tuple[list[int], dict[int, int], list[tuple[int, ...]]]:
-        """Breadth-first reading of a piece from one starting corner.
 
-        Returns the boundaries in the order read, where each one starts, and the
-        token tuple of each (capitals named in order of first appearance).
+class _Coder:
+    """Codes of one land in one orientation (mirroring reverses every boundary)."""
+
+    __slots__ = ("memo_comp", "memo_region", "memo_walk", "mirrored", "seqs", "shape")
+
+    def __init__(self, shape: _Shape, mirrored: bool) -> None:
+        self.shape = shape
+        self.mirrored = mirrored
+        self.seqs = [b[::-1] for b in shape.seqs] if mirrored else shape.seqs
+        self.memo_comp: dict[tuple[int, int], tuple[Code, int, int]] = {}
+        self.memo_region: dict[tuple[int, int], Code] = {}
+        self.memo_walk: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+
+    def other_corner(self, s: int, b: int) -> tuple[int, int]:
+        """Where capital ``s`` occurs outside boundary ``b`` (in this orientation)."""
+        o1, o2 = self.shape.occ[s]
+        b2, c2 = o2 if o1[0] == b else o1
+        if self.mirrored:
+            c2 = len(self.seqs[b2]) - 1 - c2
+        return b2, c2
+
+    def normalised(self, b: int, start: int) -> tuple[int, ...]:
+        """Boundary ``b`` read from ``start``, letters named afresh as they come."""
+        seq = self.seqs[b]
+        kinds = self.shape.kinds
+        if len(seq) == 1:
+            kd = kinds[seq[0]]
+            return (kd if kd < K_CAP else K_CAP if kd == K_CAP else SMALL_BASE,)
+        names: dict[int, int] = {}
+        out = []
+        n = len(seq)
+        for j in range(start, start + n):
+            s = seq[j - n if j >= n else j]
+            kd = kinds[s]
+            if kd >= K_CAP:
+                nm = names.get(s)
+                if nm is None:
+                    nm = names[s] = len(names)
+                out.append((K_CAP if kd == K_CAP else SMALL_BASE) + nm)
+            else:
+                out.append(kd)
+        return tuple(out)
+
+    def best_starts(self, bnds: list[int]) -> list[tuple[int, int]]:
+        """The (boundary, start) pairs whose first boundary reads least: the only roots worth trying.
+
+        All readings are advanced together, token by token, and a reading is dropped
+        as soon as its token is greater than the least one at that step, so the work
+        is about one reading per survivor instead of one per corner.
         """
-        seqs, kinds, partner = self.seqs, self.kinds, self.partner
-        start = {b0: c0}
+        seqs = self.seqs
+        kinds = self.shape.kinds
+        # (boundary, start, names so far)
+        alive: list[tuple[int, int, dict[int, int]]] = [(b, c, {}) for b in bnds for c in range(len(seqs[b]))]
+        longest = max(len(seqs[b]) for b in bnds)
+        for j in range(longest):
+            if len(alive) == 1:
+                break
+            low = None
+            toks = []
+            for b, c, names in alive:
+                seq = seqs[b]
+                n = len(seq)
+                if j >= n:  # a reading that has ended is a prefix of the others: least
+                    toks.append(-1)
+                    low = -1
+                    continue
+                pos = c + j
+                s = seq[pos - n if pos >= n else pos]
+                kd = kinds[s]
+                if kd >= K_CAP:
+                    nm = names.get(s)
+                    if nm is None:
+                        nm = names[s] = len(names)
+                    t = (K_CAP if kd == K_CAP else SMALL_BASE) + nm
+                else:
+                    t = kd
+                toks.append(t)
+                if low is None or t < low:
+                    low = t
+            alive = [a for a, t in zip(alive, toks, strict=True) if t == low]
+        return [(b, c) for b, c, _names in alive]
+
+    def free_code(self, b: int) -> tuple[Code, int, int]:
+        """Code of a piece that is one boundary with no capital: its least rotation.
+
+        These are most pieces (lone spots, paths and trees hanging in a region), and
+        their least rotation depends only on their pattern, so it is cached.
+        """
+        pattern = self.normalised(b, 0)
+        hit = _FREE_CACHE.get(pattern)
+        if hit is None:
+            best = pattern
+            best_start = 0
+            for c in range(1, len(pattern)):
+                t = self.normalised(b, c)
+                if t < best:
+                    best, best_start = t, c
+            if len(_FREE_CACHE) > 200_000:
+                _FREE_CACHE.clear()
+            hit = _FREE_CACHE[pattern] = ((best,), best_start)
+        return hit[0], b, hit[1]
+
+    def traverse(self, b0: int, c0: int) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+        """Breadth-first reading of a piece from one starting corner (Weinberg's idea).
+
+        Each capital's other corner fixes where the boundary beyond it starts, so
+        one starting corner determines the whole reading.  Returns the boundaries
+        in reading order, their starts, and their tokens.
+        """
+        seqs = self.seqs
+        kinds = self.shape.kinds
         order = [b0]
+        starts = [c0]
+        seen = {b0}
         capname: dict[int, int] = {}
         tokens: list[tuple[int, ...]] = []
         i = 0
@@ -113,23 +221,21 @@ class _Land:
             b = order[i]
             seq = seqs[b]
             n = len(seq)
-            s0 = start[b]
+            s0 = starts[i]
             smallname: dict[int, int] = {}
             toks = []
-            for j in range(n):
-                pos = s0 + j
-                if pos >= n:
-                    pos -= n
-                s = seq[pos]
+            for j in range(s0, s0 + n):
+                s = seq[j - n if j >= n else j]
                 kd = kinds[s]
                 if kd == K_CAP:
                     nm = capname.get(s)
                     if nm is None:
                         nm = capname[s] = len(capname)
-                        b2, c2 = partner[(b, pos)]
-                        if b2 not in start:
-                            start[b2] = c2
+                        b2, c2 = self.other_corner(s, b)
+                        if b2 not in seen:
+                            seen.add(b2)
                             order.append(b2)
+                            starts.append(c2)
                     toks.append(K_CAP + nm)
                 elif kd == K_SMALL:
                     nm = smallname.get(s)
@@ -140,25 +246,32 @@ class _Land:
                     toks.append(kd)
             tokens.append(tuple(toks))
             i += 1
-        return order, start, tokens
+        return order, starts, tokens
 
-    def comp_code(self, k: int, parent: int) -> tuple[tuple, int, int]:
-        """Code of piece ``k`` entered from region ``parent`` (-1: the root), with its start."""
+    def comp_code(self, k: int, parent: int) -> tuple[Code, int, int]:
+        """Code of piece ``k`` entered from region ``parent`` (-1: the root), with its start.
+
+        The code is the least reading over the starting corners (only those whose
+        first boundary reads least can win); each boundary's tokens are followed by
+        the code of its region, except for the boundary in the parent region.
+        """
         key = (k, parent)
         hit = self.memo_comp.get(key)
         if hit is not None:
             return hit
-        bnds = self.comp_bnds[k]
-        if parent >= 0:
-            roots = [(bnds[parent], c) for c in range(len(self.seqs[bnds[parent]]))]
-        else:
-            roots = [(b, c) for b in bnds.values() for c in range(len(self.seqs[b]))]
-        best: tuple | None = None
+        bnds = self.shape.comp_bnds[k]
+        if parent >= 0 and len(bnds) == 1:
+            result = self.free_code(bnds[parent])
+            self.memo_comp[key] = result
+            return result
+        roots = self.best_starts([bnds[parent]] if parent >= 0 else list(bnds.values()))
+        region_of = self.shape.region_of
+        best: Code | None = None
         best_root = roots[0]
-        region_of = self.region_of
         for b0, c0 in roots:
-            order, _start, tokens = self.traverse(b0, c0)
-            parts: list[tuple] = []
+            order, starts, tokens = self.traverse(b0, c0)
+            self.memo_walk[(b0, c0)] = (order, starts)
+            parts: list[Code] = []
             for b, toks in zip(order, tokens, strict=True):
                 parts.append(toks)
                 r = region_of[b]
@@ -167,125 +280,96 @@ class _Land:
             code = tuple(parts)
             if best is None or code < best:
                 best, best_root = code, (b0, c0)
+        assert best is not None
         result = (best, best_root[0], best_root[1])
-        self.memo_comp[key] = result  # type: ignore[assignment]
-        return result  # type: ignore[return-value]
+        self.memo_comp[key] = result
+        return result
 
-    def region_code(self, r: int, parent: int) -> tuple:
-        """Code of region ``r`` entered from piece ``parent`` (-1: the root)."""
+    def region_code(self, r: int, parent: int) -> Code:
+        """Code of region ``r`` entered from piece ``parent``: its child pieces' codes, sorted."""
         key = (r, parent)
         hit = self.memo_region.get(key)
         if hit is None:
-            hit = tuple(sorted(self.comp_code(k, r)[0] for k in self.region_comps[r] if k != parent))
+            hit = tuple(sorted(self.comp_code(k, r)[0] for k in self.shape.region_comps[r] if k != parent))
             self.memo_region[key] = hit
         return hit
 
-    # ----------------------------------------------------------------- tree
-    def centres(self) -> list[int]:
-        """Centre node(s) of the region–piece tree (regions first, then pieces)."""
-        n = self.n_regions + len(self.comp_bnds)
-        adj: list[list[int]] = [[] for _ in range(n)]
-        for r, comps in enumerate(self.region_comps):
-            for k in comps:
-                adj[r].append(self.n_regions + k)
-                adj[self.n_regions + k].append(r)
-        degree = [len(a) for a in adj]
-        leaves = [v for v in range(n) if degree[v] <= 1]
-        remaining = n
-        while remaining > 2:
-            remaining -= len(leaves)
-            nxt = []
-            for v in leaves:
-                for w in adj[v]:
-                    degree[w] -= 1
-                    if degree[w] == 1:
-                        nxt.append(w)
-                degree[v] = 0
-            leaves = nxt
-        return sorted(leaves)
-
-    def root_code(self, node: int) -> tuple:
-        if node < self.n_regions:
+    def root_code(self, node: int) -> Code:
+        n = self.shape.n_regions
+        if node < n:
             return (0, self.region_code(node, -1))
-        return (1, self.comp_code(node - self.n_regions, -1)[0])
+        return (1, self.comp_code(node - n, -1)[0])
 
     # -------------------------------------------------------------- writing
-    def normalised(self, b: int, start: int) -> tuple[int, ...]:
-        """A boundary's tokens from ``start``, letters named afresh (to sort a region)."""
-        seq = self.seqs[b]
-        names: dict[int, int] = {}
-        out = []
-        for j in range(len(seq)):
-            s = seq[(start + j) % len(seq)]
-            kd = self.kinds[s]
-            if kd >= K_CAP:
-                nm = names.setdefault(s, len(names))
-                out.append((K_CAP if kd == K_CAP else SMALL_BASE) + nm)
-            else:
-                out.append(kd)
-        return tuple(out)
-
     def arrangement(self, node: int) -> list[list[tuple[int, int]]]:
         """Regions in writing order, each a list of (boundary, starting corner)."""
         out: list[list[tuple[int, int]]] = []
-        if node < self.n_regions:
+        n = self.shape.n_regions
+        if node < n:
             self._write_region(node, -1, -1, 0, out)
         else:
-            k = node - self.n_regions
-            _code, b0, c0 = self.comp_code(k, -1)
-            self._write_comp(k, -1, b0, c0, out)
+            _code, b0, c0 = self.comp_code(node - n, -1)
+            self._write_comp(node - n, -1, b0, c0, out)
         return out
 
-    def _write_region(
-        self, r: int, parent: int, pb: int, pstart: int, out: list[list[tuple[int, int]]]
-    ) -> None:
+    def _write_region(self, r: int, parent: int, pb: int, pstart: int, out: list) -> None:
         items = []
         if parent >= 0:
             items.append((self.normalised(pb, pstart), 0, (), pb, pstart, -1))
-        for k in self.region_comps[r]:
+        for k in self.shape.region_comps[r]:
             if k != parent:
                 code, b0, c0 = self.comp_code(k, r)
-                items.append((self.normalised(b0, c0), 1, code, b0, c0, k))
+                items.append((code[0], 1, code, b0, c0, k))  # code[0]: the entry boundary, read afresh
         items.sort(key=lambda it: (it[0], it[1], it[2]))
         out.append([(it[3], it[4]) for it in items])
         for it in items:
             if it[5] >= 0:
                 self._write_comp(it[5], r, it[3], it[4], out)
 
-    def _write_comp(self, k: int, parent: int, b0: int, c0: int, out: list[list[tuple[int, int]]]) -> None:
-        order, start, _tokens = self.traverse(b0, c0)
-        for b in order:
-            r = self.region_of[b]
+    def _write_comp(self, k: int, parent: int, b0: int, c0: int, out: list) -> None:
+        walk = self.memo_walk.get((b0, c0))
+        order, starts = walk if walk is not None else self.traverse(b0, c0)[:2]
+        region_of = self.shape.region_of
+        for b, start in zip(order, starts, strict=True):
+            r = region_of[b]
             if r != parent:
-                self._write_region(r, k, b, start[b], out)
+                self._write_region(r, k, b, start, out)
 
-
-def _kinds(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> dict[int, int]:
-    """How each spot is written in this land (after cleaning)."""
-    where: dict[int, list[int]] = {}
-    for ri, r in enumerate(regions):
-        for b in r:
-            for s in b:
-                where.setdefault(s, []).append(ri)
-    kinds = {}
-    for s, rs in where.items():
-        lv = lives[s]
-        if lv == 3:
-            kinds[s] = K_ZERO
-        elif lv == 2:
-            kinds[s] = K_ONE
-        elif len(rs) == 1:
-            kinds[s] = K_TWO
-        elif len(rs) == 2:
-            kinds[s] = K_SMALL if rs[0] == rs[1] else K_CAP
-        else:
-            raise ValueError(f"spot {s} has one life but occurs {len(rs)} times")
-    return kinds
+    def write(self, node: int) -> str:
+        """The land written from the centre ``node``: letters named as they first appear."""
+        kinds = self.shape.kinds
+        capitals: dict[int, str] = {}
+        written = []
+        for region in self.arrangement(node):
+            smalls: dict[int, str] = {}
+            out_region = []
+            for b, start in region:
+                seq = self.seqs[b]
+                n = len(seq)
+                toks = []
+                for j in range(start, start + n):
+                    s = seq[j - n if j >= n else j]
+                    kd = kinds[s]
+                    if kd == K_CAP:
+                        name = capitals.get(s)
+                        if name is None:
+                            name = capitals[s] = capital_letter(len(capitals) + 1)
+                        toks.append(name)
+                    elif kd == K_SMALL:
+                        name = smalls.get(s)
+                        if name is None:
+                            name = smalls[s] = small_letter(len(smalls) + 1)
+                        toks.append(name)
+                    else:
+                        toks.append("012"[kd])
+                out_region.append(toks)
+            written.append(out_region)
+        return join_written([written], ())
 
 
 def _pieces(
     seqs: list[Boundary], region_of: list[int], n_regions: int, kinds: dict[int, int]
-) -> tuple[list[int], list[dict[int, int]], list[list[int]]]:
+) -> tuple[list[dict[int, int]], list[list[int]]]:
     """Group boundaries joined by capitals into pieces; check they nest as a tree."""
     parent = list(range(len(seqs)))
 
@@ -305,12 +389,14 @@ def _pieces(
                     if x != y:
                         parent[max(x, y)] = min(x, y)
     index: dict[int, int] = {}
-    comp_of = []
-    for b in range(len(seqs)):
-        comp_of.append(index.setdefault(find(b), len(index)))
-    comp_bnds: list[dict[int, int]] = [{} for _ in index]
+    comp_bnds: list[dict[int, int]] = []
     region_comps: list[list[int]] = [[] for _ in range(n_regions)]
-    for b, k in enumerate(comp_of):
+    for b in range(len(seqs)):
+        root = find(b)
+        k = index.get(root)
+        if k is None:
+            k = index[root] = len(comp_bnds)
+            comp_bnds.append({})
         r = region_of[b]
         if r in comp_bnds[k]:
             raise NestingError(
@@ -324,7 +410,7 @@ def _pieces(
             "its regions are joined to each other in a ring through separate pieces, "
             "which no drawing on the plane has"
         )
-    return comp_of, comp_bnds, region_comps
+    return comp_bnds, region_comps
 
 
 def _count_trees(n_regions: int, comp_bnds: list[dict[int, int]]) -> int:
@@ -339,30 +425,45 @@ def _count_trees(n_regions: int, comp_bnds: list[dict[int, int]]) -> int:
 
     parts = n_regions
     for bnds in comp_bnds:
-        rs = list(bnds)
-        for r in rs[1:]:
-            a, b = find(rs[0]), find(r)
-            if a != b:
-                parent[a] = b
-                parts -= 1
+        if len(bnds) > 1:
+            rs = list(bnds)
+            for r in rs[1:]:
+                a, b = find(rs[0]), find(r)
+                if a != b:
+                    parent[a] = b
+                    parts -= 1
     return parts
 
 
-def _prepare(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...], mirrored: bool) -> _Land:
-    kinds = _kinds(regions, lives)
-    seqs: list[Boundary] = []
-    region_of: list[int] = []
-    for ri, r in enumerate(regions):
-        for b in r:
-            seqs.append(b[::-1] if mirrored else b)
-            region_of.append(ri)
-    comp_of, comp_bnds, region_comps = _pieces(seqs, region_of, len(regions), kinds)
-    return _Land(seqs, region_of, len(regions), kinds, comp_of, comp_bnds, region_comps)
+def _centres(n_regions: int, region_comps: list[list[int]], n_comps: int) -> list[int]:
+    """Centre node(s) of the region–piece tree (regions are 0..R-1, pieces follow)."""
+    n = n_regions + n_comps
+    if n <= 2:
+        return list(range(n))
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for r, comps in enumerate(region_comps):
+        for k in comps:
+            adj[r].append(n_regions + k)
+            adj[n_regions + k].append(r)
+    degree = [len(a) for a in adj]
+    leaves = [v for v in range(n) if degree[v] <= 1]
+    remaining = n
+    while remaining > 2:
+        remaining -= len(leaves)
+        nxt = []
+        for v in leaves:
+            for w in adj[v]:
+                degree[w] -= 1
+                if degree[w] == 1:
+                    nxt.append(w)
+            degree[v] = 0
+        leaves = nxt
+    return sorted(leaves)
 
 
 def nesting_problem(p: Position) -> str | None:
-    """Why the regions of ``p`` (one land, uncleaned) cannot be drawn, or None."""
-    regions = [r for r in p.regions]
+    """Why the regions of ``p`` (one land as written, uncleaned) cannot be drawn, or None."""
+    regions = list(p.regions)
     where: dict[int, list[int]] = {}
     for ri, r in enumerate(regions):
         for b in r:
@@ -381,52 +482,67 @@ def nesting_problem(p: Position) -> str | None:
     return None
 
 
-def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> tuple[tuple, str]:
+def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> tuple[Code, str]:
     """The canonical code of one cleaned land and its canonical string."""
-    best: tuple | None = None
-    best_land: _Land | None = None
+    shape = _Shape(regions, lives)
+    best: Code | None = None
+    best_coder: _Coder | None = None
     best_node = 0
     for mirrored in (False, True):
-        land = _prepare(regions, lives, mirrored)
-        for node in land.centres():
-            code = land.root_code(node)
+        coder = _Coder(shape, mirrored)
+        for node in shape.centres:
+            code = coder.root_code(node)
             if best is None or code < best:
-                best, best_land, best_node = code, land, node
-    assert best_land is not None and best is not None
-    return best, _write(best_land, best_land.arrangement(best_node))
+                best, best_coder, best_node = code, coder, node
+    assert best is not None and best_coder is not None
+    return best, best_coder.write(best_node)
 
 
-def _write(land: _Land, arrangement: list[list[tuple[int, int]]]) -> str:
-    capitals: dict[int, str] = {}
-    written = []
-    for region in arrangement:
-        smalls: dict[int, str] = {}
-        out_region = []
-        for b, start in region:
-            seq = land.seqs[b]
-            n = len(seq)
-            toks = []
-            for j in range(n):
-                s = seq[(start + j) % n]
-                kd = land.kinds[s]
-                if kd == K_CAP:
-                    toks.append(capitals.setdefault(s, capital_letter(len(capitals) + 1)))
-                elif kd == K_SMALL:
-                    toks.append(smalls.setdefault(s, small_letter(len(smalls) + 1)))
-                else:
-                    toks.append("012"[kd])
-            out_region.append(toks)
-        written.append(out_region)
-    return join_written([written], ())
+def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
+    """The lands of ``p`` after cleaning, each a list of regions (one pass, no Positions)."""
+    lives = p.lives
+    regions: list[tuple[Boundary, ...]] = []
+    for r in p.regions:
+        bs = []
+        spots: set[int] = set()
+        for b in r:
+            for s in b:
+                if not lives[s]:
+                    b = tuple(s for s in b if lives[s])
+                    break
+            if b:
+                bs.append(b)
+                spots.update(b)
+        if sum(lives[s] for s in spots) >= 2:
+            regions.append(tuple(bs))
+    if len(regions) <= 1:
+        return [regions] if regions else []
+    first: dict[int, int] = {}
+    parent = list(range(len(regions)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for ri, r in enumerate(regions):
+        for b in r:
+            for s in b:
+                o = first.setdefault(s, ri)
+                if o != ri:
+                    x, y = find(o), find(ri)
+                    if x != y:
+                        parent[max(x, y)] = min(x, y)
+    groups: dict[int, list[tuple[Boundary, ...]]] = {}
+    for ri, r in enumerate(regions):
+        groups.setdefault(find(ri), []).append(r)
+    return list(groups.values())
 
 
 def canonical_lands(p: Position) -> list[str]:
     """The canonical strings of the lands of ``p``, sorted."""
-    c = clean(p)
-    out = []
-    for group in land_groups(c):
-        _code, text = land_code_and_text([c.regions[i] for i in group], c.lives)
-        out.append(text)
+    out = [land_code_and_text(land, p.lives)[1] for land in clean_lands(p)]
     out.sort()
     return out
 

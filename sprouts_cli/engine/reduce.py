@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from .canonical import land_code_and_text
-from .parts import clean, land_groups
+from .canonical import clean_lands, land_code_and_text
 from .position import Boundary, Position, Region
 
 #: At most this many variants are canonicalised to settle the order of set regions.
@@ -40,6 +39,8 @@ MAX_SET_CHOICES = 64
 
 def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
     """Rule 2: drop the second corner of a one-life spot whose corners are adjacent."""
+    if len(b) < 2 or all(lives[s] != 1 for s in b):
+        return b
     out = list(b)
     changed = True
     while changed and len(out) > 1:
@@ -67,11 +68,10 @@ def set_region_orders(region: Region, lives: tuple[int, ...], occurs: dict[int, 
 
 def reduced_lands(p: Position) -> list[str]:
     """The reduced strings of the lands of ``p``, sorted."""
-    c = clean(p)
-    lives = c.lives
+    lives = p.lives
     out = []
-    for group in land_groups(c):
-        regions = [tuple(merge_adjacent_corners(b, lives) for b in c.regions[i]) for i in group]
+    for land in clean_lands(p):
+        regions = [tuple(merge_adjacent_corners(b, lives) for b in r) for r in land]
         occurs: dict[int, int] = {}
         for r in regions:
             for s in {s for b in r for s in b}:
