@@ -11,7 +11,6 @@ from rich.table import Table
 from ..engine import Position
 from ..engine.notation import DIALECTS
 from ..errors import SproutsError
-from ..picture import position_argument
 from .common import Reporter, out, print_data, print_json, read_items
 
 dialect_option = click.option(
@@ -21,6 +20,19 @@ dialect_option = click.option(
     show_default=True,
     help="Write positions in the SPOTS/GLOP 2 dialect or the older GLOP 1 one.",
 )
+
+
+def position_argument(text: str) -> Position:
+    """A position string, or a saved game when the argument is an existing ``.json`` file.
+
+    The picture layer (scipy, matplotlib) is imported only when a file is given, so
+    that plain position work starts fast.
+    """
+    if text.lower().endswith(".json"):
+        from ..picture import position_argument as from_file
+
+        return from_file(text)
+    return Position.from_string(text)
 
 
 def _in_dialect(form: str, dialect: str) -> str:
