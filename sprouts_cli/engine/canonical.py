@@ -45,8 +45,8 @@ SMALL_BASE = 1 << 40
 
 Code = tuple
 
-#: Least rotation of free boundaries by pattern (see ``_Coder.free_code``).
-_FREE_CACHE: dict[tuple[int, ...], tuple[Code, int]] = {}
+#: Least rotation of free boundaries by pattern (see ``_least_rotation``).
+_FREE_CACHE: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 
 
 class NestingError(ValueError):
@@ -185,22 +185,10 @@ class _Coder:
     def free_code(self, b: int) -> tuple[Code, int, int]:
         """Code of a piece that is one boundary with no capital: its least rotation.
 
-        These are most pieces (lone spots, paths and trees hanging in a region), and
-        their least rotation depends only on their pattern, so it is cached.
+        These are most pieces (lone spots, paths and trees hanging in a region).
         """
-        pattern = self.normalised(b, 0)
-        hit = _FREE_CACHE.get(pattern)
-        if hit is None:
-            best = pattern
-            best_start = 0
-            for c in range(1, len(pattern)):
-                t = self.normalised(b, c)
-                if t < best:
-                    best, best_start = t, c
-            if len(_FREE_CACHE) > 200_000:
-                _FREE_CACHE.clear()
-            hit = _FREE_CACHE[pattern] = ((best,), best_start)
-        return hit[0], b, hit[1]
+        best, start = _least_rotation(self.seqs[b], self.shape.kinds)
+        return (best,), b, start
 
     def traverse(self, b0: int, c0: int) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
         """Breadth-first reading of a piece from one starting corner (Weinberg's idea).
@@ -482,8 +470,92 @@ def nesting_problem(p: Position) -> str | None:
     return None
 
 
+def _single_region(region: tuple[Boundary, ...], lives: tuple[int, ...]) -> tuple[Code, str]:
+    """A land of one region: its boundaries are free pieces, so sorting their least
+    rotations is the whole work (the same code and text as the general path)."""
+    kinds: dict[int, int] = {}
+    for b in region:
+        for s in b:
+            lv = lives[s]
+            if lv == 1:
+                kinds[s] = K_SMALL if s in kinds else K_TWO
+            else:
+                kinds[s] = 3 - lv
+    best: list[tuple[tuple[int, ...], Boundary, int]] | None = None
+    for mirrored in (False, True):
+        items = []
+        for b in region:
+            seq = b[::-1] if mirrored else b
+            t, start = _least_rotation(seq, kinds)
+            items.append((t, seq, start))
+        items.sort(key=lambda it: it[0])
+        if best is None or [it[0] for it in items] < [it[0] for it in best]:
+            best = items
+    assert best is not None
+    smalls: dict[int, str] = {}
+    written = []
+    for _t, seq, start in best:
+        n = len(seq)
+        toks = []
+        for j in range(start, start + n):
+            s = seq[j - n if j >= n else j]
+            kd = kinds[s]
+            if kd == K_SMALL:
+                name = smalls.get(s)
+                if name is None:
+                    name = smalls[s] = small_letter(len(smalls) + 1)
+                toks.append(name)
+            else:
+                toks.append("012"[kd])
+        written.append(toks)
+    code = (0, tuple((it[0],) for it in best))
+    return code, join_written([[written]], ())
+
+
+def _normalised(seq: Boundary, start: int, kinds: dict[int, int]) -> tuple[int, ...]:
+    """``seq`` read from ``start``, letters named afresh as they come."""
+    n = len(seq)
+    if n == 1:
+        kd = kinds[seq[0]]
+        return (kd if kd < K_CAP else K_CAP if kd == K_CAP else SMALL_BASE,)
+    names: dict[int, int] = {}
+    out = []
+    for j in range(start, start + n):
+        s = seq[j - n if j >= n else j]
+        kd = kinds[s]
+        if kd >= K_CAP:
+            nm = names.get(s)
+            if nm is None:
+                nm = names[s] = len(names)
+            out.append((K_CAP if kd == K_CAP else SMALL_BASE) + nm)
+        else:
+            out.append(kd)
+    return tuple(out)
+
+
+def _least_rotation(seq: Boundary, kinds: dict[int, int]) -> tuple[tuple[int, ...], int]:
+    """The least reading of a boundary over its starting corners, and the first start giving it.
+
+    It depends only on the boundary's pattern, so it is cached by pattern.
+    """
+    pattern = _normalised(seq, 0, kinds)
+    hit = _FREE_CACHE.get(pattern)
+    if hit is None:
+        best, best_start = pattern, 0
+        for c in range(1, len(pattern)):
+            t = _normalised(seq, c, kinds)
+            if t < best:
+                best, best_start = t, c
+        if len(_FREE_CACHE) > 200_000:
+            _FREE_CACHE.clear()
+        hit = _FREE_CACHE[pattern] = (best, best_start)
+    return hit
+
+
 def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> tuple[Code, str]:
     """The canonical code of one cleaned land and its canonical string."""
+    if len(regions) == 1:
+        return _single_region(regions[0], lives)
     shape = _Shape(regions, lives)
     best: Code | None = None
     best_coder: _Coder | None = None
