@@ -1,0 +1,6 @@
+"""Playing Sprouts: games in the terminal, computer players, logs (seed 002, §5 and §7.3)."""
+
+from .game import Game, Played, PlayError
+from .session import Outcome, Session
+
+__all__ = ["Game", "Outcome", "PlayError", "Played", "Session"]

@@ -1,0 +1,97 @@
+"""Each move drawn into the picture, and the picture checked against the intended position (§5.9).
+
+Until the router of a later issue exists, every position of the game is drawn
+afresh (Z: the grid drawing of ``picture/layout.py``, then polished).  The position
+is the authority: the picture's position is read back (``analyse``) and must be the
+intended one with the same spot numbers (up to mirroring), or the game stops with a
+message.  The picture is saved after every move (a temporary file renamed over the
+old one), and with ``svg_dir`` a picture of every position is written.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ..engine.naming import numbered_key
+from ..engine.position import Position
+from .game import Game, PlayError
+
+
+class Drawer:
+    """Keeps the picture of a game: drawn after each move, checked, saved and rendered."""
+
+    def __init__(
+        self,
+        width: float = 800,
+        height: float = 600,
+        save: str | Path | None = None,
+        svg_dir: str | Path | None = None,
+        jobs: int | None = None,
+    ) -> None:
+        self.width = width
+        self.height = height
+        self.save_path = Path(save) if save else None
+        self.svg_dir = Path(svg_dir) if svg_dir else None
+        self.jobs = jobs
+        self.picture = None
+        self.start_picture = None
+        self.seconds = 0.0
+        if self.svg_dir is not None:
+            self.svg_dir.mkdir(parents=True, exist_ok=True)
+
+    def begin(self, start: Position, picture=None) -> Position:
+        """Draw the start (or take the saved game's picture); the start as the picture numbers it.
+
+        A position read from a string has lost its dead spots; its drawing puts some
+        back, numbered after the others, and the game goes on from the drawn position.
+        """
+        from ..picture import analyse
+
+        if picture is None:
+            picture = self._layout(start)
+        drawn = analyse(picture)
+        if drawn.canonical() != start.canonical():
+            raise PlayError(f"the drawing of the start is {drawn.canonical()}, not {start.canonical()}")
+        self.picture = self.start_picture = picture
+        return drawn
+
+    def _layout(self, p: Position):
+        from ..errors import PictureError
+        from ..picture import layout_position
+
+        t0 = time.perf_counter()
+        try:
+            pic = layout_position(p, self.width, self.height, jobs=self.jobs)
+        except PictureError as e:
+            raise PlayError(f"the position {p.canonical()} cannot be drawn: {e}") from None
+        self.seconds = time.perf_counter() - t0
+        return pic
+
+    def draw(self, game: Game, title: str | None = None) -> None:
+        """Draw the game's position, check it against the intended one, save and render it."""
+        from ..picture import analyse
+
+        intended = game.position
+        pic = self._layout(intended) if game.played or self.start_picture is None else self.start_picture
+        drawn = analyse(pic)
+        if numbered_key(drawn)[0] != numbered_key(intended)[0] or drawn.lives != intended.lives:
+            what = f"move {game.moves_made} ({game.played[-1].words})" if game.played else "the start"
+            raise PlayError(
+                f"{what} could not be drawn as intended: the picture reads {drawn.canonical()}, "
+                f"the game is at {intended.canonical()}"
+            )
+        self.picture = pic
+        meta_game = pic.meta.setdefault("game", {})
+        meta_game.update(
+            {"rules": game.rules, "player": game.to_move - 1, "moves": game.moves_made, "phase": "play"}
+        )
+        if self.save_path is not None:
+            from ..picture import save_game
+
+            save_game(self.save_path, pic, intended.canonical(), [p.words for p in game.played])
+        if self.svg_dir is not None:
+            from ..render import render
+
+            name = self.svg_dir / f"move-{game.moves_made:03d}.svg"
+            render(pic, name, numbers=True, lives=True, title=title or intended.canonical())

@@ -1,0 +1,36 @@
+"""The computer players (seed 002, §5): random, Monte Carlo, parity search, perfect.
+
+Each works on the position alone (§5.1) and returns a :class:`~.base.Choice`.
+"""
+
+from __future__ import annotations
+
+from .base import Choice, Player, Settings
+
+#: The players a game can have, ``human`` included.
+PLAYER_NAMES = ("human", "random", "montecarlo", "parity", "perfect")
+COMPUTER_PLAYERS = PLAYER_NAMES[1:]
+
+
+def make_player(name: str, settings: Settings | None = None) -> Player:
+    """A fresh computer player by name (each keeps its own tables)."""
+    if name == "random":
+        from .random_player import RandomPlayer
+
+        return RandomPlayer(settings)
+    if name == "montecarlo":
+        from .montecarlo import MonteCarloPlayer
+
+        return MonteCarloPlayer(settings)
+    if name == "parity":
+        from .parity import ParityPlayer
+
+        return ParityPlayer(settings)
+    if name == "perfect":
+        from .perfect import PerfectPlayer
+
+        return PerfectPlayer(settings)
+    raise ValueError(f"unknown computer player {name!r}; choose one of {', '.join(COMPUTER_PLAYERS)}")
+
+
+__all__ = ["COMPUTER_PLAYERS", "PLAYER_NAMES", "Choice", "Player", "Settings", "make_player"]

@@ -1,0 +1,101 @@
+"""The candidates at the root, and how ties between them are broken (seed 002, §5.8).
+
+At the root the computer considers every legal move, not a sample: one per way of
+sharing out the region's other boundaries, up to boundaries that are interchangeable
+(``moves.representative_moves``), which changes nothing since swapping those is a
+symmetry.  Many of them still lead to the same position, so the children's canonical
+forms are computed (on worker processes when there are many and several are allowed)
+and duplicates dropped.  What is left is the list of truly different moves.
+
+Several moves may tie for the best value.  The tie is broken without looking at the
+picture: random games are played from the tied moves alone (Monte Carlo) and the
+move that won most often is taken; a tie that remains is broken at random, which
+keeps games between two computers from repeating.
+"""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from ..engine.moves import Move, apply_move, representative_moves
+from ..engine.position import Position
+
+#: Above this many children, and with more than one job, canonical forms are computed in workers.
+PARALLEL_FROM = 400
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One truly different move at the root: the move, its child, and the child's canonical form."""
+
+    move: Move
+    child: Position
+    key: str
+
+
+def _canonical_forms(children: list[Position]) -> list[str]:
+    return [c.canonical() for c in children]
+
+
+def root_candidates(p: Position, jobs: int = 1) -> list[Candidate]:
+    """Every legal move of ``p`` with duplicates (the same child) dropped, in move order."""
+    moves = representative_moves(p)
+    children = [apply_move(p, m, check=False) for m in moves]
+    if jobs > 1 and len(children) >= PARALLEL_FROM:
+        chunk = -(-len(children) // jobs)
+        parts = [children[i : i + chunk] for i in range(0, len(children), chunk)]
+        with ProcessPoolExecutor(max_workers=jobs) as ex:
+            keys = [k for part in ex.map(_canonical_forms, parts) for k in part]
+    else:
+        keys = [c.canonical() for c in children]
+    seen: set[str] = set()
+    out = []
+    for m, child, key in zip(moves, children, keys, strict=True):
+        if key not in seen:
+            seen.add(key)
+            out.append(Candidate(m, child, key))
+    return out
+
+
+@dataclass
+class TieBreak:
+    """How a tie was broken: the moves tied, the Monte Carlo games, and whether chance decided."""
+
+    tied: int
+    games: int = 0
+    by_chance: bool = False
+
+    def fields(self) -> list[tuple[str, object]]:
+        if self.tied <= 1:
+            return []
+        out: list[tuple[str, object]] = [("tied", self.tied), ("tie-games", self.games)]
+        if self.by_chance:
+            out.append(("tie-broken", "at random"))
+        return out
+
+
+def break_ties(
+    tied: list[Candidate],
+    misere: bool,
+    rng: random.Random,
+    rollouts,
+    games: int,
+    seconds: float,
+) -> tuple[Candidate, TieBreak]:
+    """One of ``tied``: the one whose random games the mover won most often, then at random.
+
+    ``rollouts`` is a ``montecarlo.Rollouts``; it plays ``games`` rounds at most and
+    stops after ``seconds`` (at least one round).
+    """
+    if len(tied) == 1:
+        return tied[0], TieBreak(1)
+    tally = rollouts.tally([c.child for c in tied], misere, games, seconds, rng.getrandbits(31))
+    best = max(tally.share(i) for i in range(len(tied)))
+    still = [c for i, c in enumerate(tied) if tally.share(i) == best]
+    info = TieBreak(len(tied), sum(tally.played), len(still) > 1)
+    return (still[0] if len(still) == 1 else rng.choice(still)), info
+
+
+__all__ = ["Candidate", "TieBreak", "break_ties", "root_candidates"]
