@@ -137,6 +137,8 @@ def region_labels(pic: Picture, analysis) -> list[tuple[tuple[float, float], int
     for chunk in np.array_split(cloud, max(1, len(cloud) // 500)):
         d = np.hypot(grid[:, None, 0] - chunk[None, :, 0], grid[:, None, 1] - chunk[None, :, 1]).min(axis=1)
         dist = np.minimum(dist, d)
+    edge = np.minimum.reduce([grid[:, 0], grid[:, 1], pic.width - grid[:, 0], pic.height - grid[:, 1]])
+    dist = np.minimum(dist, edge)
     # each grid point's region: the smallest inner face around it, else the outside
     faces = [(ri, w[1]) for ri, region in enumerate(pmap.regions) for w in region[:1] if w[0] == "cycle"]
     inner = [(ri, f) for ri, f in faces if ri != 0]

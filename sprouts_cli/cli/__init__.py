@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .picture import layout_command, render_command
 from .positions import canonical_command, children_command
 
 
@@ -24,3 +25,5 @@ def main() -> None:
 
 main.add_command(canonical_command)
 main.add_command(children_command)
+main.add_command(layout_command)
+main.add_command(render_command)

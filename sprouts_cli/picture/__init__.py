@@ -21,7 +21,9 @@ from ..engine import Position
 from ..errors import GameFileError, PictureError
 from .analyse import Analysis, analyse, analyse_picture
 from .gamefile import load_game, save_game
+from .layout import layout_map, layout_position
 from .model import Curve, Picture
+from .relax import relax
 
 
 def position_argument(text: str) -> Position:
@@ -34,24 +36,13 @@ def position_argument(text: str) -> Position:
     return Position.from_string(text)
 
 
-def __getattr__(name: str):
-    if name in ("layout_position", "layout_map"):
-        from . import layout
-
-        return getattr(layout, name)
-    if name == "relax":
-        from .relax import relax
-
-        return relax
-    raise AttributeError(name)
-
-
 __all__ = [
     "Analysis",
     "Curve",
     "Picture",
     "analyse",
     "analyse_picture",
+    "layout_map",
     "layout_position",
     "load_game",
     "position_argument",

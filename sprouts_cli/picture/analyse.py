@@ -130,9 +130,14 @@ def _face_polygon(cert: Certificate, face: tuple[int, ...]) -> np.ndarray:
 
 
 def _signed_area(poly: np.ndarray) -> float:
-    """Shoelace area; with the screen's y axis pointing down, inner faces come out positive here."""
+    """Signed area of a face walk: positive for inner faces, negative for outer cycles.
+
+    Faces are traced with the face on the walker's left as seen on the screen, so an
+    inner face is walked anticlockwise on the screen; with the screen's y axis
+    pointing down the shoelace sum of such a walk is negative, hence the sign flip.
+    """
     x, y = poly[:, 0], poly[:, 1]
-    return float(0.5 * (np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
+    return float(-0.5 * (np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
 
 
 def _winding(poly: np.ndarray, p: np.ndarray) -> int:

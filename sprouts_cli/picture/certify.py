@@ -208,10 +208,12 @@ def _refine_cones(pic: Picture, sub: list[list[np.ndarray]]) -> None:
                     small = False
             if small:
                 e1, e2 = sorted(bad)[:2] if len(bad) > 1 else (sorted(bad)[0], sorted(bad)[0])
-                raise PictureError(
+                err = PictureError(
                     f"{describe_curve(pic, e1[0])} and {describe_curve(pic, e2[0])} "
                     f"leave spot {s + 1} in the same direction (they touch there)"
                 )
+                err.curves = (e1[0], e2[0])
+                raise err
 
 
 def _end_directions(sub: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -235,7 +237,9 @@ def _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, n
     if nfs:
         s, leg = fails_s[0]
         e = int(piece_curve[leg_piece[leg]])
-        raise PictureError(f"{describe_curve(pic, e)} passes through spot {int(s) + 1}")
+        err = PictureError(f"{describe_curve(pic, e)} passes through spot {int(s) + 1}")
+        err.curves = (e,)
+        raise err
     i, j = fails[0]
     e1, e2 = int(piece_curve[leg_piece[i]]), int(piece_curve[leg_piece[j]])
     x = 0.25 * (legs[i, 0] + legs[i, 2] + legs[j, 0] + legs[j, 2])

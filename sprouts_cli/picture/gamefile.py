@@ -195,8 +195,20 @@ def game_to_json(pic: Picture, position: str | None = None, move_list: list | No
 def save_game(
     path: str | os.PathLike, pic: Picture, position: str | None = None, move_list: list | None = None
 ) -> None:
-    """Write a saved game: to a temporary file in the same directory, then rename it over ``path``."""
-    write_atomic(path, json.dumps(game_to_json(pic, position, move_list), indent=1) + "\n")
+    """Write a saved game: to a temporary file in the same directory, then rename it over ``path``.
+
+    With ``position`` (an exact canonical form) the picture as it will be written
+    (coordinates rounded) is first read back and must give that position, else
+    :class:`PictureError` and nothing is written.
+    """
+    obj = game_to_json(pic, position, move_list)
+    if position is not None:
+        from .analyse import analyse
+
+        back = analyse(game_from_json(obj, where=str(path))).canonical()
+        if back != position:
+            raise PictureError(f"{path}: the picture as written would not read back as {position}; not saved")
+    write_atomic(path, json.dumps(obj, indent=1) + "\n")
 
 
 def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:

@@ -1,0 +1,210 @@
+"""``sprouts layout`` and ``sprouts render``: pictures of positions (seed 002, §2–4).
+
+Every picture written is read back and must give the position it draws (§1.2).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from ..engine import Position
+from ..errors import PictureError, SproutsError
+from ..picture import analyse_picture, load_game, save_game
+from ..picture.layout import layout_map
+from ..picture.planar_map import realise
+from .common import err, fail, print_data, print_json
+
+
+def _is_file(arg: str) -> bool:
+    return arg.lower().endswith(".json") and os.path.isfile(arg)
+
+
+def _outer(value: str) -> int | None:
+    if value == "auto":
+        return None
+    try:
+        k = int(value)
+    except ValueError:
+        raise click.BadParameter("expected 'auto' or a region number (1, 2, …)") from None
+    if k < 1:
+        raise click.BadParameter("region numbers start at 1")
+    return k - 1
+
+
+def _progress(done: int, total: int) -> None:
+    err.print(f"[dim]layouts drawn: {done} of {total} tried[/dim]", highlight=False)
+
+
+def draw(
+    arg: str,
+    width: float | None,
+    height: float | None,
+    outer: str,
+    grid: bool,
+    jobs: int | None,
+    budget: float,
+):
+    """The picture Z draws for a position string or a saved game, with its canonical form and clearance."""
+    if _is_file(arg):
+        old = load_game(arg)
+        analysis = analyse_picture(old)
+        pmap, expected = analysis.map, analysis.position.canonical()
+        width = width or old.width
+        height = height or old.height
+        meta = old.meta
+    else:
+        position = Position.from_string(arg)
+        pmap, expected = realise(position), position.canonical()
+        meta = {}
+    result = layout_map(
+        pmap, expected, width or 800, height or 600, _outer(outer), jobs, polish=not grid,
+        progress=_progress, budget=budget,
+    )  # fmt: skip
+    pic = result.picture
+    hidden = pic.meta
+    pic.meta = dict(meta) if meta else {}
+    if hidden.get("game"):
+        pic.meta.setdefault("game", {}).update(hidden["game"])
+    return pic, expected, result.min_clearance
+
+
+size_options = [
+    click.option(
+        "--width", type=click.FloatRange(min=50), help="Drawing area width in pixels [800, or the file's]."
+    ),
+    click.option(
+        "--height", type=click.FloatRange(min=50), help="Drawing area height in pixels [600, or the file's]."
+    ),
+]
+
+
+def _with(options):
+    def deco(f):
+        for o in reversed(options):
+            f = o(f)
+        return f
+
+    return deco
+
+
+@click.command("layout")
+@click.argument("source")
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="The saved game to write."
+)
+@click.option(
+    "--outer", default="auto", show_default=True, help="Region to put outside: auto, or its number."
+)
+@_with(size_options)
+@click.option(
+    "--grid", is_flag=True, help="Keep the straight-line grid drawing of the shift method, unpolished."
+)
+@click.option(
+    "--adjust", "mode", flag_value="adjust", help="A: relax the curves of a saved game, spots kept."
+)
+@click.option("--rearrange", "mode", flag_value="rearrange", help="R: relax a saved game, spots moving too.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [all cores].")
+@click.option(
+    "--budget", type=click.FloatRange(min=0), default=5.0, show_default=True,
+    help="Seconds after which Z stops trying further outside regions (0: try them all).",
+)  # fmt: skip
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print {position, canonical, min_clearance, seconds, output}."
+)
+def layout_command(
+    source: str,
+    output: str,
+    outer: str,
+    width: float | None,
+    height: float | None,
+    grid: bool,
+    mode: str | None,
+    jobs: int | None,
+    budget: float,
+    as_json: bool,
+) -> None:
+    """Draw SOURCE (a position string or a saved game) afresh and save it as a game.
+
+    Z: the position's map is triangulated and drawn on a grid by the shift method
+    of de Fraysseix, Pach and Pollack, then polished.  With --adjust or --rearrange
+    a saved game is relaxed instead (A keeps the spots, R moves everything).  The
+    picture written always reads back as the same position.
+    """
+    t0 = time.perf_counter()
+    try:
+        if mode:
+            if not _is_file(source):
+                fail(f"{source!r}: --{mode} works on a saved game (a .json file)")
+            from ..picture.relax import relax
+
+            old = load_game(source)
+            expected = analyse_picture(old).position.canonical()
+            pic = relax(old, mode)
+            clearance = analyse_picture(pic).min_clearance
+        else:
+            pic, expected, clearance = draw(source, width, height, outer, grid, jobs, budget)
+        save_game(output, pic, position=expected)
+    except (SproutsError, click.BadParameter) as e:
+        fail(f"{source}: {e}")
+        return
+    seconds = time.perf_counter() - t0
+    if as_json:
+        print_json(
+            {
+                "position": source,
+                "canonical": expected,
+                "min_clearance": round(float(clearance), 3),
+                "seconds": round(seconds, 3),
+                "output": output,
+            }
+        )
+    else:
+        print_data(f"{expected}  →  {output}  (least clearance {clearance:.2f} px, {seconds:.1f} s)")
+
+
+@click.command("render")
+@click.argument("source")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="out.svg or out.png")
+@click.option("--numbers/--no-numbers", default=True, show_default=True, help="Number the spots (1-based).")
+@click.option("--lives", is_flag=True, help="Write each live region's lives in it.")
+@click.option("--title", help="Title above the picture [the position string].")
+@click.option("--outer", default="auto", show_default=True, help="For a position string: the region outside.")
+@_with(size_options)
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [all cores].")
+def render_command(
+    source: str,
+    output: str,
+    numbers: bool,
+    lives: bool,
+    title: str | None,
+    outer: str,
+    width: float | None,
+    height: float | None,
+    jobs: int | None,
+) -> None:
+    """Draw SOURCE (a saved game, or a position string laid out first) to SVG or PNG.
+
+    The format follows the output's extension.  Curves are written as their exact
+    cubic Bézier pieces; spots are coloured by their lives.
+    """
+    from ..render import render
+
+    try:
+        if not output.lower().endswith((".svg", ".png")):
+            raise SproutsError(f"{output}: the output must end in .svg or .png")
+        if _is_file(source):
+            pic = load_game(source)
+            canonical = analyse_picture(pic).position.canonical()
+        else:
+            pic, canonical, _ = draw(source, width, height, outer, False, jobs, 5.0)
+        render(pic, output, numbers=numbers, lives=lives, title=title if title is not None else canonical)
+    except (SproutsError, click.BadParameter) as e:
+        fail(f"{source}: {e}")
+        return
+    print_data(f"{canonical}  →  {output}")
+
+
+__all__ = ["PictureError", "layout_command", "render_command"]

@@ -1,0 +1,380 @@
+"""Z: the picture drawn afresh from the position's map (seed 002, §4.6).
+
+1. The map: realised from the position (``planar_map.realise``) or read off a
+   picture (``analyse``).
+2. A simple triangulation: every edge gets a midpoint; the walks of each region
+   are joined by bridges (each with its own midpoint) so that every region is
+   one closed walk; each region gets a face vertex ``f`` and a spoke
+   ``f − d − u`` to every corner ``u`` of its walk; the hexagons between
+   consecutive spokes are cut by the chords ``d_i − u_{i+1}`` and ``d_i − d_{i+1}``.
+   Every added edge names something that exists once, so the graph is simple
+   and every face a triangle (checked: ``E = 3V − 6``).  A maximal planar graph
+   with four or more vertices is 3-connected, so its embedding is unique
+   (Whitney) and ``networkx`` may find it: it is the intended one or its mirror
+   image, and a mirror image is the same position.
+3. A straight-line grid drawing: a canonical ordering (Kant; de Fraysseix, Pach
+   and Pollack), for which ``networkx.get_canonical_ordering`` serves once we give
+   it the outer face ourselves (``networkx``'s own drawing function picks the outer
+   face itself and merges parallel edges, so it cannot make a chosen region the
+   outside), and the shift method of de Fraysseix, Pach and Pollack, implemented
+   here.  The chosen region's face vertex is the apex of the outer triangle, so
+   that region becomes the outside.
+4. The helper vertices are removed, the drawing scaled into the window, each
+   curve a two-leg polyline ``u − m − v``; then the polish (``relax.polish``).
+
+One layout is made per candidate outer region, in worker processes, and the one
+with the widest least clearance is kept.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+from networkx.algorithms.planar_drawing import get_canonical_ordering
+
+from ..engine import Position
+from ..errors import PictureError
+from .model import MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
+from .planar_map import PlanarMap, realise
+from .spline import straight_pieces
+
+
+@dataclass
+class Triangulation:
+    """The simple triangulation of a map: a graph, the face vertex of every region, the midpoints."""
+
+    graph: nx.Graph
+    face_vertex: list[int]
+    face_spokes: list[list[int]]  # per region: its d vertices in walk order
+    midpoints: list[list[int]]  # per edge of the map: its midpoint vertices, from a to b
+    n_map: int  # vertices 0 … n_map−1 are the map's own
+
+
+def merged_walk(pmap: PlanarMap, region: list, sub_walk, new_vertex) -> list[int]:
+    """One closed walk of corner vertices for a region: its walks joined by bridges at one corner.
+
+    ``sub_walk(w)`` gives a walk's corner vertices in the subdivided graph.  A bridge
+    from corner ``x`` of the first walk to corner ``y`` of another, with midpoint
+    ``b``, makes ``[x, b, y, …walk of y…, y, b, x, …rest…]``.
+    """
+    walks = [sub_walk(w) for w in region]
+    merged = walks[0]
+    for other in walks[1:]:
+        x = merged[0]
+        b = new_vertex(("bridge", x, other[0]))
+        y_part = [*other, other[0]] if len(other) > 1 else list(other)
+        x_back = [x] if len(merged) > 1 else []
+        merged = [x, b, *y_part, b, *x_back, *merged[1:]]
+    return merged
+
+
+def triangulate(pmap: PlanarMap) -> tuple[Triangulation, list[tuple[int, int]]]:
+    """The simple triangulation of §4.6 step 2; also the bridges added (as edges of the graph)."""
+    edges: list[tuple[int, int]] = []
+    counter = [pmap.n]
+
+    class _Edges:
+        @staticmethod
+        def add_edges_from(es) -> None:
+            edges.extend(es)
+
+        @staticmethod
+        def add_edge(a: int, b: int) -> None:
+            edges.append((a, b))
+
+    g = _Edges()
+
+    def new_vertex(_tag=None) -> int:
+        v = counter[0]
+        counter[0] += 1
+        return v
+
+    mids: list[list[int]] = []
+    for a, b in pmap.edges:
+        if a == b:
+            m1, m2 = new_vertex(), new_vertex()
+            g.add_edges_from([(a, m1), (m1, m2), (m2, b)])
+            mids.append([m1, m2])
+        else:
+            m = new_vertex()
+            g.add_edges_from([(a, m), (m, b)])
+            mids.append([m])
+
+    def sub_walk(w) -> list[int]:
+        kind, items = w
+        if kind == "spot":
+            return [items[0]]
+        out: list[int] = []
+        for h in items:
+            ms = mids[h >> 1] if h % 2 == 0 else mids[h >> 1][::-1]
+            out.append(pmap.tail(h))
+            out.extend(ms)
+        return out
+
+    bridges: list[tuple[int, int]] = []
+
+    def bridge_vertex(tag) -> int:
+        _, x, y = tag
+        b = new_vertex()
+        g.add_edges_from([(x, b), (b, y)])
+        bridges.append((x, y))
+        return b
+
+    face_vertex, spokes = [], []
+    for region in pmap.regions:
+        walk = merged_walk(pmap, region, sub_walk, bridge_vertex)
+        f = new_vertex()
+        ds = [new_vertex() for _ in walk]
+        L = len(walk)
+        for i, d in enumerate(ds):
+            g.add_edge(f, d)
+            g.add_edge(d, walk[i])
+            if L > 1:
+                g.add_edge(d, walk[(i + 1) % L])
+                g.add_edge(d, ds[(i + 1) % L])
+        face_vertex.append(f)
+        spokes.append(ds)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(counter[0]))
+    graph.add_edges_from(edges)
+    V, E = graph.number_of_nodes(), graph.number_of_edges()
+    if V >= 4 and E != 3 * V - 6:
+        raise PictureError(f"internal: the triangulation has {E} edges for {V} vertices, not 3V − 6")
+    return Triangulation(graph, face_vertex, spokes, mids, pmap.n), bridges
+
+
+def shift_method(order: list[tuple[int, list[int]]], n_nodes: int) -> np.ndarray:
+    """Straight-line grid drawing of a triangulation from a canonical ordering.
+
+    H. de Fraysseix, J. Pach, R. Pollack, *How to draw a planar graph on a grid*,
+    Combinatorica 10(1), 1990: vertices are added in canonical order; each new
+    vertex ``v_k`` goes above its contour neighbours ``w_p … w_q`` at the crossing
+    of the lines of slope ±1 through ``w_p`` and ``w_q``, after everything under
+    ``w_{p+1} … w_{q−1}`` moved right by one and everything under ``w_q … `` by two.
+    Coordinates are integers on a ``(2N − 4) × (N − 2)`` grid; no edges cross.
+    """
+    x = np.zeros(n_nodes)
+    y = np.zeros(n_nodes)
+    v1, v2, v3 = order[0][0], order[1][0], order[2][0]
+    x[v1], y[v1] = 0, 0
+    x[v2], y[v2] = 2, 0
+    x[v3], y[v3] = 1, 1
+    contour = [v1, v3, v2]
+    under: dict[int, list[int]] = {v1: [v1], v2: [v2], v3: [v3]}
+    for v, wpq in order[3:]:
+        pos = {w: i for i, w in enumerate(contour)}
+        p, q = pos[wpq[0]], pos[wpq[-1]]
+        if p > q:
+            p, q = q, p
+        inner = contour[p + 1 : q]
+        moved1 = [u for w in inner for u in under[w]]
+        moved2 = [u for w in contour[q:] for u in under[w]]
+        if moved1:
+            x[moved1] += 1
+        if moved2:
+            x[moved2] += 2
+        wp, wq = contour[p], contour[q]
+        x[v] = (x[wp] + x[wq] + y[wq] - y[wp]) / 2
+        y[v] = (x[wq] - x[wp] + y[wq] + y[wp]) / 2
+        under[v] = [v, *moved1]
+        contour = [*contour[: p + 1], v, *contour[q:]]
+    return np.stack([x, y], axis=1)
+
+
+def embed(pmap: PlanarMap) -> tuple[Triangulation, nx.PlanarEmbedding]:
+    """The triangulation of the map and its (unique up to mirror image) planar embedding."""
+    tri, _ = triangulate(pmap)
+    if tri.graph.number_of_nodes() < 4:
+        raise PictureError("internal: too few vertices to triangulate")
+    ok, emb = nx.check_planarity(tri.graph)
+    if not ok:
+        raise PictureError("internal: the triangulation of the map is not planar")
+    return tri, emb
+
+
+def grid_drawing(
+    pmap: PlanarMap, outer: int, prepared: tuple[Triangulation, nx.PlanarEmbedding] | None = None
+) -> tuple[np.ndarray, Triangulation]:
+    """Grid coordinates of every vertex of the triangulation, with region ``outer`` outside."""
+    tri, emb = prepared or embed(pmap)
+    f = tri.face_vertex[outer]
+    d0 = tri.face_spokes[outer][0]
+    d1 = tri.face_spokes[outer][1 % len(tri.face_spokes[outer])]
+    face = emb.traverse_face(d0, d1)
+    if f not in face:
+        face = emb.traverse_face(d1, d0)
+    order = get_canonical_ordering(emb, face)
+    return shift_method(order, tri.graph.number_of_nodes()), tri
+
+
+def picture_from_grid(
+    pmap: PlanarMap, coords: np.ndarray, tri: Triangulation, width: float, height: float, margin: float
+) -> Picture:
+    """Scale the map's vertices and midpoints into the window; each curve a polyline through its midpoints."""
+    keep = list(range(pmap.n)) + [m for ms in tri.midpoints for m in ms]
+    pts = coords[keep]
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    box = np.array([width - 2 * margin, height - 2 * margin])
+    scaled = margin + (coords - lo) / span * box
+    # a drawing with no extent in one direction is centred in it
+    for k in range(2):
+        if hi[k] - lo[k] < 1e-9:
+            scaled[:, k] = (width, height)[k] / 2
+    curves = []
+    for e, (a, b) in enumerate(pmap.edges):
+        poly = np.array([scaled[a], *[scaled[m] for m in tri.midpoints[e]], scaled[b]])
+        pieces, h = straight_pieces(poly)
+        curves.append(Curve(a, b, pieces, h))
+    sizes = np.full(pmap.n, SPOT_RADIUS)
+    return Picture(width, height, scaled[: pmap.n].copy(), curves, sizes)
+
+
+def trivial_picture(pmap: PlanarMap, width: float, height: float) -> Picture | None:
+    """Maps too small to triangulate: no spot, or a single spot."""
+    if pmap.edges:
+        return None
+    if pmap.n == 0:
+        return Picture(width, height, np.zeros((0, 2)), [])
+    if pmap.n == 1:
+        return Picture(width, height, np.array([[width / 2, height / 2]]), [])
+    return None
+
+
+# --------------------------------------------------------------------------- the whole of Z
+
+
+@dataclass
+class LayoutResult:
+    picture: Picture
+    outer: int
+    min_clearance: float
+    seconds: float
+
+
+def layout_one(
+    pmap: PlanarMap,
+    expected: str,
+    outer: int,
+    width: float,
+    height: float,
+    polish: bool = True,
+    prepared: tuple[Triangulation, nx.PlanarEmbedding] | None = None,
+    seconds: float = 30.0,
+) -> LayoutResult:
+    """One layout with region ``outer`` outside, checked by reading its position back."""
+    from .analyse import analyse_picture
+
+    t0 = time.perf_counter()
+    pic = trivial_picture(pmap, width, height)
+    if pic is None:
+        margin = min(width, height) * 0.06
+        coords, tri = grid_drawing(pmap, outer, prepared)
+        pic = picture_from_grid(pmap, coords, tri, width, height, margin)
+    a = analyse_picture(pic)
+    if a.position.canonical() != expected:
+        raise PictureError("internal: the grid drawing does not give the position back")
+    if polish and pic.curves:
+        from .relax import polish as polish_picture
+
+        pic = polish_picture(pic, expected, seconds=seconds)
+        a = analyse_picture(pic)
+        if a.position.canonical() != expected:
+            raise PictureError("internal: the polished drawing does not give the position back")
+    pic.meta = (
+        {"game": {"hidden_spots": [i for i, h in enumerate(pmap.hidden) if h]}} if any(pmap.hidden) else {}
+    )
+    return LayoutResult(pic, outer, a.min_clearance, time.perf_counter() - t0)
+
+
+def _layout_job(args: tuple) -> LayoutResult | str:
+    try:
+        return layout_one(*args)
+    except PictureError as e:
+        return str(e)
+
+
+def candidate_order(pmap: PlanarMap) -> list[int]:
+    """Regions to try outside, most promising first: the longest walks (most corners) first.
+
+    The shift method gives the outer face the most room, so a region with much on
+    its boundary (the networkx default, too) is usually the best outside.
+    """
+    size = [sum(len(w[1]) for w in region) for region in pmap.regions]
+    return sorted(range(len(pmap.regions)), key=lambda r: (-size[r], r))
+
+
+def layout_map(
+    pmap: PlanarMap,
+    expected: str,
+    width: float = 800,
+    height: float = 600,
+    outer: int | None = None,
+    jobs: int | None = None,
+    polish: bool = True,
+    progress=None,
+    budget: float = 5.0,
+    enough: float = MIN_CLEARANCE,
+) -> LayoutResult:
+    """Z for a map: layouts with different regions outside, in rounds of ``jobs`` worker processes.
+
+    With ``outer`` given only that region is tried.  Otherwise the regions are
+    tried most promising first, a round at a time, and Z stops after the first
+    round that drew a layout with least clearance ``≥ enough``, or when ``budget``
+    seconds have passed (0: try every region); the layout with the widest least
+    clearance wins.
+    """
+    n_regions = max(1, len(pmap.regions))
+    if outer is not None and not 0 <= outer < n_regions:
+        raise PictureError(f"there is no region {outer + 1} to put outside (the map has {n_regions})")
+    candidates = [outer] if outer is not None else (candidate_order(pmap) if pmap.regions else [0])
+    if not pmap.edges:
+        candidates = candidates[:1]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    prepared = embed(pmap) if pmap.edges else None
+    t0 = time.perf_counter()
+    results: list[LayoutResult] = []
+    errors: list[str] = []
+    parallel = jobs > 1 and len(candidates) > 1
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(candidates))) if parallel else None
+    try:
+        for start in range(0, len(candidates), jobs):
+            batch = candidates[start : start + jobs]
+            per_layout = max(5.0, 2.0 * budget) if budget else 60.0
+            tasks = [(pmap, expected, k, width, height, polish, prepared, per_layout) for k in batch]
+            found = pool.map(_layout_job, tasks) if pool else map(_layout_job, tasks)
+            for r in found:
+                (errors if isinstance(r, str) else results).append(r)
+                if progress:
+                    progress(len(results) + len(errors), len(candidates))
+            best = max((r.min_clearance for r in results), default=-math.inf)
+            if best >= enough or (budget and time.perf_counter() - t0 >= budget and results):
+                break
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+    if not results:
+        reason = errors[0] if errors else "no region to put outside"
+        raise PictureError(f"no layout could be drawn: {reason}")
+    return max(results, key=lambda r: (r.min_clearance if math.isfinite(r.min_clearance) else 1e18, -r.outer))
+
+
+def layout_position(
+    position: Position | str,
+    width: float = 800,
+    height: float = 600,
+    outer: int | None = None,
+    jobs: int | None = None,
+    polish: bool = True,
+    budget: float = 5.0,
+) -> Picture:
+    """Draw a position afresh (Z); its picture reads back as the same position (checked)."""
+    p = Position.from_string(position) if isinstance(position, str) else position
+    pmap = realise(p)
+    return layout_map(pmap, p.canonical(), width, height, outer, jobs, polish, budget=budget).picture

@@ -1,0 +1,643 @@
+"""A and R: one energy for the whole picture, and the polish of Z (seed 002, §4.5–4.6).
+
+Every curve becomes a polyline through its end spots and points about ``D/2``
+apart.  The spots and points move together to a minimum of the energy of
+``relax_kernels`` by L-BFGS (Liu and Nocedal, eight correction pairs) with the
+exact gradient and a line search on the energy itself.  Every step is capped as
+in Bertault's PrEd, so that no point can reach a segment during a step: nothing
+ever crosses and the position cannot change.  The descent stops when the picture
+no longer visibly changes (24 steps in a row moving no point by half a pixel or
+gaining less than a pixel's worth of energy).  Then each chain of curves (a
+move's two curves through their spot form one) becomes the clamped C² spline
+through its points, certified; where a spline fails, the spline through the
+middles of the legs, and at last the polyline itself, is used.  The result is
+refused unless it reads back as the same position with positive clearance.
+
+* A (``adjust``) keeps the spots where they are and moves the curves' points
+  only across their curves.
+* R (``rearrange``) moves everything.
+* The polish of Z starts from the straight grid drawing with small spots, each
+  half its own least gap, and grows them in stages by their own room.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PictureError
+from .analyse import Analysis, analyse_picture
+from .model import COMFORT, SPOT_RADIUS, Curve, Picture
+from .relax_kernels import energy_gradient, polylines_cross, pred_caps
+from .spline import interpolate_clamped, interpolate_closed, straight_pieces
+
+HISTORY = 8  # L-BFGS correction pairs
+REACH = 120.0  # px: how far the step caps look (so no step is longer than REACH / 3)
+HOPS = 4  # a point does not feel its own chain within this many steps along it
+STALL = 24  # steps without a visible change before the descent stops
+
+
+@dataclass
+class Params:
+    """Weights of the energy (seed 002, §4.5), in world pixels."""
+
+    D: float = COMFORT
+    cutoff: float = 2.5 * COMFORT
+    lam: float = 0.5 * COMFORT
+    w_len: float = 1.0
+    w_bend: float = COMFORT * COMFORT
+    w_spread: float = COMFORT
+    w_area: float = COMFORT
+    spacing: float = 0.6 * COMFORT
+
+    def array(self) -> np.ndarray:
+        return np.array(
+            [self.D, self.cutoff, self.lam, self.w_len, self.w_bend, self.w_spread, self.w_area], dtype=float
+        )
+
+
+@dataclass
+class Skeleton:
+    """The picture as polylines: points ``P`` (spots first), each curve's point indices from a to b."""
+
+    P: np.ndarray
+    n_spots: int
+    sizes: np.ndarray
+    curve_pts: list[np.ndarray]
+    curve_ab: list[tuple[int, int]]
+    width: float
+    height: float
+    region_walks: list[list[tuple[int, ...]]]  # per region: its walks as half-edge cycles (or empty)
+    region_lives: list[int]
+    segs: np.ndarray = field(init=False)
+    pt_chain: np.ndarray = field(init=False)
+    pt_pos: np.ndarray = field(init=False)
+    seg_chain: np.ndarray = field(init=False)
+    seg_pos: np.ndarray = field(init=False)
+    chain_len: np.ndarray = field(init=False)
+    bend: np.ndarray = field(init=False)
+    spread: np.ndarray = field(init=False)
+    walk_idx: np.ndarray = field(init=False)
+    walk_off: np.ndarray = field(init=False)
+    walk_region: np.ndarray = field(init=False)
+    region_w: np.ndarray = field(init=False)
+    region_base: np.ndarray = field(init=False)
+    interior_prev: np.ndarray = field(init=False)
+    interior_next: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.derive()
+
+    def derive(self) -> None:
+        """Index arrays for the kernels: segments, exclusions, bends, spreads, region walks."""
+        n = len(self.P)
+        segs = []
+        prev = -np.ones(n, dtype=np.int64)
+        nxt = -np.ones(n, dtype=np.int64)
+        bend = []
+        for pts in self.curve_pts:
+            for k in range(len(pts) - 1):
+                segs.append((pts[k], pts[k + 1]))
+            for k in range(1, len(pts) - 1):
+                i = pts[k]
+                prev[i], nxt[i] = pts[k - 1], pts[k + 1]
+                bend.append((pts[k - 1], i, pts[k + 1]))
+        # neighbours of each spot: the point next to it along each curve
+        around: dict[int, list[int]] = {}
+        for pts in self.curve_pts:
+            around.setdefault(int(pts[0]), []).append(int(pts[1]))
+            around.setdefault(int(pts[-1]), []).append(int(pts[-2]))
+        spread = []
+        for s, nb in around.items():
+            if len(nb) == 2 and nb[0] != nb[1]:
+                bend.append((nb[0], s, nb[1]))
+            if len(nb) == 3:
+                ang = [math.atan2(*(self.P[q] - self.P[s])[::-1]) for q in nb]
+                order = [nb[k] for k in np.argsort(ang)]
+                for k in range(3):
+                    spread.append((s, order[k], order[(k + 1) % 3]))
+        self.segs = np.array(segs, dtype=np.int64).reshape(-1, 2)
+        self._chain_positions()
+        self.bend = np.array(bend, dtype=np.int64).reshape(-1, 3)
+        self.spread = np.array(spread, dtype=np.int64).reshape(-1, 3)
+        self.interior_prev, self.interior_next = prev, nxt
+        idx, off, reg = [], [0], []
+        weights = np.zeros(len(self.region_walks))
+        for ri, walks in enumerate(self.region_walks):
+            if self.region_lives[ri] < 2:
+                continue
+            weights[ri] = self.region_lives[ri]
+            for cyc in walks:
+                for h in cyc:
+                    pts = self.curve_pts[h >> 1]
+                    seq = pts if h % 2 == 0 else pts[::-1]
+                    idx.extend(int(v) for v in seq[:-1])
+                off.append(len(idx))
+                reg.append(ri)
+        self.walk_idx = np.array(idx, dtype=np.int64)
+        self.walk_off = np.array(off, dtype=np.int64)
+        self.walk_region = np.array(reg, dtype=np.int64)
+        self.region_w = weights
+        # the outside region (region 0) holds the window less everything drawn in it
+        self.region_base = np.zeros(len(self.region_walks))
+        if len(self.region_base):
+            self.region_base[0] = self.width * self.height
+
+    def _chain_positions(self) -> None:
+        """Where each point and segment lies along its chain (a move's curves through their spot are one)."""
+        n = len(self.P)
+        pt_chain = -np.ones((n, 3), dtype=np.int64)
+        pt_pos = np.zeros((n, 3), dtype=np.int64)
+        fill = np.zeros(n, dtype=np.int64)
+        seg_index = {}
+        for k, (a, b) in enumerate(self.segs):
+            seg_index.setdefault((int(a), int(b)), []).append(k)
+        seg_chain = -np.ones(len(self.segs), dtype=np.int64)
+        seg_pos = np.zeros(len(self.segs), dtype=np.int64)
+        lens = []
+        used_segs: set[int] = set()
+        for ci, (chain, closed) in enumerate(chains(self)):
+            idx: list[int] = []
+            for e, fwd in chain:
+                pts = self.curve_pts[e] if fwd else self.curve_pts[e][::-1]
+                idx.extend(int(v) for v in (pts if not idx else pts[1:]))
+            if closed:
+                idx = idx[:-1]
+            lens.append(len(idx) if closed else 0)
+            for pos, v in enumerate(idx):
+                if fill[v] < 3 and not (pt_chain[v, : fill[v]] == ci).any():
+                    pt_chain[v, fill[v]] = ci
+                    pt_pos[v, fill[v]] = pos
+                    fill[v] += 1
+            m = len(idx)
+            for pos in range(m if closed else m - 1):
+                a, b = idx[pos], idx[(pos + 1) % m]
+                for key in ((a, b), (b, a)):
+                    for k in seg_index.get(key, []):
+                        if k not in used_segs:
+                            used_segs.add(k)
+                            seg_chain[k] = ci
+                            seg_pos[k] = pos
+                            break
+                    else:
+                        continue
+                    break
+        self.pt_chain, self.pt_pos = pt_chain, pt_pos
+        self.seg_chain, self.seg_pos = seg_chain, seg_pos
+        self.chain_len = np.array(lens, dtype=np.int64)
+
+    def energy(self, P: np.ndarray, params: np.ndarray) -> tuple[float, np.ndarray]:
+        return energy_gradient(
+            P, self.n_spots, self.sizes, self.segs, self.pt_chain, self.pt_pos, self.seg_chain, self.seg_pos,
+            self.chain_len, HOPS, self.bend, self.spread,
+            self.walk_idx, self.walk_off, self.walk_region, self.region_w, self.region_base,
+            self.width, self.height, params,
+        )  # fmt: skip
+
+    def caps(self, P: np.ndarray) -> np.ndarray:
+        return pred_caps(P, self.n_spots, self.sizes, self.segs, self.width, self.height, REACH)
+
+    def crosses(self, P: np.ndarray | None = None) -> bool:
+        return bool(polylines_cross(self.P if P is None else P, self.segs))
+
+    def spot_gaps(self) -> np.ndarray:
+        """Each spot's least distance (from its centre) to a segment not at it or to another spot."""
+        from .geometry import point_segment_distance
+
+        gaps = np.full(self.n_spots, np.inf)
+        P = self.P
+        for s in range(self.n_spots):
+            for a, b in self.segs:
+                if a == s or b == s:
+                    continue
+                gaps[s] = min(
+                    gaps[s], point_segment_distance(P[s, 0], P[s, 1], P[a, 0], P[a, 1], P[b, 0], P[b, 1])
+                )
+            for t in range(self.n_spots):
+                if t != s:
+                    gaps[s] = min(gaps[s], 0.5 * math.hypot(*(P[s] - P[t])))
+            gaps[s] = min(gaps[s], P[s, 0], P[s, 1], self.width - P[s, 0], self.height - P[s, 1])
+        return gaps
+
+
+# --------------------------------------------------------------------------- building skeletons
+
+
+def skeleton_from_picture(pic: Picture, analysis: Analysis, spacing: float) -> Skeleton:
+    """Polylines that follow the picture's curves closely enough to have its topology (checked)."""
+    expected = analysis.position.canonical()
+    for density in (1.0, 0.5, 0.25, 0.125):
+        pts_list = [_curve_points(c, spacing * density) for c in pic.curves]
+        sk = _assemble(pic, analysis, pts_list)
+        poly = skeleton_picture(sk, smooth=False)
+        try:
+            if analyse_picture(poly).position.canonical() == expected:
+                return sk
+        except PictureError:
+            pass
+    raise PictureError("the curves are too tangled to follow with polylines; try Z (sprouts layout) instead")
+
+
+def _curve_points(c: Curve, spacing: float) -> np.ndarray:
+    """Knots of the curve, with points added inside pieces longer than ``spacing``."""
+    from .spline import bezier_points
+
+    pts = [c.pieces[0, 0]]
+    for pc in c.pieces:
+        chord = math.hypot(*(pc[3] - pc[0]))
+        poly = sum(math.hypot(*(pc[k + 1] - pc[k])) for k in range(3))
+        m = max(1, math.ceil(max(chord, 0.5 * poly) / spacing))
+        if m > 1:
+            straight = np.allclose(pc[1], pc[0] + (pc[3] - pc[0]) / 3) and np.allclose(
+                pc[2], pc[0] + 2 * (pc[3] - pc[0]) / 3
+            )
+            ts = np.arange(1, m) / m
+            pts.extend(pc[0] + ts[:, None] * (pc[3] - pc[0]) if straight else bezier_points(pc, ts))
+        pts.append(pc[3])
+    return np.array(pts)
+
+
+def _assemble(pic: Picture, analysis: Analysis, pts_list: list[np.ndarray]) -> Skeleton:
+    n = len(pic.spots)
+    P = [pic.spots.copy()]
+    curve_pts = []
+    nxt = n
+    for c, pts in zip(pic.curves, pts_list, strict=True):
+        inner = pts[1:-1]
+        idx = [c.a, *range(nxt, nxt + len(inner)), c.b]
+        nxt += len(inner)
+        P.append(inner)
+        curve_pts.append(np.array(idx, dtype=np.int64))
+    allp = np.concatenate(P) if P else np.zeros((0, 2))
+    regions = [[w[1] for w in r if w[0] == "cycle"] for r in analysis.map.regions]
+    lives = [analysis.position.region_lives(i) for i in range(len(analysis.map.regions))]
+    return Skeleton(
+        allp, n, np.asarray(pic.sizes, dtype=float).copy(), curve_pts, [(c.a, c.b) for c in pic.curves],
+        pic.width, pic.height, regions, lives,
+    )  # fmt: skip
+
+
+def respace(sk: Skeleton, spacing: float) -> Skeleton | None:
+    """The same polylines with points spread evenly, about ``spacing`` apart; None if they would cross."""
+    changed = False
+    new_lists = []
+    for pts in sk.curve_pts:
+        poly = sk.P[pts]
+        legs = np.hypot(*np.diff(poly, axis=0).T)
+        length = float(legs.sum())
+        m = max(2, round(length / spacing))
+        uneven = legs.max() > 1.8 * legs.mean() or legs.min() < 0.4 * legs.mean()
+        if m != len(pts) - 1 or uneven:
+            changed = True
+            t = np.concatenate([[0.0], np.cumsum(legs)])
+            s = np.linspace(0.0, length, m + 1)
+            x = np.interp(s, t, poly[:, 0])
+            y = np.interp(s, t, poly[:, 1])
+            new_lists.append(np.stack([x, y], axis=1))
+        else:
+            new_lists.append(poly)
+    if not changed:
+        return None
+    P = [sk.P[: sk.n_spots]]
+    curve_pts = []
+    nxt = sk.n_spots
+    for (a, b), poly in zip(sk.curve_ab, new_lists, strict=True):
+        inner = poly[1:-1]
+        curve_pts.append(np.array([a, *range(nxt, nxt + len(inner)), b], dtype=np.int64))
+        nxt += len(inner)
+        P.append(inner)
+    new = Skeleton(
+        np.concatenate(P), sk.n_spots, sk.sizes.copy(), curve_pts, sk.curve_ab, sk.width, sk.height,
+        sk.region_walks, sk.region_lives,
+    )  # fmt: skip
+    if new.crosses() or not np.isfinite(new.energy(new.P, Params().array())[0]):
+        return None
+    # spots must keep their discs clear of the new legs
+    if (new.caps(new.P)[: new.n_spots] <= 0).any():
+        return None
+    return new
+
+
+# --------------------------------------------------------------------------- the descent
+
+
+def _project_across(sk: Skeleton, P: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """A: interior points move only across their curve; spots not at all."""
+    out = V.copy()
+    out[: sk.n_spots] = 0.0
+    idx = np.nonzero(sk.interior_prev >= 0)[0]
+    if len(idx):
+        t = P[sk.interior_next[idx]] - P[sk.interior_prev[idx]]
+        t /= np.maximum(np.hypot(t[:, 0], t[:, 1]), 1e-12)[:, None]
+        dot = (V[idx] * t).sum(axis=1)
+        out[idx] = V[idx] - dot[:, None] * t
+    return out
+
+
+def descend(
+    sk: Skeleton,
+    mode: str,
+    params: Params,
+    max_steps: int = 600,
+    seconds: float = 20.0,
+    respace_every: int = 25,
+    rng: np.random.Generator | None = None,
+) -> Skeleton:
+    """Capped L-BFGS on the energy until the picture no longer visibly changes."""
+    rng = rng or np.random.default_rng(0)
+    par = params.array()
+    adjust = mode == "adjust"
+    P = sk.P.copy()
+    E, G = sk.energy(P, par)
+    if not math.isfinite(E):
+        raise PictureError("internal: the starting picture has infinite energy")
+    hist_s: list[np.ndarray] = []
+    hist_y: list[np.ndarray] = []
+    stall = 0
+    jiggles = 0
+    t0 = time.perf_counter()
+    for step in range(max_steps):
+        g = _project_across(sk, P, G) if adjust else G
+        d = -_two_loop(g.ravel(), hist_s, hist_y).reshape(P.shape)
+        if adjust:
+            d = _project_across(sk, P, d)
+        if float((d * g).sum()) >= 0:
+            hist_s.clear()
+            hist_y.clear()
+            d = -g
+        if not hist_s:
+            big = float(np.hypot(d[:, 0], d[:, 1]).max())
+            if big > 0:
+                d *= 0.25 * params.spacing / big
+        caps = sk.caps(P)
+        alpha = 1.0
+        accepted = False
+        for _ in range(16):
+            s = alpha * d
+            norms = np.hypot(s[:, 0], s[:, 1])
+            factor = np.minimum(1.0, caps / np.maximum(norms, 1e-300))
+            s *= factor[:, None]
+            Pn = P + s
+            En, Gn = sk.energy(Pn, par)
+            if En < E:
+                accepted = True
+                break
+            alpha *= 0.5
+        if not accepted:
+            # jiggle within a sixth of the caps, a few times, to leave shallow traps
+            if jiggles >= 3:
+                break
+            jiggles += 1
+            s = rng.uniform(-1, 1, P.shape) * (caps / 6.0 / math.sqrt(2))[:, None]
+            if adjust:
+                s = _project_across(sk, P, s)
+            Pn = P + s
+            En, Gn = sk.energy(Pn, par)
+            if not math.isfinite(En):
+                continue
+            hist_s.clear()
+            hist_y.clear()
+            P, E, G = Pn, En, Gn
+            continue
+        gn = _project_across(sk, Pn, Gn) if adjust else Gn
+        sv = (Pn - P).ravel()
+        yv = (gn - g).ravel()
+        if float(sv @ yv) > 1e-12:
+            hist_s.append(sv)
+            hist_y.append(yv)
+            if len(hist_s) > HISTORY:
+                hist_s.pop(0)
+                hist_y.pop(0)
+        moved = float(np.hypot(*(Pn - P).T).max())
+        gain = E - En
+        stall = stall + 1 if (moved < 1.0 or gain < 1.0) else 0
+        P, E, G = Pn, En, Gn
+        if stall >= STALL or time.perf_counter() - t0 > seconds:
+            break
+        if respace_every and step % respace_every == respace_every - 1:
+            sk.P = P
+            new = respace(sk, params.spacing) if not adjust else _respace_adjust(sk, params.spacing)
+            if new is not None:
+                sk = new
+                P = sk.P.copy()
+                E, G = sk.energy(P, par)
+                hist_s.clear()
+                hist_y.clear()
+    sk.P = P
+    return sk
+
+
+def _respace_adjust(sk: Skeleton, spacing: float) -> Skeleton | None:
+    """In A the points are spread evenly along their curves again (kept only if nothing crosses)."""
+    return respace(sk, spacing)
+
+
+def _two_loop(g: np.ndarray, S: list[np.ndarray], Y: list[np.ndarray]) -> np.ndarray:
+    """L-BFGS two-loop recursion (Liu and Nocedal 1989): the quasi-Newton step H·g."""
+    q = g.copy()
+    alphas = []
+    for s, y in zip(reversed(S), reversed(Y), strict=True):
+        rho = 1.0 / float(y @ s)
+        a = rho * float(s @ q)
+        q -= a * y
+        alphas.append((rho, a))
+    if S:
+        q *= float(S[-1] @ Y[-1]) / float(Y[-1] @ Y[-1])
+    for (s, y), (rho, a) in zip(zip(S, Y, strict=True), reversed(alphas), strict=False):
+        b = rho * float(y @ q)
+        q += (a - b) * s
+    return q
+
+
+# --------------------------------------------------------------------------- from polylines to splines
+
+
+def chains(sk: Skeleton) -> list[tuple[list[tuple[int, bool]], bool]]:
+    """Curves joined through two-curve spots: lists of (curve, forward), and whether the chain is closed."""
+    at: dict[int, list[int]] = {}
+    for e, (a, b) in enumerate(sk.curve_ab):
+        at.setdefault(a, []).append(e)
+        at.setdefault(b, []).append(e)
+    used = [False] * len(sk.curve_ab)
+    out = []
+
+    def follow(e: int, start: int) -> list[tuple[int, bool]]:
+        seq = []
+        s = start
+        while True:
+            a, b = sk.curve_ab[e]
+            forward = a == s
+            seq.append((e, forward))
+            used[e] = True
+            s = b if forward else a
+            nb = at[s]
+            if len(nb) != 2 or nb[0] == nb[1]:
+                return seq
+            e2 = nb[0] if nb[1] == e else nb[1]
+            if used[e2]:
+                return seq
+            e = e2
+
+    for s, es in at.items():
+        if len(es) == 2 and es[0] != es[1]:
+            continue
+        for e in es:
+            if not used[e]:
+                out.append((follow(e, s), False))
+    for e in range(len(sk.curve_ab)):
+        if not used[e]:
+            out.append((follow(e, sk.curve_ab[e][0]), True))
+    return out
+
+
+def _chain_points(sk: Skeleton, chain: list[tuple[int, bool]]) -> tuple[np.ndarray, list[int]]:
+    idx: list[int] = []
+    bounds = [0]
+    for e, fwd in chain:
+        pts = sk.curve_pts[e] if fwd else sk.curve_pts[e][::-1]
+        idx.extend(int(v) for v in (pts if not idx else pts[1:]))
+        bounds.append(len(idx) - 1)
+    return sk.P[idx], bounds
+
+
+def _fit_chain(
+    pts: np.ndarray, closed: bool, level: int, spot_knots: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pieces through the chain's points: spline (0), spline through leg middles (1), polyline (2)."""
+    if level >= 1 or len(pts) <= 2:
+        return straight_pieces(pts)
+    if closed:
+        return interpolate_closed(pts)
+    return interpolate_clamped(pts)
+
+
+def _midpoint_spline(pts: np.ndarray, closed: bool, spot_knots: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Spline through the middles of the legs, with the spots kept as knots (they must stay put)."""
+    keep = set(spot_knots)
+    out = [pts[0]]
+    marks = [0]
+    for k in range(1, len(pts)):
+        out.append(0.5 * (pts[k - 1] + pts[k]))
+        if k in keep or k == len(pts) - 1:
+            out.append(pts[k])
+            marks.append(len(out) - 1)
+    arr = np.array(out)
+    pieces, h = interpolate_closed(arr) if closed else interpolate_clamped(arr)
+    # regroup so that the pieces between spot knots stay together (callers cut at spots)
+    return pieces, h, marks  # type: ignore[return-value]
+
+
+def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] | None = None) -> Picture:
+    """The picture of a skeleton: every chain a spline (or polyline), cut at its spots into curves."""
+    curves: list[Curve | None] = [None] * len(sk.curve_ab)
+    for ci, (chain, closed) in enumerate(chains(sk)):
+        pts, bounds = _chain_points(sk, chain)
+        level = (levels or {}).get(ci, 0) if smooth else 2
+        if level == 1 and len(pts) > 2:
+            pieces, h, marks = _midpoint_spline(pts, closed, bounds)
+            bounds = marks
+        else:
+            pieces, h = _fit_chain(pts, closed, level, bounds)
+        for k, (e, fwd) in enumerate(chain):
+            pc = pieces[bounds[k] : bounds[k + 1]]
+            hh = h[bounds[k] : bounds[k + 1]]
+            a, b = sk.curve_ab[e]
+            if not fwd:
+                pc = pc[::-1, ::-1]
+                hh = hh[::-1]
+            pc = pc.copy()
+            pc[0, 0] = sk.P[a]
+            pc[-1, 3] = sk.P[b]
+            curves[e] = Curve(a, b, pc, hh.copy())
+    return Picture(sk.width, sk.height, sk.P[: sk.n_spots].copy(), curves, sk.sizes.copy())  # type: ignore[arg-type]
+
+
+def smooth_and_certify(sk: Skeleton, expected: str) -> Picture:
+    """Splines through the relaxed polylines, with fallbacks, checked to read back as ``expected``."""
+    n_chains = len(chains(sk))
+    levels = dict.fromkeys(range(n_chains), 0)
+    chain_of_curve = {}
+    for ci, (chain, _) in enumerate(chains(sk)):
+        for e, _ in chain:
+            chain_of_curve[e] = ci
+    last_error = ""
+    for _ in range(3 * n_chains + 3):
+        pic = skeleton_picture(sk, True, levels)
+        try:
+            a = analyse_picture(pic)
+            if a.position.canonical() == expected and a.min_clearance > 0 and pic.bounds_ok():
+                return pic
+            last_error = (
+                "the smooth curves changed the position"
+                if a.position.canonical() != expected
+                else ("the smooth curves leave no clearance")
+            )
+            bad = None
+        except PictureError as e:
+            last_error = str(e)
+            bad = getattr(e, "curves", None)
+        raise_these = [chain_of_curve[c] for c in bad] if bad else [ci for ci, lv in levels.items() if lv < 2]
+        raised = False
+        for ci in raise_these:
+            if levels[ci] < 2:
+                levels[ci] += 1
+                raised = True
+        if not raised:
+            break
+    raise PictureError(f"the relaxed picture could not be drawn with certified curves: {last_error}")
+
+
+# --------------------------------------------------------------------------- A, R and the polish of Z
+
+
+def relax(pic: Picture, mode: str = "adjust", seconds: float = 20.0) -> Picture:
+    """A (``adjust``) or R (``rearrange``): a new picture of the same position (checked), or PictureError."""
+    if mode not in ("adjust", "rearrange"):
+        raise ValueError("mode is 'adjust' or 'rearrange'")
+    a = analyse_picture(pic)
+    expected = a.position.canonical()
+    if not pic.curves:
+        return pic.copy()
+    params = Params()
+    sk = skeleton_from_picture(pic, a, params.spacing)
+    sk = descend(sk, mode, params, max_steps=800, seconds=seconds)
+    if mode == "rearrange":
+        sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), seconds)
+    out = smooth_and_certify(sk, expected)
+    out.meta = pic.meta
+    return out
+
+
+def polish(pic: Picture, expected: str, seconds: float = 30.0) -> Picture:
+    """Z's polish: R's descent from the straight grid drawing, spots starting small and growing."""
+    params = Params()
+    a = analyse_picture(pic)
+    target = np.asarray(pic.sizes, dtype=float).copy()
+    start = pic.copy()
+    start.sizes = np.zeros(len(pic.spots))
+    sk = skeleton_from_picture(start, a, params.spacing)
+    gaps = sk.spot_gaps()
+    sk.sizes = np.minimum(target, 0.5 * gaps) * 0.999
+    sk = _grow_spots(sk, params, target, seconds)
+    return smooth_and_certify(sk, expected)
+
+
+def _grow_spots(sk: Skeleton, params: Params, target: np.ndarray, seconds: float) -> Skeleton:
+    t0 = time.perf_counter()
+    for stage in range(4):
+        left = seconds - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        sk = descend(sk, "rearrange", params, max_steps=250 if stage < 3 else 500, seconds=left)
+        if (sk.sizes >= target - 1e-9).all() and stage >= 1:
+            break
+        gaps = sk.spot_gaps()
+        grown = np.minimum(target, np.maximum(sk.sizes, 0.5 * gaps * 0.999))
+        old = sk.sizes
+        sk.sizes = grown
+        if (sk.caps(sk.P)[: sk.n_spots] <= 0).any() or not math.isfinite(sk.energy(sk.P, params.array())[0]):
+            sk.sizes = old
+    return sk
