@@ -73,8 +73,9 @@ def certify(pic: Picture, tol: float = TOLERANCE, max_leg: float | None = None) 
         _refine_cones(pic, sub)
         arrays = _leg_arrays(pic, sub)
         legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, piece_index = arrays
+        arc = _leg_arc(legs, leg_piece, piece_curve)
         best, fails, nf = leg_pair_check(
-            legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, curve_a, curve_b, spots, near, 64
+            legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, curve_a, curve_b, spots, near, arc, 64
         )
         best_s, fails_s, nfs = spot_leg_check(
             legs, eps, leg_piece, piece_curve, curve_a, curve_b, spots, sizes, 64
@@ -123,6 +124,18 @@ def _leg_arrays(pic: Picture, sub: list[list[np.ndarray]]):
         np.array(spot1, dtype=np.int64),
         piece_index,
     )
+
+
+def _leg_arc(legs: np.ndarray, leg_piece: np.ndarray, piece_curve: np.ndarray) -> np.ndarray:
+    """Arc length along its curve's polygon at the start of every leg."""
+    lengths = np.hypot(legs[:, 2] - legs[:, 0], legs[:, 3] - legs[:, 1])
+    curve = piece_curve[leg_piece]
+    arc = np.cumsum(lengths) - lengths
+    if len(arc):
+        starts = np.r_[0, np.nonzero(np.diff(curve))[0] + 1]
+        offset = np.repeat(arc[starts], np.diff(np.r_[starts, len(arc)]))
+        arc = arc - offset
+    return arc
 
 
 def _split(sub: list[list[np.ndarray]], which: set[tuple[int, int]]) -> bool:

@@ -83,6 +83,7 @@ def leg_pair_check(
     curve_b: np.ndarray,
     spots: np.ndarray,
     near: np.ndarray,
+    leg_arc: np.ndarray,
     max_fail: int,
 ) -> tuple[float, np.ndarray, int]:
     """Certify every pair of refined-polygon legs and return the least clearance.
@@ -94,7 +95,9 @@ def leg_pair_check(
     returned (up to ``max_fail``) so that their pieces can be refined.  The least
     clearance ``d − eps_i − eps_j`` leaves out legs of two curves that both lie
     within ``near[s]`` of a spot ``s`` the curves share (there the curves meet by
-    design and are judged by angle).
+    design and are judged by angle), and two legs of one curve whose distance along
+    the curve (``leg_arc``, the arc length at each leg's start) is under three
+    times their distance apart: a curve is near itself along its own length.
     """
     n = legs.shape[0]
     fails = np.empty((max_fail, 2), dtype=np.int64)
@@ -138,7 +141,9 @@ def leg_pair_check(
             c = d - need
             if c < best:
                 # leave out the meeting place of two curves that share a spot
-                skip = False
+                skip = ci == cj and abs(leg_arc[i] - leg_arc[j]) < 3.0 * d + math.hypot(
+                    bx - ax, by - ay
+                ) + math.hypot(dx - cx, dy - cy)
                 for u in (curve_a[ci], curve_b[ci]):
                     if u == curve_a[cj] or u == curve_b[cj]:
                         ux = spots[u, 0]

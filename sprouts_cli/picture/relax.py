@@ -31,11 +31,12 @@ import numpy as np
 from ..errors import PictureError
 from .analyse import Analysis, analyse_picture
 from .model import COMFORT, SPOT_RADIUS, Curve, Picture
-from .relax_kernels import energy_gradient, polylines_cross, pred_caps
+from .relax_kernels import energy_gradient, polylines_cross, pred_caps, spot_gaps
 from .spline import interpolate_clamped, interpolate_closed, straight_pieces
 
 HISTORY = 8  # L-BFGS correction pairs
 REACH = 120.0  # px: how far the step caps look (so no step is longer than REACH / 3)
+STAGE_STEPS = (120, 100, 220)  # descent steps of the polish's stages (spots grow between them)
 HOPS = 4  # a point does not feel its own chain within this many steps along it
 STALL = 24  # steps without a visible change before the descent stops
 
@@ -202,25 +203,6 @@ class Skeleton:
 
     def crosses(self, P: np.ndarray | None = None) -> bool:
         return bool(polylines_cross(self.P if P is None else P, self.segs))
-
-    def spot_gaps(self) -> np.ndarray:
-        """Each spot's least distance (from its centre) to a segment not at it or to another spot."""
-        from .geometry import point_segment_distance
-
-        gaps = np.full(self.n_spots, np.inf)
-        P = self.P
-        for s in range(self.n_spots):
-            for a, b in self.segs:
-                if a == s or b == s:
-                    continue
-                gaps[s] = min(
-                    gaps[s], point_segment_distance(P[s, 0], P[s, 1], P[a, 0], P[a, 1], P[b, 0], P[b, 1])
-                )
-            for t in range(self.n_spots):
-                if t != s:
-                    gaps[s] = min(gaps[s], 0.5 * math.hypot(*(P[s] - P[t])))
-            gaps[s] = min(gaps[s], P[s, 0], P[s, 1], self.width - P[s, 0], self.height - P[s, 1])
-        return gaps
 
 
 # --------------------------------------------------------------------------- building skeletons
@@ -427,6 +409,7 @@ def descend(
                 hist_s.clear()
                 hist_y.clear()
     sk.P = P
+    sk.steps = step + 1
     return sk
 
 
@@ -619,22 +602,23 @@ def polish(pic: Picture, expected: str, seconds: float = 30.0) -> Picture:
     start = pic.copy()
     start.sizes = np.zeros(len(pic.spots))
     sk = skeleton_from_picture(start, a, params.spacing)
-    gaps = sk.spot_gaps()
+    gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
     sk.sizes = np.minimum(target, 0.5 * gaps) * 0.999
     sk = _grow_spots(sk, params, target, seconds)
     return smooth_and_certify(sk, expected)
 
 
 def _grow_spots(sk: Skeleton, params: Params, target: np.ndarray, seconds: float) -> Skeleton:
+    """Descents in stages; after each, every spot grows by its own room (half its least gap), up to its size."""
     t0 = time.perf_counter()
-    for stage in range(4):
+    for stage, steps in enumerate(STAGE_STEPS):
         left = seconds - (time.perf_counter() - t0)
         if left <= 0:
             break
-        sk = descend(sk, "rearrange", params, max_steps=250 if stage < 3 else 500, seconds=left)
-        if (sk.sizes >= target - 1e-9).all() and stage >= 1:
+        sk = descend(sk, "rearrange", params, max_steps=steps, seconds=left)
+        if stage == len(STAGE_STEPS) - 1:
             break
-        gaps = sk.spot_gaps()
+        gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
         grown = np.minimum(target, np.maximum(sk.sizes, 0.5 * gaps * 0.999))
         old = sk.sizes
         sk.sizes = grown

@@ -465,3 +465,28 @@ def polylines_cross(P: np.ndarray, segs: np.ndarray) -> bool:
             if d1 * d2 <= 0.0 and d3 * d4 <= 0.0:
                 return True
     return False
+
+
+@kernel
+def spot_gaps(P: np.ndarray, n_spots: int, segs: np.ndarray) -> np.ndarray:
+    """Each spot's room: its least distance (from the centre) to a segment not at it, half the
+    distance to another spot, and the distance to nothing farther than the window's near side."""
+    gaps = np.full(n_spots, np.inf)
+    for s in range(n_spots):
+        px = P[s, 0]
+        py = P[s, 1]
+        for k in range(segs.shape[0]):
+            a = segs[k, 0]
+            b = segs[k, 1]
+            if a == s or b == s:
+                continue
+            t, vx, vy = _closest(px, py, P[a, 0], P[a, 1], P[b, 0], P[b, 1])
+            d = math.sqrt(vx * vx + vy * vy)
+            if d < gaps[s]:
+                gaps[s] = d
+        for u in range(n_spots):
+            if u != s:
+                d = 0.5 * math.hypot(px - P[u, 0], py - P[u, 1])
+                if d < gaps[s]:
+                    gaps[s] = d
+    return gaps
