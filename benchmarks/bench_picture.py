@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sprouts_cli.engine import Position  # noqa: E402
-from sprouts_cli.engine.moves import apply_move, random_move  # noqa: E402
-from sprouts_cli.picture.analyse import analyse_picture  # noqa: E402
-from sprouts_cli.picture.layout import layout_map  # noqa: E402
-from sprouts_cli.picture.planar_map import realise  # noqa: E402
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.moves import apply_move, random_move
+from sprouts_cli.picture.analyse import analyse_picture
+from sprouts_cli.picture.layout import layout_map
+from sprouts_cli.picture.planar_map import realise
 
 WIDTH, HEIGHT = 1000, 700
 
@@ -42,15 +42,19 @@ def main() -> int:
     warm = Position.from_string("0.AB|AB")
     layout_map(realise(warm), warm.canonical(), 400, 300, jobs=1, budget=0)
     print(f"Z layout + polish in a {WIDTH}×{HEIGHT} area, {jobs} worker processes")
-    print(f"{'spots':>5} {'regions':>7} {'curves':>6} {'layouts':>7} {'seconds':>8} {'least clearance':>16}  ok")
+    print(
+        f"{'spots':>5} {'regions':>7} {'curves':>6} {'layouts':>7} {'seconds':>8} {'least clearance':>16}  ok"
+    )
     failed = 0
     for spots in (10, 20, 30):
         p = mid_game(spots, seed=spots)
         text = p.canonical()
         t0 = time.perf_counter()
         pmap = realise(Position.from_string(text))
-        tried = []
-        result = layout_map(pmap, text, WIDTH, HEIGHT, jobs=jobs, progress=lambda d, t: tried.append(d))
+        tried: list[int] = []
+        result = layout_map(
+            pmap, text, WIDTH, HEIGHT, jobs=jobs, progress=lambda d, t, seen=tried: seen.append(d)
+        )
         seconds = time.perf_counter() - t0
         a = analyse_picture(result.picture)
         ok = a.position.canonical() == text and a.min_clearance > 0

@@ -480,7 +480,7 @@ def spot_gaps(P: np.ndarray, n_spots: int, segs: np.ndarray) -> np.ndarray:
             b = segs[k, 1]
             if a == s or b == s:
                 continue
-            t, vx, vy = _closest(px, py, P[a, 0], P[a, 1], P[b, 0], P[b, 1])
+            _t, vx, vy = _closest(px, py, P[a, 0], P[a, 1], P[b, 0], P[b, 1])
             d = math.sqrt(vx * vx + vy * vy)
             if d < gaps[s]:
                 gaps[s] = d
