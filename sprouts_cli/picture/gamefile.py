@@ -219,6 +219,16 @@ def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8") if isinstance(text, str) else text)
+            f.flush()
+            os.fsync(f.fileno())
+        # the mode a new file would have had (or the old file's), not mkstemp's private 0600
+        if p.exists():
+            mode = p.stat().st_mode & 0o777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, p)
     except BaseException:
         if os.path.exists(tmp):

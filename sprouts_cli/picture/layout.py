@@ -250,6 +250,9 @@ def trivial_picture(pmap: PlanarMap, width: float, height: float) -> Picture | N
 # --------------------------------------------------------------------------- the whole of Z
 
 
+SMALL_MAP = 30  # curves: below this, layouts are drawn in this process, one at a time
+
+
 @dataclass
 class LayoutResult:
     picture: Picture
@@ -341,11 +344,12 @@ def layout_map(
     t0 = time.perf_counter()
     results: list[LayoutResult] = []
     errors: list[str] = []
-    parallel = jobs > 1 and len(candidates) > 1
+    # small maps are drawn faster here than worker processes start
+    parallel = jobs > 1 and len(candidates) > 1 and len(pmap.edges) >= SMALL_MAP
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(candidates))) if parallel else None
     try:
-        for start in range(0, len(candidates), jobs):
-            batch = candidates[start : start + jobs]
+        for start in range(0, len(candidates), jobs if parallel else 1):
+            batch = candidates[start : start + (jobs if parallel else 1)]
             per_layout = max(5.0, 2.0 * budget) if budget else 60.0
             tasks = [(pmap, expected, k, width, height, polish, prepared, per_layout) for k in batch]
             found = pool.map(_layout_job, tasks) if pool else map(_layout_job, tasks)

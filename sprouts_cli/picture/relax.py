@@ -616,8 +616,6 @@ def _grow_spots(sk: Skeleton, params: Params, target: np.ndarray, seconds: float
         if left <= 0:
             break
         sk = descend(sk, "rearrange", params, max_steps=steps, seconds=left)
-        if stage == len(STAGE_STEPS) - 1:
-            break
         gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
         grown = np.minimum(target, np.maximum(sk.sizes, 0.5 * gaps * 0.999))
         old = sk.sizes
