@@ -611,7 +611,7 @@ def polish(pic: Picture, expected: str, seconds: float = 30.0) -> Picture:
 def _grow_spots(sk: Skeleton, params: Params, target: np.ndarray, seconds: float) -> Skeleton:
     """Descents in stages; after each, each spot grows by its own room (half its gap), up to its size."""
     t0 = time.perf_counter()
-    for stage, steps in enumerate(STAGE_STEPS):
+    for steps in STAGE_STEPS:
         left = seconds - (time.perf_counter() - t0)
         if left <= 0:
             break
