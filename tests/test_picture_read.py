@@ -198,3 +198,36 @@ def test_unknown_fields_are_kept(tmp_path):
     again = game_to_json(pic)
     assert again["route"] == {"d0": 6, "D": 40} and again["history"] == [{"moves": 0}]
     assert again["game"]["added"] == 2
+
+
+@pytest.mark.parametrize(
+    "spots, curves, message",
+    [
+        (
+            [(50, 50), (350, 350), (50, 350), (350, 50)],
+            [(0, 1, []), (2, 3, [])],
+            r"curve 1 .* and curve 2 .* cross",
+        ),
+        ([(50, 200), (350, 200), (200, 200)], [(0, 1, [])], "curve 1 .* passes through spot 3"),
+        (
+            [(200, 200), (100, 100), (300, 100), (100, 300), (300, 300)],
+            [(0, k, []) for k in range(1, 5)],
+            r"\(spot 1\): has 4 curves; a spot takes at most three",
+        ),
+    ],
+)
+def test_reader_refuses_bad_pictures_in_files(tmp_path, spots, curves, message):
+    obj = game_to_json(picture(spots, curves))
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(obj))
+    with pytest.raises(GameFileError, match=message):
+        load_game(path)
+
+
+def test_a_good_file_is_not_overwritten_by_a_failed_save(tmp_path):
+    path = tmp_path / "g.json"
+    save_game(path, triangle_with_seed())
+    before = path.read_bytes()
+    with pytest.raises(PictureError, match="not saved"):
+        save_game(path, triangle_with_seed(), position="0*7")
+    assert path.read_bytes() == before
