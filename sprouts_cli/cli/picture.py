@@ -55,13 +55,15 @@ def draw(
         width = width or old.width
         height = height or old.height
         meta = old.meta
+        first = 0  # the present outside (analyse lists it first)
     else:
         position = Position.from_string(arg)
         pmap, expected = realise(position), position.canonical()
         meta = {}
+        first = None
     result = layout_map(
         pmap, expected, width or 800, height or 600, _outer(outer), jobs, polish=not grid,
-        progress=_progress, budget=budget,
+        progress=_progress, budget=budget, first=first,
     )  # fmt: skip
     pic = result.picture
     hidden = pic.meta

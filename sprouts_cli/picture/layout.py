@@ -324,6 +324,7 @@ def layout_map(
     progress=None,
     budget: float = 5.0,
     enough: float = MIN_CLEARANCE,
+    first: int | None = None,
 ) -> LayoutResult:
     """Z for a map: layouts with different regions outside, in rounds of ``jobs`` worker processes.
 
@@ -331,12 +332,15 @@ def layout_map(
     tried most promising first, a round at a time, and Z stops after the first
     round that drew a layout with least clearance ``≥ enough``, or when ``budget``
     seconds have passed (0: try every region); the layout with the widest least
-    clearance wins.
+    clearance wins.  ``first`` (the present outside, for a picture) is tried first.
     """
     n_regions = max(1, len(pmap.regions))
     if outer is not None and not 0 <= outer < n_regions:
         raise PictureError(f"there is no region {outer + 1} to put outside (the map has {n_regions})")
     candidates = [outer] if outer is not None else (candidate_order(pmap) if pmap.regions else [0])
+    if outer is None and first is not None and first in candidates:
+        candidates.remove(first)
+        candidates.insert(0, first)
     if not pmap.edges:
         candidates = candidates[:1]
     jobs = max(1, jobs or os.cpu_count() or 1)
