@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -231,3 +232,25 @@ def test_a_good_file_is_not_overwritten_by_a_failed_save(tmp_path):
     with pytest.raises(PictureError, match="not saved"):
         save_game(path, triangle_with_seed(), position="0*7")
     assert path.read_bytes() == before
+
+
+def test_certificate_kernels_agree_with_plain_python():
+    from sprouts_cli.picture import geometry as g
+    from sprouts_cli.picture.certify import _leg_arc, _leg_arrays
+    from sprouts_cli.picture.model import MIN_CLEARANCE
+
+    pic = load_game(Path(__file__).resolve().parents[1] / "positions" / "loop.json")
+    cert = certify(pic)
+    legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, _ = _leg_arrays(pic, cert.sub)
+    ca = np.array([c.a for c in pic.curves])
+    cb = np.array([c.b for c in pic.curves])
+    near = pic.sizes * 2 + MIN_CLEARANCE
+    arc = _leg_arc(legs, leg_piece, piece_curve)
+    args = (legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, ca, cb, pic.spots, near, arc, 8)
+    fast, slow = g.leg_pair_check(*args), g.leg_pair_check.py_func(*args)
+    assert fast[0] == pytest.approx(slow[0]) and fast[2] == slow[2] == 0
+    args = (legs, eps, leg_piece, piece_curve, ca, cb, pic.spots, pic.sizes, 8)
+    assert g.spot_leg_check(*args)[0] == pytest.approx(g.spot_leg_check.py_func(*args)[0])
+    assert g.spot_spot_clearance(pic.spots, pic.sizes)[0] == pytest.approx(
+        g.spot_spot_clearance.py_func(pic.spots, pic.sizes)[0]
+    )
