@@ -221,3 +221,13 @@ def test_layout_random_games(spots):
                 out = relax(pic, mode, seconds=10)
                 b = analyse_picture(out)
                 assert b.position.canonical() == p.canonical() and b.min_clearance > 0 and out.bounds_ok()
+
+
+def test_a_game_position_keeps_its_spot_numbers():
+    p = _game(9, 8)
+    pic = layout_position(p, 700, 500, jobs=1, budget=0.1)
+    assert len(pic.spots) == len(p.lives)
+    assert pic.lives() == p.lives
+    back = analyse(pic)
+    assert back.canonical() == p.canonical()
+    assert {frozenset(b) for r in back.regions for b in r} == {frozenset(b) for r in p.regions for b in r}
