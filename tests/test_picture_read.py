@@ -164,6 +164,7 @@ def _browser_obj() -> dict:
         (lambda o: o["game"]["edges"][1]["pieces"][0].pop(), r"pieces\[0\]: expected four control points"),
         (lambda o: o["game"]["spots"][0].update(deg=3), r"deg \(spot 1\): says 3 but 2 curves end there"),
         (lambda o: o["game"]["spots"][0].update(y="x"), "expected a number"),
+        (lambda o: o["game"].update(rules="chess"), "game.rules: expected 'normal' or 'misere'"),
     ],
 )
 def test_malformed_files_say_what_and_where(tmp_path, mutate, message):

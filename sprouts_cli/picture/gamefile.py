@@ -75,6 +75,9 @@ def game_from_json(obj: object, where: str = "game") -> Picture:
     for key in _GAME_KEYS:
         if key not in game:
             raise bad(f"game.{key}", "missing")
+    rules = game.get("rules", "normal")
+    if rules not in ("normal", "misere"):
+        raise bad("game.rules", f"expected 'normal' or 'misere', found {rules!r}")
     width = _number(game["W0"], "game.W0", bad)
     height = _number(game["H0"], "game.H0", bad)
     if width <= 0 or height <= 0:
