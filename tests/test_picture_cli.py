@@ -91,10 +91,15 @@ def test_bad_saved_game_is_one_clear_line(runner, tmp_path):
         assert "game.H0: missing" in r.stderr and "Traceback" not in r.output
 
 
-def test_example_games_read_back():
-    for f in POSITIONS.glob("*.json"):
-        pos = analyse(load_game(f))
+def test_example_games_read_back_and_keep_euler():
+    files = sorted(POSITIONS.glob("*.json"))
+    assert len(files) >= 4
+    for f in files:
+        pic = load_game(f)
+        pos = analyse(pic)
         assert pos.canonical() == json.loads(f.read_text())["game"].get("position", pos.canonical())
+        c = pic.counts()
+        assert c["points"] + c["regions"] == c["lines"] + c["parts"]
 
 
 def test_browser_example_is_in_the_exact_format():
