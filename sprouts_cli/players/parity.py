@@ -1,0 +1,540 @@
+"""Parity search (seed 002, §5.4–5.6, §5.8): alpha–beta on the parity of the moves left.
+
+Every move removes exactly one life, so the game is decided by the parity of the
+number of moves left: in normal play the player to move wants it odd (counting its
+own move), in misère play even.  The search is alpha–beta in negamax form (Knuth and
+Moore, *An analysis of alpha-beta pruning*, Artificial Intelligence 6, 1975) over
+the topological positions, with a heuristic value at its leaves from the bounds on
+the moves left (``engine/bounds.py``): with ``M`` an upper and ``m`` a lower bound,
+
+    v = ±1 / (1 + M − m),   positive when M has the parity the player to move wants.
+
+A position with no move is lost in normal play and won in misère play (value ∓2).
+Values ±2 are exact: they come from the end of the game or from solved parts and hold
+at any depth.  With ``-2 ≤ α < β ≤ 2`` and fail-soft returns, a returned ±2 is never
+a mere bound, so it is stored as exact.
+
+*Solved parts* (§5.6, §5.7).  When a position is a sum of two or more independent
+parts (lands), every part whose upper bound is within the remaining depth (the search
+would look to its end anyway) is solved on its own — its nimber in normal play, its
+misère canonical tree in misère play — and taken out, replaced by one nim heap (the
+xor of the nimbers) or one tree (the sum of the trees) kept *beside* the position.
+Moves in the heap or the tree are moves too.  Once every part is solved the value is
+exact.  This replaces the product of the parts' game trees by their sum (Lemoine and
+Viennot, *Computer analysis of Sprouts with nimbers*, 2015).
+
+The transposition table is keyed by the canonical form (and what is beside), so the
+many orders in which a position is reached, and its mirror images, are searched
+once.  Interchangeable boundaries are enumerated by how many go inside; inside the
+tree a family with more than 64 ways of choosing the enclosed boundaries contributes
+64 random distinct ones; at the root every move is considered (``candidates.py``).
+The search deepens one ply at a time while the time lasts, the clock is read at
+every node, and a search of depth 1 is always completed.  Moves that tie for the
+best value are told apart by Monte Carlo, then at random (§5.8).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from itertools import product
+from typing import Any, Protocol
+
+from ..engine.bounds import LengthOracle, land_facts, lower_bound, raw_lands, upper_bound
+from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
+from ..engine.parts import clean
+from ..engine.position import Position
+from .base import Choice, Player, Settings
+from .candidates import Candidate, break_ties, root_candidates
+from .montecarlo import Rollouts
+
+EXACT = 2.0
+#: Inside the tree, a family with more ways than this of choosing what it encloses is sampled.
+SAMPLE = 64
+#: The transposition table is cleared when it grows past this many entries.
+TABLE_LIMIT = 400_000
+#: Positions whose children are kept (they are listed again when dropped).
+KIDS_LIMIT = 50_000
+#: Lower, upper, exact entries of the transposition table.
+LOWER, UPPER, EXACT_FLAG = 0, 1, 2
+#: Two root values closer than this tie.
+TIE = 1e-9
+
+
+class OutOfTime(Exception):
+    """The search reached its deadline."""
+
+
+class Parts(Protocol):
+    """Solved parts kept beside a position: a nim heap (normal play) or a misère tree."""
+
+    zero: Any
+
+    def solve(self, land: Position, deadline: float | None) -> Any | None: ...
+
+    def add(self, beside: Any, value: Any) -> Any: ...
+
+    def options(self, beside: Any) -> list[Any]: ...
+
+    def alone_wins(self, beside: Any) -> bool: ...
+
+    def lengths(self, beside: Any) -> tuple[int, int]: ...
+
+    def key(self, beside: Any) -> str: ...
+
+
+@dataclass
+class Entry:
+    depth: float
+    value: float
+    flag: int
+    best: str | None
+
+
+@dataclass
+class RootResult:
+    """A completed search of the root to ``depth``: each candidate's value (exact or an upper bound)."""
+
+    depth: int
+    values: list[float]
+    exact: list[bool]
+    nodes: int
+
+    @property
+    def best(self) -> float:
+        return max(self.values)
+
+    def tied(self) -> list[int]:
+        b = self.best
+        return [i for i, (v, e) in enumerate(zip(self.values, self.exact, strict=True)) if e and v >= b - TIE]
+
+
+def wants_odd(misere: bool) -> bool:
+    """The parity of the moves left (this one included) that the player to move wants."""
+    return not misere
+
+
+def leaf_value(upper: int, lower: int, misere: bool) -> float:
+    """``±1/(1 + M − m)``: positive when M has the parity the player to move wants (§5.4)."""
+    spread = max(0, upper - lower)
+    good = (upper % 2 == 1) == wants_odd(misere)
+    return (1.0 if good else -1.0) / (1 + spread)
+
+
+class ParitySearch:
+    """Negamax alpha–beta with a transposition table, solved parts and a deadline."""
+
+    def __init__(
+        self,
+        misere: bool,
+        parts: Parts | None = None,
+        oracle: LengthOracle | None = None,
+        rng: random.Random | None = None,
+        sample: int = SAMPLE,
+    ) -> None:
+        self.misere = misere
+        self.parts = parts
+        self.oracle = oracle
+        self.rng = rng or random.Random(0)
+        self.sample = sample
+        self.table: dict[tuple[str, str], Entry] = {}
+        self.static: dict[tuple[str, str], float] = {}
+        self.kids: dict[str, list[Position]] = {}
+        self.nodes = 0
+        self.deadline: float | None = None
+        self.enforce = True
+        self.solved_parts = 0
+
+    # ------------------------------------------------------------------ the clock
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.enforce and self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime
+
+    # ------------------------------------------------------------------ beside
+    def _zero(self) -> Any:
+        return self.parts.zero if self.parts is not None else 0
+
+    def _key(self, beside: Any) -> str:
+        return self.parts.key(beside) if self.parts is not None else ""
+
+    def _beside_options(self, beside: Any) -> list[Any]:
+        return self.parts.options(beside) if self.parts is not None else []
+
+    def _alone(self, beside: Any) -> float:
+        """The exact value of what is beside, with no move left in the position itself."""
+        if self.parts is None or beside == self.parts.zero:
+            return EXACT if self.misere else -EXACT
+        return EXACT if self.parts.alone_wins(beside) else -EXACT
+
+    # ------------------------------------------------------------------ leaves
+    def evaluate(self, pos: Position, beside: Any) -> float:
+        """The heuristic value of a leaf for the player to move (cached by canonical form)."""
+        key = (pos.canonical(), self._key(beside))
+        hit = self.static.get(key)
+        if hit is not None:
+            return hit
+        upper = upper_bound(pos)
+        lower = lower_bound(pos)
+        if self.oracle is not None:
+            longest = self.oracle.longest(pos, self.deadline)
+            if longest is not None:
+                upper = longest
+        if self.parts is not None and beside != self.parts.zero:
+            lo, hi = self.parts.lengths(beside)
+            upper += hi
+            lower += lo
+        v = leaf_value(upper, lower, self.misere)
+        if len(self.static) > TABLE_LIMIT:
+            self.static.clear()
+        self.static[key] = v
+        return v
+
+    # ------------------------------------------------------------------ parts
+    def solve_parts(self, pos: Position, beside: Any, depth: int) -> tuple[Position, Any, float | None]:
+        """Take out the parts short enough to solve (§5.6); the exact value once none is left."""
+        if self.parts is None:
+            return pos, beside, None
+        lands = raw_lands(pos)
+        if len(lands) < 2:
+            return pos, beside, None
+        kept = []
+        changed = False
+        for land in lands:
+            if land_facts(land.regions, land.lives).upper <= depth:
+                value = self.parts.solve(land, self.deadline if self.enforce else None)
+                if value is not None:
+                    beside = self.parts.add(beside, value)
+                    self.solved_parts += 1
+                    changed = True
+                    continue
+            kept.append(land)
+        if not changed:
+            return pos, beside, None
+        if not kept:
+            return pos, beside, self._whole(beside)
+        regions = tuple(r for land in kept for r in land.regions)
+        return Position._make(regions, pos.lives), beside, None
+
+    def _whole(self, beside: Any) -> float:
+        """The exact value when every part is solved: the outcome of what is beside."""
+        assert self.parts is not None
+        if beside == self.parts.zero:
+            return EXACT if self.misere else -EXACT
+        return EXACT if self.parts.alone_wins(beside) else -EXACT
+
+    # ------------------------------------------------------------------ children
+    def moves(self, pos: Position) -> list[Move]:
+        """Every move up to interchangeable boundaries; a family with very many enclosures is sampled.
+
+        Families that differ only by which lone spot of one kind they use are the same
+        move up to a symmetry of the position, and only the first is kept.
+        """
+        out: list[Move] = []
+        for ri, bi, ci, bj, cj in _distinct_families(pos):
+            if bi != bj:
+                out.append(Move(ri, bi, ci, bj, cj))
+                continue
+            classes = interchangeable_classes(pos, ri, live_others(pos, ri, bi))
+            sizes = [len(c) + 1 for c in classes]
+            if math.prod(sizes) <= self.sample:
+                choices = product(*(range(s) for s in sizes))
+            else:
+                seen: set[tuple[int, ...]] = set()
+                while len(seen) < self.sample:
+                    seen.add(tuple(self.rng.randrange(s) for s in sizes))
+                choices = iter(sorted(seen))
+            for counts in choices:
+                inside = frozenset(k for c, n in zip(classes, counts, strict=True) for k in c[:n])
+                out.append(Move(ri, bi, ci, bj, cj, inside))
+        return out
+
+    def children(self, pos: Position) -> list[Position]:
+        """The distinct children (cleaned), duplicates by canonical form dropped; kept per position.
+
+        Iterative deepening expands the same positions again at every depth, so the
+        children of each are listed once (the costly step: their canonical forms).
+        """
+        key = pos.canonical()
+        hit = self.kids.get(key)
+        if hit is not None:
+            return hit
+        seen: dict[str, Position] = {}
+        for m in self.moves(pos):
+            child = clean(apply_move(pos, m, check=False))
+            seen.setdefault(child.canonical(), child)
+        out = list(seen.values())
+        if len(self.kids) > KIDS_LIMIT:
+            self.kids.clear()
+        self.kids[key] = out
+        return out
+
+    # ------------------------------------------------------------------ negamax
+    def negamax(self, pos: Position, beside: Any, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``pos`` (with ``beside``) for the player to move, within ``(alpha, beta)``."""
+        self.tick()
+        if not pos.live_region_indices():
+            return self._alone(beside)
+        if depth > 0:
+            pos, beside, exact = self.solve_parts(pos, beside, depth)
+            if exact is not None:
+                return exact
+        if depth <= 0:
+            return self.evaluate(pos, beside)
+        if depth == 1 and beside == self._zero():
+            return self.frontier(pos)
+        key = (pos.canonical(), self._key(beside))
+        entry = self.table.get(key)
+        if entry is not None:
+            if abs(entry.value) >= EXACT:
+                return entry.value
+            if entry.depth >= depth:
+                if entry.flag == EXACT_FLAG:
+                    return entry.value
+                if entry.flag == LOWER:
+                    alpha = max(alpha, entry.value)
+                elif entry.flag == UPPER:
+                    beta = min(beta, entry.value)
+                if alpha >= beta:
+                    return entry.value
+        alpha0 = alpha
+        best = -math.inf
+        best_key: str | None = None
+        kids = self.children(pos)
+        kids.sort(key=lambda c: self._order(c, beside, entry))
+        cut = False
+        for child in kids:
+            v = -self.negamax(child, beside, depth - 1, -beta, -alpha)
+            if v > best:
+                best, best_key = v, child.canonical()
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
+                cut = True
+                break
+        if not cut:
+            for other in self._beside_options(beside):
+                v = -self.negamax(pos, other, depth - 1, -beta, -alpha)
+                if v > best:
+                    best, best_key = v, None
+                if v > alpha:
+                    alpha = v
+                if alpha >= beta:
+                    break
+        if best <= alpha0:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        else:
+            flag = EXACT_FLAG
+        if abs(best) >= EXACT:
+            flag = EXACT_FLAG
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        self.table[key] = Entry(math.inf if abs(best) >= EXACT else depth, best, flag, best_key)
+        return best
+
+    def frontier(self, pos: Position) -> float:
+        """A node one ply above the leaves: the best of its children's leaf values.
+
+        Every child must be evaluated anyway, so they are not named (no canonical
+        form, no table): each is judged by its bounds alone, or exactly at the end.
+        """
+        best = -math.inf
+        for m in self.moves(pos):
+            self.tick()
+            child = clean(apply_move(pos, m, check=False))
+            v = -self._leaf(child)
+            if v > best:
+                best = v
+                if best >= EXACT:
+                    break
+        return best
+
+    def _leaf(self, pos: Position) -> float:
+        if not pos.live_region_indices():
+            return EXACT if self.misere else -EXACT
+        upper = upper_bound(pos)
+        if self.oracle is not None:
+            longest = self.oracle.longest(pos, self.deadline)
+            if longest is not None:
+                upper = longest
+        return leaf_value(upper, lower_bound(pos), self.misere)
+
+    def _order(self, child: Position, beside: Any, entry: Entry | None) -> tuple[int, float]:
+        """Best first: the child the table names, then the children worst for the opponent."""
+        if entry is not None and entry.best == child.canonical():
+            return (0, 0.0)
+        known = self.table.get((child.canonical(), self._key(beside)))
+        if known is not None:
+            return (1, known.value)
+        return (2, self.evaluate(child, beside))
+
+    # ------------------------------------------------------------------ the root
+    def search_root(self, children: list[Position], depth: int) -> RootResult:
+        """Every candidate's value at ``depth``: exact when it may tie for the best, else a bound."""
+        nodes0 = self.nodes
+        zero = self._zero()
+        values: list[float] = []
+        exact: list[bool] = []
+        best = -EXACT
+        for child in children:
+            alpha = max(-EXACT, best - TIE)
+            v = -self.negamax(child, zero, depth - 1, -EXACT, -alpha)
+            values.append(v)
+            exact.append(v > alpha or abs(v) >= EXACT)
+            best = max(best, v)
+        return RootResult(depth, values, exact, self.nodes - nodes0)
+
+    def deepen(
+        self, children: list[Position], deadline: float | None, max_depth: int | None = None
+    ) -> tuple[RootResult, list[int]]:
+        """Iterative deepening: the deepest completed search (depth 1 always completes).
+
+        Returns the result and the order in which the candidates were searched.
+        """
+        self.deadline = deadline
+        order = list(range(len(children)))
+        done: RootResult | None = None
+        depth = 1
+        while True:
+            self.enforce = depth > 1
+            try:
+                res = self.search_root([children[i] for i in order], depth)
+            except OutOfTime:
+                break
+            # back to candidate order
+            values = [0.0] * len(children)
+            exact = [False] * len(children)
+            for pos_in_order, i in enumerate(order):
+                values[i] = res.values[pos_in_order]
+                exact[i] = res.exact[pos_in_order]
+            done = RootResult(depth, values, exact, res.nodes)
+            if abs(done.best) >= EXACT or (max_depth is not None and depth >= max_depth):
+                break
+            if all(abs(v) >= EXACT for v in values):
+                break
+            order.sort(key=lambda i: -values[i])
+            depth += 1
+        self.enforce = True
+        assert done is not None
+        return done, order
+
+
+def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
+    """``families(p)`` less those that only swap lone boundaries (one spot occurring once) of one kind."""
+    lives = p.lives
+    count: dict[int, int] = {}
+    for r in p.regions:
+        for b in r:
+            for s in b:
+                count[s] = count.get(s, 0) + 1
+    seen: set[tuple] = set()
+    out = []
+
+    def end(region: tuple, b: int, c: int) -> tuple:
+        bound = region[b]
+        if len(bound) == 1 and count[bound[0]] == 1:
+            return ("lone", lives[bound[0]])
+        return ("b", b, c)
+
+    for ri, bi, ci, bj, cj in families(p):
+        region = p.regions[ri]
+        e1, e2 = end(region, bi, ci), end(region, bj, cj)
+        sig = (ri, bi == bj, *((e1, e2) if bi == bj else sorted((e1, e2))))
+        if sig not in seen:
+            seen.add(sig)
+            out.append((ri, bi, ci, bj, cj))
+    return out
+
+
+def verdict(best: float, misere: bool) -> str:
+    if best >= EXACT:
+        return "won"
+    if best <= -EXACT:
+        return "lost"
+    return "unknown"
+
+
+def parts_for(misere: bool) -> Parts | None:
+    """The solved-parts keeper for the rules: nimbers (normal play) or misère trees."""
+    from .parts import misere_parts, normal_parts
+
+    return misere_parts() if misere else normal_parts()
+
+
+class ParityPlayer(Player):
+    """Parity search under a time budget (``--sharp``: exact longest games at the leaves)."""
+
+    name = "parity"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        super().__init__(settings)
+        self.rollouts = Rollouts(self.settings.jobs)
+        self._searches: dict[bool, ParitySearch] = {}
+        self.oracle = LengthOracle() if self.settings.sharp else None
+
+    def search_for(self, misere: bool, rng: random.Random) -> ParitySearch:
+        s = self._searches.get(misere)
+        if s is None:
+            s = self._searches[misere] = ParitySearch(misere, parts_for(misere), self.oracle, rng)
+        s.rng = rng
+        return s
+
+    def choose(self, p: Position, misere: bool, rng: random.Random) -> Choice:
+        t0 = time.monotonic()
+        cands = root_candidates(p, self.settings.jobs)
+        if not cands:
+            raise ValueError("no move is left")
+        if len(cands) == 1:
+            c = cands[0]
+            return Choice(c.move, c.child, summary="the only move", fields=[("candidates", 1)])
+        search = self.search_for(misere, rng)
+        nodes0 = search.nodes
+        deadline = t0 + self.settings.seconds
+        children = [clean(c.child) for c in cands]
+        result, _ = search.deepen(children, deadline, self.settings.depth)
+        return self._decide(cands, result, misere, rng, t0, [("nodes", search.nodes - nodes0)])
+
+    def _decide(
+        self,
+        cands: list[Candidate],
+        result: RootResult,
+        misere: bool,
+        rng: random.Random,
+        t0: float,
+        extra: list[tuple[str, object]] | None = None,
+    ) -> Choice:
+        tied = [cands[i] for i in result.tied()]
+        tie_seconds = max(0.05, 0.25 * self.settings.seconds)
+        pick, tie = break_ties(tied, misere, rng, self.rollouts, self.settings.tie_games, tie_seconds)
+        best = result.best
+        v = verdict(best, misere)
+        order = sorted(range(len(cands)), key=lambda i: -result.values[i])
+        return Choice(
+            pick.move,
+            pick.child,
+            summary=f"depth {result.depth}, value {best:+.3f} ({v}), {len(cands)} candidates"
+            + (f", {len(tied)} tied" if len(tied) > 1 else ""),
+            fields=[
+                ("candidates", len(cands)),
+                ("depth", result.depth),
+                ("value", f"{best:+.3f}"),
+                ("verdict", v),
+                *(extra or []),
+                *tie.fields(),
+                ("seconds", f"{time.monotonic() - t0:.2f}"),
+            ],
+            candidates=[
+                (cands[i].move, f"{result.values[i]:+.3f}" + ("" if result.exact[i] else " or less"))
+                for i in order
+            ],
+        )
+
+    def close(self) -> None:
+        self.rollouts.close()
+
+
+__all__ = ["EXACT", "ParityPlayer", "ParitySearch", "Parts", "RootResult", "leaf_value", "verdict"]

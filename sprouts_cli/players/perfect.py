@@ -1,0 +1,109 @@
+"""Perfect play: the exact solver, with parity search to fall back on (seed 002, §5.6–5.8).
+
+The position's children are solved exactly — by nimbers in normal play (a child is
+lost for the player who gets it exactly when its nimber is 0), by misère canonical
+trees in misère play (``solve/misere.py``) — and a move to a lost child is played.
+Several winning moves are told apart by Monte Carlo, then at random (§5.8).  When
+the position is lost anyway, or the solver cannot finish in the time given (two
+thirds of it), parity search chooses among all the moves with the time that is
+left, so the player still plays its best guess.  The solver's tables are kept for
+the whole game, so later moves are answered mostly from what was proved before.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..engine.position import Position
+from .base import Choice, Player, Settings
+from .candidates import Candidate, break_ties, root_candidates
+from .montecarlo import Rollouts
+from .parity import ParityPlayer
+from .parts import NormalOutcomes, PartTimeout
+
+#: The share of the move's time the solver may take before parity search takes over.
+SOLVER_SHARE = 2 / 3
+
+
+class PerfectPlayer(Player):
+    """Plays a winning move whenever one exists and the solver finds it in time."""
+
+    name = "perfect"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        super().__init__(settings)
+        self.rollouts = Rollouts(self.settings.jobs)
+        self.normal = NormalOutcomes()
+        self._misere = None
+        self.parity = ParityPlayer(self.settings)
+        self.parity.rollouts = self.rollouts
+
+    def misere_solver(self):
+        if self._misere is None:
+            from ..solve.misere import MisereSolver
+
+            self._misere = MisereSolver()
+        return self._misere
+
+    def lost_for_mover(self, p: Position, misere: bool, deadline: float | None) -> bool:
+        """Is ``p`` lost for the player to move in it? (TimeoutError past the deadline)"""
+        if misere:
+            return not self.misere_solver().outcome(p, deadline)
+        return not self.normal.wins(p, deadline)
+
+    def winning_moves(self, cands: list[Candidate], misere: bool, deadline: float | None) -> list[Candidate]:
+        """The candidates whose child is lost for the opponent (TimeoutError past the deadline)."""
+        return [c for c in cands if self.lost_for_mover(c.child, misere, deadline)]
+
+    def choose(self, p: Position, misere: bool, rng: random.Random) -> Choice:
+        t0 = time.monotonic()
+        cands = root_candidates(p, self.settings.jobs)
+        if not cands:
+            raise ValueError("no move is left")
+        deadline = t0 + SOLVER_SHARE * self.settings.seconds
+        try:
+            wins = self.winning_moves(cands, misere, deadline)
+        except (PartTimeout, TimeoutError):
+            return self._fallback(p, cands, misere, rng, t0, "the solver ran out of time")
+        if not wins:
+            return self._fallback(p, cands, misere, rng, t0, "lost against best play")
+        tie_seconds = max(0.05, 0.25 * self.settings.seconds)
+        pick, tie = break_ties(wins, misere, rng, self.rollouts, self.settings.tie_games, tie_seconds)
+        return Choice(
+            pick.move,
+            pick.child,
+            summary=f"won: {len(wins)} winning move{'s' if len(wins) > 1 else ''} of {len(cands)}",
+            fields=[
+                ("candidates", len(cands)),
+                ("winning", len(wins)),
+                ("verdict", "won"),
+                *tie.fields(),
+                ("seconds", f"{time.monotonic() - t0:.2f}"),
+            ],
+            candidates=[(c.move, "wins") for c in wins],
+        )
+
+    def _fallback(
+        self, p: Position, cands: list[Candidate], misere: bool, rng: random.Random, t0: float, why: str
+    ) -> Choice:
+        """Parity search among all the moves with the time left (depth 1 at least)."""
+        search = self.parity.search_for(misere, rng)
+        nodes0 = search.nodes
+        from ..engine.parts import clean
+
+        children = [clean(c.child) for c in cands]
+        result, _ = search.deepen(children, t0 + self.settings.seconds, self.settings.depth)
+        choice = self.parity._decide(
+            cands, result, misere, rng, t0, [("solver", why), ("nodes", search.nodes - nodes0)]
+        )
+        if why.startswith("lost"):
+            choice.fields = [(k, "lost" if k == "verdict" else v) for k, v in choice.fields]
+        choice.summary = f"{why}; parity search: {choice.summary}"
+        return choice
+
+    def close(self) -> None:
+        self.rollouts.close()
+
+
+__all__ = ["PerfectPlayer"]

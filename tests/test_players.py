@@ -1,0 +1,203 @@
+"""The computer players (§5.1–5.4, §5.8): legal moves, exact search results, perfect play."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import brute
+import pytest
+from games import random_game_position
+
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.explore import reachable_positions
+from sprouts_cli.engine.moves import apply_move, check_move
+from sprouts_cli.engine.parts import clean
+from sprouts_cli.players import Settings, make_player
+from sprouts_cli.players.base import mover_wins
+from sprouts_cli.players.candidates import root_candidates
+from sprouts_cli.players.montecarlo import Rollouts, play_rounds, random_game_length
+from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
+from sprouts_cli.players.parts import LandNimbers, NimParts, NormalOutcomes, TreeParts
+
+FAST = Settings(seconds=0.1, jobs=1, tie_games=4)
+
+
+def test_the_mover_wins_by_the_parity_of_the_moves_after() -> None:
+    assert mover_wins(0, misere=False) and not mover_wins(0, misere=True)
+    assert not mover_wins(1, misere=False) and mover_wins(1, misere=True)
+    assert mover_wins(4, misere=False)
+
+
+def test_root_candidates_are_the_distinct_children() -> None:
+    for seed in range(8):
+        p = random_game_position(5, seed, seed)
+        cands = root_candidates(p)
+        keys = [c.key for c in cands]
+        assert len(keys) == len(set(keys))
+        assert set(keys) == p.children()
+        for c in cands:
+            check_move(p, c.move)
+            assert apply_move(p, c.move).canonical() == c.key
+
+
+@pytest.mark.parametrize("name", ["random", "montecarlo", "parity", "perfect"])
+@pytest.mark.parametrize("misere", [False, True])
+def test_every_player_plays_a_legal_move(name: str, misere: bool) -> None:
+    rng = random.Random(2)
+    with make_player(name, FAST) as player:
+        for seed in range(3):
+            p = random_game_position(6, 2 * seed, seed)
+            choice = player.choose(p, misere, rng)
+            check_move(p, choice.move)
+            assert apply_move(p, choice.move).canonical() == choice.child.canonical()
+
+
+def test_random_games_end_and_count_their_moves() -> None:
+    rng = random.Random(1)
+    p = Position.start(4)
+    for _ in range(20):
+        n = random_game_length(p, rng)
+        assert 8 <= n <= 11  # between 2n and 3n − 1 moves
+    tally = play_rounds([p, Position.from_string("0")], False, 5, None, 3)
+    assert tally.played == [5, 5]
+    assert tally.won[1] == 5  # from one spot every game lasts two moves: the mover always wins
+
+
+def test_monte_carlo_counts_add_up_over_workers() -> None:
+    kids = [Position.start(3), Position.from_string("0.1a1a")]
+    r = Rollouts(jobs=2)
+    try:
+        t = r.tally(kids, False, 7, None, 5)
+    finally:
+        r.close()
+    assert t.played == [7, 7]
+    assert all(0 <= w <= 7 for w in t.won)
+
+
+def test_leaf_values_follow_the_parity_wanted() -> None:
+    assert leaf_value(5, 5, misere=False) == 1.0
+    assert leaf_value(5, 5, misere=True) == -1.0
+    assert leaf_value(6, 4, misere=False) == pytest.approx(-1 / 3)
+    assert leaf_value(6, 4, misere=True) == pytest.approx(1 / 3)
+
+
+def _positions(spots: int) -> dict[str, Position]:
+    out: dict[str, Position] = {}
+    for n in range(1, spots + 1):
+        out.update(reachable_positions(Position.start(n)))
+    return out
+
+
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize("with_parts", [False, True])
+def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool) -> None:
+    """Searched to the end, the root value is ±2 and agrees with brute force (3 spots)."""
+    positions = _positions(3)
+    search = ParitySearch(misere, parts_for(misere) if with_parts else None, rng=random.Random(0))
+    for key, p in positions.items():
+        if p.is_over():
+            continue
+        cands = root_candidates(p)
+        result, _ = search.deepen([clean(c.child) for c in cands], None, max_depth=p.total_lives)
+        assert abs(result.best) == EXACT, key
+        win = brute.brute_misere_win(key) if misere else brute.brute_nimber(key) != 0
+        assert (result.best > 0) == win, key
+        # every candidate that ties for the best is really a winning (or, if lost, any) move
+        for i in result.tied():
+            child = cands[i].key
+            child_win = brute.brute_misere_win(child) if misere else brute.brute_nimber(child) != 0
+            assert child_win != win or not win, (key, child)
+
+
+def test_depth_one_always_completes() -> None:
+    p = Position.start(8)
+    cands = root_candidates(p)
+    search = ParitySearch(False, parts_for(False), rng=random.Random(0))
+    result, _ = search.deepen([clean(c.child) for c in cands], time.monotonic() - 1.0)
+    assert result.depth == 1 and len(result.values) == len(cands)
+
+
+def test_the_search_keeps_to_its_time() -> None:
+    with make_player("parity", Settings(seconds=0.3, jobs=1, tie_games=2)) as player:
+        t0 = time.monotonic()
+        player.choose(Position.start(9), False, random.Random(1))
+        assert time.monotonic() - t0 < 3.0
+
+
+def test_land_nimbers_and_normal_outcomes_agree_with_brute_force() -> None:
+    nim = LandNimbers()
+    outcomes = NormalOutcomes()
+    for key, p in _positions(3).items():
+        assert nim.position_nimber(p) == brute.brute_nimber(key), key
+        assert outcomes.wins(p) == (brute.brute_nimber(key) != 0), key
+    # a sum with heaps: the outcome is that of the nimbers' xor
+    p = Position.from_string("0*2+1a1a+*3")
+    assert outcomes.wins(p) == (nim.position_nimber(p) != 0)
+
+
+def test_solved_parts_add_as_nim_heaps_and_misere_trees() -> None:
+    nim = NimParts()
+    one = Position.from_string("1a1a")  # nimber 2
+    assert nim.solve(one, None) == 2
+    assert nim.add(2, 3) == 1 and nim.options(2) == [0, 1] and nim.alone_wins(1)
+    trees = TreeParts()
+    # one spot: every game lasts two moves, a misère win, equal to the empty game
+    assert trees.solve(Position.from_string("0"), None) == trees.zero
+    for land in ("1a1a", "0.12", "0*2", "1a1a.0"):
+        t = trees.solve(Position.from_string(land), None)
+        assert trees.alone_wins(t) == brute.brute_misere_win(Position.from_string(land).canonical())
+        lo, hi = trees.lengths(t)
+        assert 0 <= lo <= hi
+
+
+_normal: dict[str, bool] = {}
+
+
+def normal_win(key: str) -> bool:
+    """Plain minimax in normal play: the mover wins iff some child is lost (brute-force children)."""
+    hit = _normal.get(key)
+    if hit is None:
+        hit = _normal[key] = any(not normal_win(k) for k in brute.brute_children(key))
+    return hit
+
+
+def _won_positions(spots: int, misere: bool, sample: int | None) -> list[tuple[str, Position]]:
+    """Won positions: all those reachable from 1 to ``spots`` spots, or a sample from random games."""
+    if sample is None:
+        items = _positions(spots).items()
+    else:
+        games = (random_game_position(spots, k, seed) for seed in range(sample) for k in (1, 3, 5))
+        items = {p.canonical(): p for p in games}.items()
+    out = []
+    for key, p in items:
+        if p.is_over():
+            continue
+        win = brute.brute_misere_win(key) if misere else normal_win(key)
+        if win:
+            out.append((key, p))
+    return out
+
+
+def _check_perfect(spots: int, misere: bool, sample: int | None) -> None:
+    rng = random.Random(1)
+    with make_player("perfect", Settings(seconds=600, jobs=1, tie_games=1)) as player:
+        for key, p in _won_positions(spots, misere, sample):
+            choice = player.choose(p, misere, rng)
+            child = choice.child.canonical()
+            lost = not (brute.brute_misere_win(child) if misere else normal_win(child))
+            assert lost, f"perfect plays {key} → {child}, which the opponent wins"
+            assert ("verdict", "won") in choice.fields
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_perfect_never_loses_a_won_position_small(misere: bool) -> None:
+    """Every won position from 1–3 spots, and those met in 25 random 4-spot games (1, 3, 5 moves in)."""
+    _check_perfect(3, misere, None)
+    _check_perfect(4, misere, 25)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("misere", [False, True])
+def test_perfect_never_loses_a_won_position_up_to_five_spots(misere: bool) -> None:
+    _check_perfect(5, misere, None)
