@@ -10,6 +10,7 @@ import click
 
 from .. import __version__
 from .picture import layout_command, render_command
+from .play import play_command, replay_log_command
 from .positions import canonical_command, children_command
 
 
@@ -27,3 +28,6 @@ main.add_command(canonical_command)
 main.add_command(children_command)
 main.add_command(layout_command)
 main.add_command(render_command)
+main.add_command(play_command)
+main.add_command(replay_log_command)
+main.add_command(replay_log_command, name="replay")

@@ -1,0 +1,277 @@
+"""``sprouts play`` and ``sprouts replay-log`` (alias ``replay``): games in the terminal, and their logs.
+
+``play`` runs one game between two players (a person at the terminal or a computer
+player, seed 002 §5), from the n-spot start, a position string or a saved game; it
+writes the log line by line (§7.3), and with ``--save``/``--svg`` draws every move.
+``replay-log`` rebuilds every position of every game in a log and checks each move.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import SproutsError
+from ..players import PLAYER_NAMES
+from .common import err, fail, out, print_data, print_json
+
+
+def _area(text: str) -> tuple[float, float]:
+    try:
+        w, h = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not an area like 800x600") from None
+    if w < 100 or h < 100:
+        raise click.BadParameter("the drawing area must be at least 100x100")
+    return w, h
+
+
+@click.command("play")
+@click.argument("start", required=False)
+@click.option("--spots", "-n", type=click.IntRange(1, 200), help="Start from N lone spots.")
+@click.option(
+    "--first", type=click.Choice(PLAYER_NAMES), default="human", show_default=True, help="Player 1."
+)
+@click.option(
+    "--second", type=click.Choice(PLAYER_NAMES), default="parity", show_default=True, help="Player 2."
+)
+@click.option("--misere", is_flag=True, help="Misère play: the player who cannot move wins.")
+@click.option(
+    "--time",
+    "seconds",
+    type=click.FloatRange(0.0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="Seconds per computer move.",
+)
+@click.option("--games", type=click.IntRange(1), help="Monte Carlo: games per candidate, not a time.")
+@click.option("--depth", type=click.IntRange(1), help="Parity search: search at most this deep.")
+@click.option("--sharp", is_flag=True, help="Parity search: use the exact longest game at the leaves.")
+@click.option("--seed", type=int, help="Seed of the random choices, for a reproducible game.")
+@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: all cores).")
+@click.option("--save", type=click.Path(dir_okay=False), help="Keep the picture in this saved game.")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write a picture per move here.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Append the game to this log.")
+@click.option("--area", default="800x600", show_default=True, help="Drawing area WxH.")
+@click.option("--quiet", "-q", is_flag=True, help="Computer against computer: print only the result.")
+def play_command(
+    start: str | None,
+    spots: int | None,
+    first: str,
+    second: str,
+    misere: bool,
+    seconds: float,
+    games: int | None,
+    depth: int | None,
+    sharp: bool,
+    seed: int | None,
+    jobs: int | None,
+    save: str | None,
+    svg_dir: str | None,
+    log_path: str | None,
+    area: str,
+    quiet: bool,
+) -> None:
+    """Play a game of Sprouts in the terminal.
+
+    START is a position string (``0*5``, ``0.AB|AB``) or a saved game (``game.json``);
+    or give ``--spots N``.  A person sees the position, its regions and lives and the
+    numbered list of distinct moves in words (``3 → 5``, ``3 → 3 enclosing 4, 6-7``),
+    and answers with a number or the words; ``undo`` and ``quit`` work.  Computer
+    against computer runs unattended.
+    """
+    from ..log import LogWriter
+    from ..play import Game, PlayError, Session
+    from ..players import Settings
+
+    _quiet_collector()
+    width, height = _area(area)
+    if (start is None) == (spots is None):
+        fail("give either --spots N or a START position (a position string or a saved game)")
+    if quiet and "human" in (first, second):
+        fail("--quiet is for computer against computer; a person needs to see the game")
+    jobs = jobs or os.cpu_count() or 1
+    try:
+        position, picture, to_move = _start_position(start, spots)
+        drawer = None
+        if save or svg_dir:
+            from ..play.drawing import Drawer
+
+            drawer = Drawer(width, height, save, svg_dir, jobs)
+            err.print("drawing the start…", style="dim")
+            position = drawer.begin(position, picture)
+        game = Game(position, misere=misere, first_to_move=to_move)
+        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp)
+        log = LogWriter(log_path) if log_path else None
+        try:
+            session = Session(game, (first, second), settings, seed, log, drawer, quiet=quiet)
+            outcome = session.run()
+        finally:
+            if log is not None:
+                log.close()
+    except PlayError as e:
+        fail(f"the game stops: {e}")
+    except SproutsError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        err.print("interrupted", style="red")
+        raise SystemExit(130) from None
+    if quiet:
+        who = f"player {outcome.winner}" if outcome.winner else "nobody"
+        print_data(f"{who} wins after {outcome.moves} moves")
+
+
+def _quiet_collector() -> None:
+    """Keep the garbage collector off what was loaded at start-up.
+
+    The searches make many short-lived objects; every full collection would walk
+    everything the imports built as well (rich, click, the engine), which cost the
+    parity search more than half of a short move's time.  ``gc.freeze`` moves those
+    objects out of the collector's sight.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+def _start_position(start: str | None, spots: int | None):
+    """The start position, the saved game's picture (or None), and the player to move (1 or 2)."""
+    from ..engine import Position
+
+    if spots is not None:
+        return Position.start(spots), None, 1
+    assert start is not None
+    if start.lower().endswith(".json") and Path(start).is_file():
+        from ..picture import analyse, load_game
+
+        picture = load_game(start)
+        meta = picture.meta.get("game", {}) if isinstance(picture.meta, dict) else {}
+        player = meta.get("player", 0)
+        to_move = 2 if player == 1 else 1
+        return analyse(picture), picture, to_move
+    return Position.from_string(start), None, 1
+
+
+@click.command("replay-log")
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--game", "game_number", type=click.IntRange(1), help="The game to pick (default: the last).")
+@click.option("--at", "at", type=click.IntRange(0), help="The position after move K (0: the start).")
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), help="Render it (.svg/.png) or save it (.json)."
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per move.")
+@click.option("--area", default="800x600", show_default=True, help="Drawing area WxH for -o.")
+def replay_log_command(
+    log: str, game_number: int | None, at: int | None, output: str | None, as_json: bool, area: str
+) -> None:
+    """Rebuild every position of every game in LOG and check every move.
+
+    The first line that does not replay (an illegal move, a position that is not the
+    one recorded, a truncated last line) is reported with its number, and the exit
+    code is 2; everything before it is kept.  ``--at K`` picks the position after
+    move K of a game; ``-o`` renders it or writes it as a saved game.
+    """
+    from ..log import bounds_of, replay_log
+
+    width, height = _area(area)
+    if output and Path(output).suffix.lower() not in (".svg", ".png", ".json"):
+        fail(f"{output}: the output should end in .svg, .png or .json")
+    result = replay_log(log)
+    games = result.games
+    chosen = None
+    if game_number is not None:
+        chosen = next((g for g in games if g.number == game_number), None)
+        if chosen is None and result.error is None:
+            fail(f"{log}: there is no game {game_number} (the log has {len(games)})")
+    elif games:
+        chosen = games[-1]
+    if as_json:
+        for g in games:
+            if game_number is not None and g.number != game_number:
+                continue
+            for s in g.steps:
+                upper, lower = bounds_of(s.position, g.complete)
+                print_json(
+                    {
+                        "game": g.number,
+                        "move": s.move,
+                        "text": s.text,
+                        "position": s.position.canonical(),
+                        "lives": s.position.total_lives,
+                        "upper": upper,
+                        "lower": lower,
+                    }
+                )
+    elif at is None and not output:
+        _print_games(games, game_number)
+    if chosen is not None and (at is not None or output):
+        k = chosen.moves if at is None else at
+        if k > chosen.moves:
+            if result.error is None:
+                fail(f"game {chosen.number} has {chosen.moves} moves; there is no move {k}")
+        else:
+            step = chosen.line_of_play[k]
+            try:
+                if output:
+                    _write_output(output, chosen, k, width, height)
+                    err.print(f"wrote {output} (game {chosen.number}, after move {k})", style="dim")
+                elif not as_json:
+                    _print_step(chosen, step)
+            except SproutsError as e:
+                fail(str(e))
+    if result.error is not None:
+        fail(f"{log}: {result.error}")
+    if not as_json and at is None and not output:
+        total = sum(g.moves for g in games)
+        out.print(f"{len(games)} game(s), {total} move(s): every move legal and every position as recorded")
+
+
+def _print_games(games, game_number: int | None) -> None:
+    for g in games:
+        if game_number is not None and g.number != game_number:
+            continue
+        out.print(
+            f"game {g.number}: {g.rules} play, {g.players[0]} against {g.players[1]}, "
+            f"start {g.start.canonical()}",
+            markup=False,
+        )
+        for s in g.steps[1:]:
+            label = "undo" if s.text == "undo" else s.text
+            out.print(f"  {s.move:>3}. {label:<32} {s.position.canonical()}", markup=False)
+        if g.ended is not None:
+            winner = g.ended.get("winner", "none")
+            out.print(f"  end: winner {winner} ({g.ended.get('reason', '')})", markup=False)
+
+
+def _print_step(g, step) -> None:
+    from ..engine.naming import lives_text, numbered_text
+    from ..log import bounds_of
+
+    upper, lower = bounds_of(step.position, g.complete)
+    print_data(f"game {g.number}, after move {step.move}: {step.text}")
+    print_data(f"position {step.position.canonical()}")
+    print_data(f"numbered {numbered_text(step.position)}")
+    print_data(f"spot lives {lives_text(step.position)}")
+    print_data(f"lives {step.position.total_lives}; moves left between {lower} and {upper}")
+
+
+def _write_output(path: str, g, k: int, width: float, height: float) -> None:
+    from ..errors import PictureError
+    from ..picture import layout_position, save_game
+    from ..render import render
+
+    p = g.line_of_play[k].position
+    try:
+        pic = layout_position(p, width, height)
+    except PictureError as e:
+        raise SproutsError(f"the position cannot be drawn: {e}") from None
+    meta = pic.meta.setdefault("game", {})
+    to_move = (g.first_to_move - 1 + k) % 2
+    meta.update({"rules": g.rules, "player": to_move, "moves": k})
+    if path.lower().endswith(".json"):
+        save_game(path, pic, p.canonical(), [s.text for s in g.line_of_play[1 : k + 1]])
+    else:
+        render(pic, path, numbers=True, lives=True, title=f"game {g.number}, move {k}: {p.canonical()}")

@@ -1,0 +1,69 @@
+"""Whole games computer against computer: legal to the end, and the log replays to the same positions."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.moves import check_move
+from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.log import LogWriter, replay_log
+from sprouts_cli.play import Game, Session
+from sprouts_cli.players import COMPUTER_PLAYERS, Settings
+
+QUICK = Settings(seconds=0.05, jobs=1, tie_games=4)
+
+
+def play_and_replay(tmp_path: Path, first: str, second: str, spots: int, misere: bool, seed: int = 1) -> None:
+    log_path = tmp_path / f"{first}-{second}-{spots}-{misere}.log"
+    game = Game(Position.start(spots), misere=misere)
+    with LogWriter(log_path) as log:
+        outcome = Session(game, (first, second), QUICK, seed=seed, log=log, quiet=True).run()
+    # the game ended with a legal final position
+    assert game.position.is_over()
+    assert 2 * spots <= game.moves_made <= 3 * spots - 1
+    before = game.start
+    for step in game.played:
+        check_move(before, step.move)
+        before = step.after
+    stuck = 1 + (game.moves_made % 2)  # player 1 moves first: after an even count it is player 1's turn
+    assert outcome.winner == (stuck if misere else 3 - stuck)
+    # the log rebuilds the same positions
+    r = replay_log(log_path)
+    assert r.error is None, r.error
+    (g,) = r.games
+    assert [numbered_key(s.position) for s in g.line_of_play] == [numbered_key(game.start)] + [
+        numbered_key(s.after) for s in game.played
+    ]
+    assert g.ended is not None and g.ended["winner"] == str(outcome.winner)
+    assert g.rules == ("misere" if misere else "normal") and g.players == (first, second)
+
+
+SAMPLE = [
+    ("parity", "random", 3, False),
+    ("random", "perfect", 4, True),
+    ("montecarlo", "parity", 5, True),
+    ("perfect", "montecarlo", 6, False),
+    ("parity", "perfect", 8, False),
+    ("montecarlo", "random", 7, True),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "spots", "misere"), SAMPLE)
+def test_a_sample_of_games_end_legally_and_replay(
+    tmp_path: Path, first: str, second: str, spots: int, misere: bool
+) -> None:
+    play_and_replay(tmp_path, first, second, spots, misere)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spots", range(3, 9))
+@pytest.mark.parametrize("misere", [False, True])
+@pytest.mark.parametrize(("first", "second"), list(itertools.product(COMPUTER_PLAYERS, repeat=2)))
+def test_every_pair_of_players_in_both_rules_from_3_to_8_spots(
+    tmp_path: Path, first: str, second: str, spots: int, misere: bool
+) -> None:
+    play_and_replay(tmp_path, first, second, spots, misere, seed=spots)
