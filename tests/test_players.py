@@ -18,7 +18,7 @@ from sprouts_cli.players.base import mover_wins
 from sprouts_cli.players.candidates import root_candidates
 from sprouts_cli.players.montecarlo import Rollouts, play_rounds, random_game_length
 from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
-from sprouts_cli.players.parts import LandNimbers, NimParts, NormalOutcomes, TreeParts
+from sprouts_cli.players.parts import NimParts, TreeParts
 
 FAST = Settings(seconds=0.1, jobs=1, tie_games=4)
 
@@ -125,15 +125,14 @@ def test_the_search_keeps_to_its_time() -> None:
         assert time.monotonic() - t0 < 3.0
 
 
-def test_land_nimbers_and_normal_outcomes_agree_with_brute_force() -> None:
-    nim = LandNimbers()
-    outcomes = NormalOutcomes()
-    for key, p in _positions(3).items():
-        assert nim.position_nimber(p) == brute.brute_nimber(key), key
-        assert outcomes.wins(p) == (brute.brute_nimber(key) != 0), key
-    # a sum with heaps: the outcome is that of the nimbers' xor
-    p = Position.from_string("0*2+1a1a+*3")
-    assert outcomes.wins(p) == (nim.position_nimber(p) != 0)
+def test_solved_parts_agree_with_brute_force() -> None:
+    nim = NimParts()
+    trees = TreeParts()
+    for p in _positions(3).values():
+        for land in clean(p).lands():
+            land_key = land.canonical()
+            assert nim.solve(land, None) == brute.brute_nimber(land_key), land_key
+            assert trees.alone_wins(trees.solve(land, None)) == brute.brute_misere_win(land_key), land_key
 
 
 def test_solved_parts_add_as_nim_heaps_and_misere_trees() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.moves import Move
 from ..engine.position import Position
@@ -29,6 +30,7 @@ class Settings:
     depth: int | None = None  # parity: the deepest search (None: as deep as the time allows)
     sharp: bool = False  # parity: use the exact longest game at the leaves where it can be found
     tie_games: int = DEFAULT_GAMES  # Monte Carlo games per tied move when breaking ties (§5.8)
+    table: Any = None  # a table of solved positions (``solve.store.Table``) the solvers read and write
 
 
 @dataclass

@@ -458,11 +458,11 @@ def verdict(best: float, misere: bool) -> str:
     return "unknown"
 
 
-def parts_for(misere: bool) -> Parts | None:
-    """The solved-parts keeper for the rules: nimbers (normal play) or misère trees."""
-    from .parts import misere_parts, normal_parts
+def parts_for(misere: bool, table=None) -> Parts:
+    """What a search keeps beside a position for the rules: a nim heap or a misère tree."""
+    from .parts import Solvers
 
-    return misere_parts() if misere else normal_parts()
+    return Solvers(table).parts(misere)
 
 
 class ParityPlayer(Player):
@@ -470,16 +470,19 @@ class ParityPlayer(Player):
 
     name = "parity"
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, solvers=None) -> None:
+        from .parts import Solvers
+
         super().__init__(settings)
         self.rollouts = Rollouts(self.settings.jobs)
+        self.solvers = solvers if solvers is not None else Solvers(self.settings.table)
         self._searches: dict[bool, ParitySearch] = {}
         self.oracle = LengthOracle() if self.settings.sharp else None
 
     def search_for(self, misere: bool, rng: random.Random) -> ParitySearch:
         s = self._searches.get(misere)
         if s is None:
-            s = self._searches[misere] = ParitySearch(misere, parts_for(misere), self.oracle, rng)
+            s = self._searches[misere] = ParitySearch(misere, self.solvers.parts(misere), self.oracle, rng)
         s.rng = rng
         return s
 

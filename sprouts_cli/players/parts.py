@@ -7,138 +7,13 @@ and Games*, ch. 12), from the store of ``solve/misere_trees.py``, and the parts 
 to one tree.  Either way a move in what is beside is a move in the game: a smaller
 heap, or one of the tree's options.
 
-Nimbers of lands are computed by the mex rule over the children of each land, each
-child being a sum of lands and heaps (``engine.explore.child_parts``), memoised by
-reduced form (which keeps the value, ``engine/reduce.py``).
+The parts are solved by the exact solvers (``solve/nimbers.py``, ``solve/misere.py``),
+whose memory and table of solved positions are kept for the whole game.
 """
 
 from __future__ import annotations
 
-import time
-from functools import reduce
-from operator import xor
-
-from ..engine.explore import child_parts
 from ..engine.position import Position
-from ..engine.reduce import reduced_lands
-
-#: The clock is read every this many lands solved.
-CLOCK_EVERY = 32
-
-
-class PartTimeout(TimeoutError):
-    """A part could not be solved before the deadline."""
-
-
-class LandNimbers:
-    """Nimbers of lands by the mex rule, memoised by reduced form (Sprague–Grundy)."""
-
-    def __init__(self) -> None:
-        self.memo: dict[str, int] = {}
-        self._deadline: float | None = None
-        self._ticks = 0
-
-    def nimber_of(self, land: str, deadline: float | None = None) -> int:
-        self._deadline = deadline
-        try:
-            return self._nimber(land)
-        finally:
-            self._deadline = None
-
-    def position_nimber(self, p: Position, deadline: float | None = None) -> int:
-        """The nimber of a whole position: the xor of its lands' and heaps' nimbers."""
-        self._deadline = deadline
-        try:
-            return reduce(xor, [self._nimber(x) for x in reduced_lands(p)], reduce(xor, p.heaps, 0))
-        finally:
-            self._deadline = None
-
-    def _nimber(self, land: str) -> int:
-        hit = self.memo.get(land)
-        if hit is not None:
-            return hit
-        self._ticks += 1
-        if (
-            self._deadline is not None
-            and self._ticks % CLOCK_EVERY == 0
-            and time.monotonic() > self._deadline
-        ):
-            raise PartTimeout(land)
-        seen = set()
-        for lands, heaps in child_parts(Position.from_string(land)):
-            seen.add(reduce(xor, [self._nimber(x) for x in lands], reduce(xor, heaps, 0)))
-        g = 0
-        while g in seen:
-            g += 1
-        self.memo[land] = g
-        return g
-
-
-class NormalOutcomes:
-    """Who wins in normal play: a search on (one land, one nim heap), nimbers for the rest.
-
-    A position is a sum of lands and heaps.  The smaller lands are replaced by their
-    nimbers (``LandNimbers``) and folded into one heap ``*h``; the largest land ``G``
-    is searched: ``G + *h`` is won iff some move (in ``G``, or in the heap) leaves a
-    lost sum.  This asks only whether ``nimber(G) = h`` rather than computing the
-    nimber, and prunes at the first losing child (Lemoine and Viennot, *Computer
-    analysis of Sprouts with nimbers*, 2015).
-    """
-
-    def __init__(self, nimbers: LandNimbers | None = None) -> None:
-        self.nimbers = nimbers or LandNimbers()
-        self.memo: dict[tuple[str, int], bool] = {}
-        self._lives: dict[str, int] = {}
-        self._deadline: float | None = None
-        self._ticks = 0
-
-    def wins(self, p: Position, deadline: float | None = None) -> bool:
-        """Does the player to move win ``p`` in normal play?  PartTimeout past the deadline."""
-        self._deadline = deadline
-        self.nimbers._deadline = deadline
-        try:
-            return self._win(tuple(reduced_lands(p)), reduce(xor, p.heaps, 0))
-        finally:
-            self._deadline = None
-            self.nimbers._deadline = None
-
-    def _size(self, land: str) -> int:
-        hit = self._lives.get(land)
-        if hit is None:
-            hit = self._lives[land] = Position.from_string(land).total_lives
-        return hit
-
-    def _win(self, lands: tuple[str, ...], heap: int) -> bool:
-        if not lands:
-            return heap != 0
-        big = max(lands, key=lambda x: (self._size(x), x))
-        rest = list(lands)
-        rest.remove(big)
-        for land in rest:
-            heap ^= self.nimbers._nimber(land)
-        key = (big, heap)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        self._ticks += 1
-        if (
-            self._deadline is not None
-            and self._ticks % CLOCK_EVERY == 0
-            and time.monotonic() > self._deadline
-        ):
-            raise PartTimeout(big)
-        known = self.nimbers.memo.get(big)
-        if known is not None:
-            result = known != heap
-        else:
-            kids = sorted(
-                child_parts(Position.from_string(big)), key=lambda c: sum(self._size(x) for x in c[0])
-            )
-            result = any(not self._win(cl, heap ^ reduce(xor, ch, 0)) for cl, ch in kids) or any(
-                not self._win((big,), h) for h in range(heap)
-            )
-        self.memo[key] = result
-        return result
 
 
 class NimParts:
@@ -146,13 +21,17 @@ class NimParts:
 
     zero = 0
 
-    def __init__(self, nimbers: LandNimbers | None = None) -> None:
-        self.nimbers = nimbers or LandNimbers()
+    def __init__(self, solver=None) -> None:
+        from ..solve.nimbers import NormalSolver
+
+        self.solver = solver if solver is not None else NormalSolver()
 
     def solve(self, land: Position, deadline: float | None) -> int | None:
+        from ..solve.nimbers import SolveAborted
+
         try:
-            return self.nimbers.position_nimber(land, deadline)
-        except PartTimeout:
+            return self.solver.nimber(land, deadline)
+        except SolveAborted:
             return None
 
     def add(self, beside: int, value: int) -> int:
@@ -165,6 +44,7 @@ class NimParts:
         return beside != 0
 
     def lengths(self, beside: int) -> tuple[int, int]:
+        """The fewest and most moves the heap can last."""
         return (1, beside) if beside else (0, 0)
 
     def key(self, beside: int) -> str:
@@ -177,12 +57,13 @@ class TreeParts:
     def __init__(self, solver=None) -> None:
         from ..solve.misere import ZERO, MisereSolver
 
-        self.solver = solver or MisereSolver()
+        self.solver = solver if solver is not None else MisereSolver()
         self.store = self.solver.store
         self.zero = ZERO
         self._short: dict[int, int] = {ZERO: 0}
 
     def solve(self, land: Position, deadline: float | None) -> int | None:
+        from ..engine.reduce import reduced_lands
         from ..solve.misere import MisereTimeout
 
         try:
@@ -201,6 +82,7 @@ class TreeParts:
         return self.store.win(beside)
 
     def lengths(self, beside: int) -> tuple[int, int]:
+        """The fewest and most moves of the tree's simplest form."""
         return self._shortest(beside), self.store.birthday(beside)
 
     def _shortest(self, t: int) -> int:
@@ -215,9 +97,36 @@ class TreeParts:
         return f"~{beside}" if beside != self.zero else ""
 
 
-def normal_parts() -> NimParts:
-    return NimParts()
+class Solvers:
+    """The exact solvers of one player, made when first needed, sharing one table of solved positions."""
 
+    def __init__(self, table=None) -> None:
+        self.table = table
+        self._normal = None
+        self._misere = None
 
-def misere_parts() -> TreeParts:
-    return TreeParts()
+    @property
+    def normal(self):
+        if self._normal is None:
+            from ..solve.nimbers import NormalSolver
+
+            self._normal = NormalSolver(self.table)
+        return self._normal
+
+    @property
+    def misere(self):
+        if self._misere is None:
+            from ..solve.misere import MisereSolver
+
+            self._misere = MisereSolver(self.table)
+        return self._misere
+
+    def parts(self, misere: bool) -> NimParts | TreeParts:
+        """What the parity search keeps beside a position, for the rules."""
+        return TreeParts(self.misere) if misere else NimParts(self.normal)
+
+    def wins(self, p: Position, misere: bool, deadline: float | None) -> bool:
+        """Does the player to move win ``p``?  (SolveAborted / MisereTimeout past the deadline)"""
+        if misere:
+            return self.misere.outcome(p, deadline)
+        return self.normal.outcome(p, deadline)

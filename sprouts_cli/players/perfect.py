@@ -16,11 +16,12 @@ import random
 import time
 
 from ..engine.position import Position
+from ..solve.nimbers import SolveAborted
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
 from .parity import ParityPlayer
-from .parts import NormalOutcomes, PartTimeout
+from .parts import Solvers
 
 #: The share of the move's time the solver may take before parity search takes over.
 SOLVER_SHARE = 2 / 3
@@ -34,23 +35,13 @@ class PerfectPlayer(Player):
     def __init__(self, settings: Settings | None = None) -> None:
         super().__init__(settings)
         self.rollouts = Rollouts(self.settings.jobs)
-        self.normal = NormalOutcomes()
-        self._misere = None
-        self.parity = ParityPlayer(self.settings)
+        self.solvers = Solvers(self.settings.table)
+        self.parity = ParityPlayer(self.settings, self.solvers)
         self.parity.rollouts = self.rollouts
-
-    def misere_solver(self):
-        if self._misere is None:
-            from ..solve.misere import MisereSolver
-
-            self._misere = MisereSolver()
-        return self._misere
 
     def lost_for_mover(self, p: Position, misere: bool, deadline: float | None) -> bool:
         """Is ``p`` lost for the player to move in it? (TimeoutError past the deadline)"""
-        if misere:
-            return not self.misere_solver().outcome(p, deadline)
-        return not self.normal.wins(p, deadline)
+        return not self.solvers.wins(p, misere, deadline)
 
     def winning_moves(self, cands: list[Candidate], misere: bool, deadline: float | None) -> list[Candidate]:
         """The candidates whose child is lost for the opponent (TimeoutError past the deadline)."""
@@ -64,7 +55,7 @@ class PerfectPlayer(Player):
         deadline = t0 + SOLVER_SHARE * self.settings.seconds
         try:
             wins = self.winning_moves(cands, misere, deadline)
-        except (PartTimeout, TimeoutError):
+        except (SolveAborted, TimeoutError):
             return self._fallback(p, cands, misere, rng, t0, "the solver ran out of time")
         if not wins:
             return self._fallback(p, cands, misere, rng, t0, "lost against best play")
