@@ -16,7 +16,11 @@ from sprouts_cli.log import replay_log
 
 
 def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    """Run ``sprouts``; games use no table of solved positions unless one is given."""
+    args_list = list(args)
+    if args_list[0] == "play" and "--db" not in args_list:
+        args_list.append("--no-db")
+    return CliRunner().invoke(main, args_list, input=input, catch_exceptions=False)
 
 
 @pytest.fixture
@@ -120,8 +124,11 @@ def test_play_refuses_bad_input_with_one_line(tmp_path: Path) -> None:
 
 def test_play_from_a_position_string(tmp_path: Path) -> None:
     log = tmp_path / "s.log"
-    r = run("play", "0.1a1a", "--first", "random", "--second", "perfect", "--time", "0.1", "--seed", "2")
+    db = tmp_path / "solved.sqlite"
+    args = ["play", "0.1a1a", "--first", "random", "--second", "perfect", "--time", "1", "--seed", "2"]
+    r = run(*args, "--db", str(db))
     assert r.exit_code == 0, r.output
+    assert db.exists()  # what the solver proved is kept
     r = run(
         "play", "0.1a1a", "--first", "random", "--second", "perfect", "--seed", "2", "--log", str(log), "-q"
     )

@@ -96,7 +96,18 @@ def test_quit_and_end_of_input_leave_the_game(tmp_path: Path) -> None:
     assert g.ended is not None and g.ended["winner"] == "none" and g.moves == 3
     # the end of the input is a quit too
     child = spawn(
-        "play", "--spots", "2", "--first", "human", "--second", "parity", "--time", "0.1", "--log", str(log)
+        "play",
+        "--spots",
+        "2",
+        "--first",
+        "human",
+        "--second",
+        "parity",
+        "--time",
+        "0.1",
+        "--no-db",
+        "--log",
+        str(log),
     )
     child.expect(PROMPT)
     child.sendeof()

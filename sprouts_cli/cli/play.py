@@ -55,6 +55,8 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write a picture per move here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Append the game to this log.")
 @click.option("--area", default="800x600", show_default=True, help="Drawing area WxH.")
+@click.option("--db", type=click.Path(dir_okay=False), help="The table of solved positions (default: cache).")
+@click.option("--no-db", is_flag=True, help="Use no table of solved positions.")
 @click.option("--quiet", "-q", is_flag=True, help="Computer against computer: print only the result.")
 def play_command(
     start: str | None,
@@ -72,6 +74,8 @@ def play_command(
     svg_dir: str | None,
     log_path: str | None,
     area: str,
+    db: str | None,
+    no_db: bool,
     quiet: bool,
 ) -> None:
     """Play a game of Sprouts in the terminal.
@@ -103,7 +107,8 @@ def play_command(
             err.print("drawing the start…", style="dim")
             position = drawer.begin(position, picture)
         game = Game(position, misere=misere, first_to_move=to_move)
-        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp)
+        table = _open_table(db, no_db, (first, second))
+        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
         log = LogWriter(log_path) if log_path else None
         try:
             session = Session(game, (first, second), settings, seed, log, drawer, quiet=quiet)
@@ -111,6 +116,8 @@ def play_command(
         finally:
             if log is not None:
                 log.close()
+            if table is not None:
+                table.close()
     except PlayError as e:
         fail(f"the game stops: {e}")
     except SproutsError as e:
@@ -121,6 +128,15 @@ def play_command(
     if quiet:
         who = f"player {outcome.winner}" if outcome.winner else "nobody"
         print_data(f"{who} wins after {outcome.moves} moves")
+
+
+def _open_table(db: str | None, no_db: bool, kinds: tuple[str, str]):
+    """The table of solved positions the exact solvers read and write (only for players that solve)."""
+    if no_db or not {"parity", "perfect"} & set(kinds):
+        return None
+    from ..solve.store import open_table
+
+    return open_table(db)
 
 
 def _quiet_collector() -> None:
