@@ -12,9 +12,6 @@ import click
 
 from ..engine import Position
 from ..errors import PictureError, SproutsError
-from ..picture import analyse_picture, load_game, save_game
-from ..picture.layout import layout_map
-from ..picture.planar_map import realise
 from .common import err, fail, print_data, print_json
 
 
@@ -48,6 +45,10 @@ def draw(
     budget: float,
 ):
     """The picture Z draws for a position string or a saved game, with its canonical form and clearance."""
+    from ..picture import analyse_picture, load_game  # heavy: only when used
+    from ..picture.layout import layout_map
+    from ..picture.planar_map import realise
+
     if _is_file(arg):
         old = load_game(arg)
         analysis = analyse_picture(old)
@@ -135,6 +136,8 @@ def layout_command(
     a saved game is relaxed instead (A keeps the spots, R moves everything).  The
     picture written always reads back as the same position.
     """
+    from ..picture import analyse_picture, load_game, save_game  # heavy: only when used
+
     t0 = time.perf_counter()
     try:
         if mode:
@@ -192,6 +195,7 @@ def render_command(
     The format follows the output's extension.  Curves are written as their exact
     cubic Bézier pieces; spots are coloured by their lives.
     """
+    from ..picture import analyse_picture, load_game  # heavy: only when used
     from ..render import render
 
     try:
