@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sprouts_cli.engine import Position  # noqa: E402
-from sprouts_cli.play import Game, Session  # noqa: E402
-from sprouts_cli.players import Settings  # noqa: E402
+from sprouts_cli.engine import Position
+from sprouts_cli.play import Game, Session
+from sprouts_cli.players import Settings
 
 
 class DepthTap:
@@ -43,7 +43,9 @@ class DepthTap:
         pass
 
 
-def play(spots: int, seeds: range, seconds: float, misere: bool, opponent: str) -> tuple[int, int, list[int], float]:
+def play(
+    spots: int, seeds: range, seconds: float, misere: bool, opponent: str
+) -> tuple[int, int, list[int], float]:
     wins = 0
     games = 0
     tap = DepthTap()
@@ -52,7 +54,8 @@ def play(spots: int, seeds: range, seconds: float, misere: bool, opponent: str) 
         for parity_first in (True, False):
             kinds = ("parity", opponent) if parity_first else (opponent, "parity")
             game = Game(Position.start(spots), misere=misere)
-            out = Session(game, kinds, Settings(seconds=seconds, jobs=1), seed=seed, log=tap, quiet=True).run()
+            settings = Settings(seconds=seconds, jobs=1)
+            out = Session(game, kinds, settings, seed=seed, log=tap, quiet=True).run()
             games += 1
             if out.winner == (1 if parity_first else 2):
                 wins += 1
@@ -66,9 +69,17 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=0.5, help="seconds per parity move")
     ap.add_argument("--opponent", default="random")
     args = ap.parse_args()
+    import gc
+
+    gc.collect()
+    gc.freeze()  # as `sprouts play` does: the collector leaves what the imports built alone
     seeds = range(1, args.seeds + 1)
-    print(f"parity search against {args.opponent}, {args.spots} spots, seeds 1-{args.seeds}, {args.time:g} s/move")
-    print(f"{'rules':<8} {'games':>5} {'parity won':>10} {'share':>6} {'depth (median, max)':>20} {'seconds':>8}")
+    print(
+        f"parity search against {args.opponent}, {args.spots} spots, "
+        f"seeds 1-{args.seeds}, {args.time:g} s/move"
+    )
+    head = f"{'rules':<8} {'games':>5} {'parity won':>10} {'share':>6} {'depth (median, max)':>20}"
+    print(f"{head} {'seconds':>8}")
     for misere in (False, True):
         wins, games, depths, secs = play(args.spots, seeds, args.time, misere, args.opponent)
         med = statistics.median(depths) if depths else 0

@@ -17,11 +17,19 @@ from sprouts_cli.players import COMPUTER_PLAYERS, Settings
 QUICK = Settings(seconds=0.05, jobs=1, tie_games=4)
 
 
-def play_and_replay(tmp_path: Path, first: str, second: str, spots: int, misere: bool, seed: int = 1) -> None:
+def play_and_replay(
+    tmp_path: Path,
+    first: str,
+    second: str,
+    spots: int,
+    misere: bool,
+    seed: int = 1,
+    settings: Settings = QUICK,
+) -> None:
     log_path = tmp_path / f"{first}-{second}-{spots}-{misere}.log"
     game = Game(Position.start(spots), misere=misere)
     with LogWriter(log_path) as log:
-        outcome = Session(game, (first, second), QUICK, seed=seed, log=log, quiet=True).run()
+        outcome = Session(game, (first, second), settings, seed=seed, log=log, quiet=True).run()
     # the game ended with a legal final position
     assert game.position.is_over()
     assert 2 * spots <= game.moves_made <= 3 * spots - 1
@@ -57,6 +65,11 @@ def test_a_sample_of_games_end_legally_and_replay(
     tmp_path: Path, first: str, second: str, spots: int, misere: bool
 ) -> None:
     play_and_replay(tmp_path, first, second, spots, misere)
+
+
+def test_a_game_with_worker_processes(tmp_path: Path) -> None:
+    settings = Settings(seconds=0.2, jobs=2, tie_games=4)
+    play_and_replay(tmp_path, "parity", "perfect", 5, True, settings=settings)
 
 
 @pytest.mark.slow

@@ -200,3 +200,43 @@ def test_perfect_never_loses_a_won_position_small(misere: bool) -> None:
 @pytest.mark.parametrize("misere", [False, True])
 def test_perfect_never_loses_a_won_position_up_to_five_spots(misere: bool) -> None:
     _check_perfect(5, misere, None)
+
+
+def test_worker_results_merge_at_the_depth_all_reached() -> None:
+    from sprouts_cli.players.workers import merge
+
+    shares = [[0, 2], [1, 3]]
+    a = ([(1, [0.1, 0.2], [True, True]), (2, [0.3, -0.5], [True, False])], False, 10)
+    b = (
+        [(1, [0.2, 0.0], [True, True]), (2, [0.3, 0.1], [True, True]), (3, [0.5, 0.4], [True, True])],
+        False,
+        20,
+    )
+    r = merge(shares, [a, b], 4)
+    assert r.depth == 2 and r.values == [0.3, 0.3, -0.5, 0.1] and r.nodes == 30
+    assert r.tied() == [0, 1]
+    # a worker that proved a win counts at any depth
+    won = ([(1, [2.0, 0.5], [True, False])], True, 5)
+    r = merge(shares, [won, b], 4)
+    assert r.depth == 3 and r.values[0] == 2.0 and r.tied() == [0]
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_workers_find_the_same_exact_result(misere: bool) -> None:
+    p = random_game_position(4, 4, 3)
+    cands = root_candidates(p)
+    rng = random.Random(0)
+    serial = make_player("parity", Settings(seconds=60, jobs=1, depth=p.total_lives + 1))
+    parallel = make_player("parity", Settings(seconds=60, jobs=2, depth=p.total_lives + 1))
+    try:
+        a, _ = serial.search(cands, misere, rng, time.monotonic() + 60)
+        b, _ = parallel.search(cands, misere, rng, time.monotonic() + 60)
+    finally:
+        serial.close()
+        parallel.close()
+    assert abs(a.best) == EXACT and a.best == b.best
+    # both stop at the first depth that proves the result; what they call best is right
+    for result in (a, b):
+        for i in result.tied():
+            opponent_wins = brute.brute_misere_win(cands[i].key) if misere else normal_win(cands[i].key)
+            assert opponent_wins == (a.best < 0)

@@ -143,6 +143,8 @@ class ParitySearch:
         self.static: dict[tuple[str, str], float] = {}
         self.kids: dict[str, list[Position]] = {}
         self.nodes = 0
+        self.completed: list[RootResult] = []  # every depth the last ``deepen`` completed
+        self.final = False  # it stopped because deeper would not change the values
         self.deadline: float | None = None
         self.enforce = True
         self.solved_parts = 0
@@ -398,6 +400,8 @@ class ParitySearch:
         self.deadline = deadline
         order = list(range(len(children)))
         done: RootResult | None = None
+        self.completed = []
+        self.final = False
         depth = 1
         while True:
             self.enforce = depth > 1
@@ -412,9 +416,12 @@ class ParitySearch:
                 values[i] = res.values[pos_in_order]
                 exact[i] = res.exact[pos_in_order]
             done = RootResult(depth, values, exact, res.nodes)
+            self.completed.append(done)
             if abs(done.best) >= EXACT or (max_depth is not None and depth >= max_depth):
+                self.final = True
                 break
             if all(abs(v) >= EXACT for v in values):
+                self.final = True
                 break
             order.sort(key=lambda i: -values[i])
             depth += 1
@@ -478,6 +485,7 @@ class ParityPlayer(Player):
         self.solvers = solvers if solvers is not None else Solvers(self.settings.table)
         self._searches: dict[bool, ParitySearch] = {}
         self.oracle = LengthOracle() if self.settings.sharp else None
+        self._parallel = None
 
     def search_for(self, misere: bool, rng: random.Random) -> ParitySearch:
         s = self._searches.get(misere)
@@ -494,12 +502,30 @@ class ParityPlayer(Player):
         if len(cands) == 1:
             c = cands[0]
             return Choice(c.move, c.child, summary="the only move", fields=[("candidates", 1)])
+        result, nodes = self.search(cands, misere, rng, t0 + self.settings.seconds)
+        return self._decide(cands, result, misere, rng, t0, [("nodes", nodes)])
+
+    def search(
+        self, cands: list[Candidate], misere: bool, rng: random.Random, deadline: float
+    ) -> tuple[RootResult, int]:
+        """Iterative deepening over the candidates until ``deadline`` (a ``time.monotonic()`` value).
+
+        With several jobs the candidates are shared out among worker processes, each
+        with its own tables (§5.8); otherwise the search runs here.
+        """
+        children = [clean(c.child) for c in cands]
+        if self.settings.jobs > 1 and len(children) > 1:
+            if self._parallel is None:
+                from .workers import ParallelParity
+
+                table = self.settings.table
+                path = str(table.path) if table is not None else None
+                self._parallel = ParallelParity(self.settings.jobs, path, self.settings.sharp)
+            return self._parallel.deepen(children, misere, deadline, self.settings.depth, rng)
         search = self.search_for(misere, rng)
         nodes0 = search.nodes
-        deadline = t0 + self.settings.seconds
-        children = [clean(c.child) for c in cands]
         result, _ = search.deepen(children, deadline, self.settings.depth)
-        return self._decide(cands, result, misere, rng, t0, [("nodes", search.nodes - nodes0)])
+        return result, search.nodes - nodes0
 
     def _decide(
         self,
@@ -538,6 +564,9 @@ class ParityPlayer(Player):
 
     def close(self) -> None:
         self.rollouts.close()
+        if self._parallel is not None:
+            self._parallel.close()
+            self._parallel = None
 
 
 __all__ = ["EXACT", "ParityPlayer", "ParitySearch", "Parts", "RootResult", "leaf_value", "verdict"]

@@ -79,22 +79,15 @@ class PerfectPlayer(Player):
         self, p: Position, cands: list[Candidate], misere: bool, rng: random.Random, t0: float, why: str
     ) -> Choice:
         """Parity search among all the moves with the time left (depth 1 at least)."""
-        search = self.parity.search_for(misere, rng)
-        nodes0 = search.nodes
-        from ..engine.parts import clean
-
-        children = [clean(c.child) for c in cands]
-        result, _ = search.deepen(children, t0 + self.settings.seconds, self.settings.depth)
-        choice = self.parity._decide(
-            cands, result, misere, rng, t0, [("solver", why), ("nodes", search.nodes - nodes0)]
-        )
+        result, nodes = self.parity.search(cands, misere, rng, t0 + self.settings.seconds)
+        choice = self.parity._decide(cands, result, misere, rng, t0, [("solver", why), ("nodes", nodes)])
         if why.startswith("lost"):
             choice.fields = [(k, "lost" if k == "verdict" else v) for k, v in choice.fields]
         choice.summary = f"{why}; parity search: {choice.summary}"
         return choice
 
     def close(self) -> None:
-        self.rollouts.close()
+        self.parity.close()
 
 
 __all__ = ["PerfectPlayer"]

@@ -1,0 +1,100 @@
+"""Parity search on several processes: the candidates shared out among workers (seed 002, §5.8).
+
+Each worker process keeps its own transposition table, solvers and (with ``--sharp``)
+length oracle for the whole game, and searches its share of the root candidates by
+iterative deepening until the move's deadline.  The results are merged at the
+deepest depth every worker completed; a worker that stopped early because deeper
+search could not change its values (a proved win, every value exact, or the depth
+asked for) counts at any depth.  Workers share the table of solved positions through
+its SQLite file.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from ..engine.position import Position
+from .parity import ParitySearch, RootResult
+
+#: Per worker process: its table path, sharp flag, and one search per rule.
+_WORKER: dict = {}
+
+
+def _init(table_path: str | None, sharp: bool) -> None:
+    _WORKER.clear()
+    _WORKER.update({"table": table_path, "sharp": sharp})
+
+
+def _search(misere: bool) -> ParitySearch:
+    s = _WORKER.get(misere)
+    if s is None:
+        from ..engine.bounds import LengthOracle
+        from .parts import Solvers
+
+        table = None
+        if _WORKER.get("table"):
+            from ..solve.store import Table
+
+            table = Table(_WORKER["table"])
+        oracle = LengthOracle() if _WORKER.get("sharp") else None
+        s = _WORKER[misere] = ParitySearch(misere, Solvers(table).parts(misere), oracle)
+    return s
+
+
+def _search_share(args: tuple) -> tuple[list[tuple[int, list[float], list[bool]]], bool, int]:
+    misere, children, wall_deadline, max_depth, seed = args
+    search = _search(misere)
+    search.rng = random.Random(seed)
+    deadline = time.monotonic() + (wall_deadline - time.time())
+    nodes0 = search.nodes
+    search.deepen(children, deadline, max_depth)
+    done = [(r.depth, r.values, r.exact) for r in search.completed]
+    return done, search.final, search.nodes - nodes0
+
+
+def merge(shares: list[list[int]], results: list, n: int) -> RootResult:
+    """One root result from the workers' results, at the deepest depth all of them reached."""
+    open_depths = [done[-1][0] for done, final, _ in results if not final]
+    depth = min(open_depths) if open_depths else max(done[-1][0] for done, _, _ in results)
+    values = [0.0] * n
+    exact = [False] * n
+    nodes = 0
+    for share, (done, _, used) in zip(shares, results, strict=True):
+        nodes += used
+        pick = next((d for d in reversed(done) if d[0] <= depth), done[0])
+        for k, i in enumerate(share):
+            values[i] = pick[1][k]
+            exact[i] = pick[2][k]
+    return RootResult(depth, values, exact, nodes)
+
+
+class ParallelParity:
+    """A pool of search workers kept for the whole game."""
+
+    def __init__(self, jobs: int, table_path: str | None, sharp: bool) -> None:
+        self.jobs = jobs
+        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=(table_path, sharp))
+
+    def deepen(
+        self,
+        children: list[Position],
+        misere: bool,
+        deadline: float,
+        max_depth: int | None,
+        rng: random.Random,
+    ) -> tuple[RootResult, int]:
+        """Search the children on the workers until ``deadline`` (a ``time.monotonic()`` value)."""
+        k = min(self.jobs, len(children))
+        shares = [list(range(i, len(children), k)) for i in range(k)]
+        wall = time.time() + (deadline - time.monotonic())
+        tasks = [
+            (misere, [children[i] for i in share], wall, max_depth, rng.getrandbits(31)) for share in shares
+        ]
+        results = list(self._pool.map(_search_share, tasks))
+        merged = merge(shares, results, len(children))
+        return merged, merged.nodes
+
+    def close(self) -> None:
+        self._pool.shutdown(cancel_futures=True)
