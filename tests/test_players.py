@@ -10,6 +10,7 @@ import pytest
 from games import random_game_position
 
 from sprouts_cli.engine import Position
+from sprouts_cli.engine.bounds import LengthOracle, lower_bound, upper_bound
 from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, check_move
 from sprouts_cli.engine.parts import clean
@@ -89,13 +90,23 @@ def _positions(spots: int) -> dict[str, Position]:
     return out
 
 
-@pytest.mark.parametrize("misere", [False, True])
-@pytest.mark.parametrize("with_parts", [False, True])
-def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool) -> None:
+@pytest.mark.parametrize(
+    ("misere", "with_parts", "sharp"),
+    [
+        (False, False, False),
+        (False, True, False),
+        (True, False, False),
+        (True, True, False),
+        (True, True, True),
+    ],
+)
+def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool, sharp: bool) -> None:
     """Searched to the end, the root value is ±2 and agrees with brute force (3 spots)."""
     positions = _positions(3)
-    search = ParitySearch(misere, parts_for(misere) if with_parts else None, rng=random.Random(0))
-    for key, p in positions.items():
+    oracle = LengthOracle() if sharp else None
+    search = ParitySearch(misere, parts_for(misere) if with_parts else None, oracle, rng=random.Random(0))
+    items = list(positions.items())
+    for key, p in items[:: 4 if sharp else 1]:
         if p.is_over():
             continue
         cands = root_candidates(p)
@@ -108,6 +119,22 @@ def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool
             child = cands[i].key
             child_win = brute.brute_misere_win(child) if misere else brute.brute_nimber(child) != 0
             assert child_win != win or not win, (key, child)
+
+
+def test_sharp_leaves_use_the_longest_game() -> None:
+    """With the oracle a leaf's M is the longest game, never above the bound, and the value follows it."""
+    oracle = LengthOracle()
+    sharp = ParitySearch(False, None, oracle)
+    for seed in range(30):
+        p = clean(random_game_position(6, 6, seed))
+        if p.is_over():
+            continue
+        longest = oracle.longest(p)
+        assert longest is not None and longest <= upper_bound(p)
+        assert sharp._leaf(p) == leaf_value(longest, lower_bound(p), False)
+    with make_player("parity", Settings(seconds=0.2, jobs=1, sharp=True, tie_games=2)) as player:
+        choice = player.choose(Position.start(5), False, random.Random(3))
+        check_move(Position.start(5), choice.move)
 
 
 def test_depth_one_always_completes() -> None:

@@ -134,9 +134,9 @@ class Session:
         assert winner is not None
         stuck = g.to_move
         if g.misere:
-            reason = f"no move left for player {stuck}, who wins in misère play"
+            reason = f"player {stuck} cannot move and wins (misère play)"
         else:
-            reason = f"no move left for player {stuck}, who loses in normal play"
+            reason = f"player {stuck} cannot move and loses (normal play)"
         return self._end(winner, "no move left: " + reason)
 
     def _think(self, player: Player, choice, seconds: float) -> None:

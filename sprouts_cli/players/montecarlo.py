@@ -132,6 +132,9 @@ class MonteCarloPlayer(Player):
         cands = root_candidates(p)
         if not cands:
             raise ValueError("no move is left")
+        if len(cands) == 1:
+            c = cands[0]
+            return Choice(c.move, c.child, summary="the only move", fields=[("candidates", 1)])
         games = self.settings.games
         seconds = None if games is not None else max(0.0, self.settings.seconds - (time.monotonic() - t0))
         tally = self.rollouts.tally([c.child for c in cands], misere, games, seconds, rng.getrandbits(31))
