@@ -81,6 +81,9 @@ def test_replay_at_a_move_prints_and_writes_that_position(game_log: Path, tmp_pa
     svg = tmp_path / "after2.svg"
     assert run("replay-log", str(game_log), "--game", "1", "--at", "2", "-o", str(svg)).exit_code == 0
     assert svg.read_text().lstrip().startswith(("<?xml", "<svg"))
+    r = run("replay-log", str(game_log), "--game", "1", "--at", "2", "--json")
+    (obj,) = [json.loads(line) for line in r.output.splitlines()]
+    assert obj["move"] == 2 and obj["position"] == game.line_of_play[2].position.canonical()
     r = run("replay-log", str(game_log), "--game", "1", "--at", "99")
     assert r.exit_code == 2 and "there is no move 99" in r.output
     r = run("replay-log", str(game_log), "--game", "7")
@@ -142,7 +145,7 @@ def test_a_drawn_game_is_saved_after_every_move_and_can_be_resumed(tmp_path: Pat
     svg = tmp_path / "pictures"
     log = tmp_path / "drawn.log"
     args = ["play", "--spots", "2", "--first", "random", "--second", "random", "--seed", "4", "--jobs", "1"]
-    r = run(*args, "--save", str(save), "--svg", str(svg), "--log", str(log), "--area", "400x300")
+    r = run(*args, "--misere", "--save", str(save), "--svg", str(svg), "--log", str(log), "--area", "400x300")
     assert r.exit_code == 0, r.output
     g = replay_log(log).games[0]
     pictures = sorted(svg.glob("move-*.svg"))
@@ -163,4 +166,5 @@ def test_a_drawn_game_is_saved_after_every_move_and_can_be_resumed(tmp_path: Pat
     assert r.exit_code == 0, r.output
     resumed = replay_log(log2).games[0]
     assert resumed.first_to_move == 2
+    assert resumed.rules == "misere"  # the saved game's rules
     assert numbered_key(resumed.start)[0] == numbered_key(g.line_of_play[1].position)[0]

@@ -80,3 +80,31 @@ def test_every_pair_of_players_in_both_rules_from_3_to_8_spots(
     tmp_path: Path, first: str, second: str, spots: int, misere: bool
 ) -> None:
     play_and_replay(tmp_path, first, second, spots, misere, seed=spots)
+
+
+class FailingDrawer:
+    """A drawer whose picture of move 2 is not the intended position."""
+
+    width, height, seconds = 400.0, 300.0, 0.0
+
+    def draw(self, game, title=None) -> None:
+        from sprouts_cli.play import PlayError
+
+        if game.moves_made == 2:
+            raise PlayError("move 2 could not be drawn as intended")
+
+
+def test_a_move_that_cannot_be_drawn_stops_the_game_and_the_log_says_so(tmp_path: Path) -> None:
+    from sprouts_cli.play import PlayError
+
+    log_path = tmp_path / "stopped.log"
+    game = Game(Position.start(4))
+    with LogWriter(log_path) as log, pytest.raises(PlayError, match="could not be drawn"):
+        Session(game, ("random", "random"), QUICK, seed=1, log=log, drawer=FailingDrawer(), quiet=True).run()
+    r = replay_log(log_path)
+    assert r.error is None
+    (g,) = r.games
+    assert g.moves == 2 and g.ended is not None and g.ended["reason"].startswith("stopped: move 2")
+    assert "area 400x300" in log_path.read_text()
+    notes = [line for line in log_path.read_text().splitlines() if line.startswith("note 2")]
+    assert notes and "could not be drawn" in notes[0]

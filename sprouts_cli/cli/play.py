@@ -37,7 +37,11 @@ def _area(text: str) -> tuple[float, float]:
 @click.option(
     "--second", type=click.Choice(PLAYER_NAMES), default="parity", show_default=True, help="Player 2."
 )
-@click.option("--misere", is_flag=True, help="Misère play: the player who cannot move wins.")
+@click.option(
+    "--misere/--normal",
+    default=None,
+    help="Misère play (who cannot move wins) or normal play [default: normal, or a saved game's rules].",
+)
 @click.option(
     "--time",
     "seconds",
@@ -63,7 +67,7 @@ def play_command(
     spots: int | None,
     first: str,
     second: str,
-    misere: bool,
+    misere: bool | None,
     seconds: float,
     games: int | None,
     depth: int | None,
@@ -99,6 +103,9 @@ def play_command(
     jobs = jobs or os.cpu_count() or 1
     try:
         position, picture, to_move = _start_position(start, spots)
+        if misere is None:
+            saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
+            misere = saved == "misere"
         drawer = None
         if save or svg_dir:
             from ..play.drawing import Drawer
@@ -208,7 +215,10 @@ def replay_log_command(
         for g in games:
             if game_number is not None and g.number != game_number:
                 continue
-            for s in g.steps:
+            steps = g.steps
+            if at is not None:  # just the position after move K of the line of play
+                steps = g.line_of_play[at : at + 1] if g is chosen else []
+            for s in steps:
                 upper, lower = bounds_of(s.position, g.complete)
                 print_json(
                     {

@@ -101,6 +101,12 @@ class Session:
             self.drawer.draw(g)
         try:
             return self._loop()
+        except KeyboardInterrupt:
+            self._end(None, "interrupted")
+            raise
+        except PlayError as e:
+            self._end(None, f"stopped: {e}")
+            raise
         finally:
             for p in self.players.values():
                 if p is not None:
