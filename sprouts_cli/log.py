@@ -20,7 +20,8 @@ The grammar (the README has it with examples)::
   ``spot-lives`` (one digit per spot), ``to-move`` (1 or 2), ``date``.
 * ``move K`` is the K-th move of the current game: ``player`` (1 | 2), ``by``
   (human | random | montecarlo | parity | perfect), ``play`` (the move in words),
-  ``effect`` (the regions it joined in or split), ``position`` (canonical form after
+  ``effect`` (the region it joined boundaries in or split, and its lives; checked up
+  to the region's number), ``position`` (canonical form after
   it), ``numbered`` (the numbered position after it), ``lives``, ``upper`` and
   ``lower`` (the bounds on the moves left).
 * ``think K`` is the computer's reasoning before move K: ``player``, ``by``, and
@@ -54,6 +55,7 @@ from .engine.naming import (
     parse_lives,
     parse_numbered,
     parse_words,
+    same_effect,
 )
 from .engine.position import Position
 from .errors import LogError, SproutsError
@@ -486,7 +488,7 @@ def _check_same(r: Record, p: Position, when: str) -> None:
 def _check_effect(r: Record, before: Position, m) -> None:
     if "effect" in r.fields:
         effect = describe_effect(before, m)
-        if r.fields["effect"] != effect:
+        if not same_effect(r.fields["effect"], effect):
             raise LogError(f"the move {effect}, not '{r.fields['effect']}'", r.line)
 
 

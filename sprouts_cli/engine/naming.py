@@ -355,14 +355,24 @@ def _words_order(words: str) -> tuple:
 
 
 def describe_effect(p: Position, m: Move) -> str:
-    """What the move does to the regions, for the log: the lives of the region it joins in or splits."""
+    """What the move does to the regions, for the log: the region (1-based) it joins in or splits.
+
+    The region's number depends on the order regions are listed in; ``same_effect``
+    compares two descriptions without it.
+    """
     region_lives = p.region_lives(m.region)
+    r = m.region + 1
     if m.joins_boundaries:
-        return f"joins two boundaries in a region of {region_lives} lives"
+        return f"joins two boundaries in region {r} ({region_lives} lives)"
     child = apply_move(p, m, check=False)
     a = child.region_lives(m.region)
     b = child.region_lives(len(child.regions) - 1)
-    return f"splits a region of {region_lives} lives into {max(a, b)} + {min(a, b)}"
+    return f"splits region {r} ({region_lives} lives) into {max(a, b)} + {min(a, b)} lives"
+
+
+def same_effect(a: str, b: str) -> bool:
+    """Do two effects say the same, up to how the regions are numbered?"""
+    return re.sub(r"region \d+ ", "region ", a) == re.sub(r"region \d+ ", "region ", b)
 
 
 __all__ = [
@@ -384,5 +394,6 @@ __all__ = [
     "parse_numbered",
     "parse_spot_list",
     "parse_words",
+    "same_effect",
     "spot_list",
 ]
