@@ -115,3 +115,32 @@ def test_quit_and_end_of_input_leave_the_game(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     r = replay_log(log)
     assert r.error is None and len(r.games) == 2
+
+
+def test_answers_that_fit_several_moves_ask_for_the_position() -> None:
+    from games import random_game_position
+
+    from sprouts_cli.engine.naming import parse_words
+    from sprouts_cli.play import Game
+    from sprouts_cli.play.human import Terminal, read_answer
+
+    said: list[str] = []
+    term = Terminal(say=said.append, ask=lambda prompt: None)
+    for seed in range(40):
+        game = Game(random_game_position(5, 5, seed))
+        moves = game.named_moves()
+        ambiguous = [nm for nm in moves if " giving " in nm.words]
+        if not ambiguous:
+            continue
+        nm = ambiguous[0]
+        bare = nm.words.split(" giving ")[0]
+        said.clear()
+        assert read_answer(game, moves, bare, term) is None
+        assert "fits" in said[0] and any(nm.canonical in line for line in said[1:])
+        answer = read_answer(game, moves, nm.words, term)
+        assert answer is not None and answer.action == "move"
+        assert game.position.play(answer.move).canonical() == nm.canonical
+        assert parse_words(nm.words).giving == nm.canonical
+        break
+    else:
+        pytest.fail("no position with moves told apart by their result")

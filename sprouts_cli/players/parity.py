@@ -56,7 +56,7 @@ SAMPLE = 64
 #: The transposition table is cleared when it grows past this many entries.
 TABLE_LIMIT = 400_000
 #: Positions whose children are kept (they are listed again when dropped).
-KIDS_LIMIT = 50_000
+KIDS_LIMIT = 20_000
 #: Lower, upper, exact entries of the transposition table.
 LOWER, UPPER, EXACT_FLAG = 0, 1, 2
 #: Two root values closer than this tie.
