@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Protocol
 
-from ..engine.bounds import LengthOracle, land_facts, lower_bound, raw_lands, upper_bound
+from ..engine.bounds import LengthOracle, _land_lower, land_facts, lower_bound, raw_lands, upper_bound
 from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
 from ..engine.parts import clean
-from ..engine.position import Position
+from ..engine.position import Position, Region
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
@@ -347,8 +347,7 @@ class ParitySearch:
         best = -math.inf
         for m in self.moves(pos):
             self.tick()
-            child = clean(apply_move(pos, m, check=False))
-            v = -self._leaf(child)
+            v = -self._leaf(apply_move(pos, m, check=False))
             if v > best:
                 best = v
                 if best >= EXACT:
@@ -356,14 +355,18 @@ class ParitySearch:
         return best
 
     def _leaf(self, pos: Position) -> float:
-        if not pos.live_region_indices():
+        """A leaf judged by its bounds (or exactly when no move is left)."""
+        lands = land_regions(pos)
+        if not lands:
             return EXACT if self.misere else -EXACT
-        upper = upper_bound(pos)
+        lives = pos.lives
+        upper = sum(land_facts(r, lives).upper for r in lands)
+        lower = sum(_land_lower(r, lives, None) for r in lands)
         if self.oracle is not None:
             longest = self.oracle.longest(pos, self.deadline)
             if longest is not None:
                 upper = longest
-        return leaf_value(upper, lower_bound(pos), self.misere)
+        return leaf_value(upper, lower, self.misere)
 
     def _order(self, child: Position, beside: Any, entry: Entry | None) -> tuple[int, float]:
         """Best first: the child the table names, then the children worst for the opponent."""
@@ -428,6 +431,51 @@ class ParitySearch:
         self.enforce = True
         assert done is not None
         return done, order
+
+
+def land_regions(p: Position) -> list[list[Region]]:
+    """The live regions of each land of ``p``, cleaned, in one pass.
+
+    The same as ``parts.clean`` then ``parts.land_groups`` (stumps and regions under
+    two lives dropped, regions joined by a spot with a life), with each region's lives
+    counted once: the leaves of the search are judged by the bounds of their lands,
+    and this is the most frequent step of the search.
+    """
+    lives = p.lives
+    live: list[Region] = []
+    for r in p.regions:
+        bounds = []
+        for b in r:
+            kept = tuple(s for s in b if lives[s])
+            if kept:
+                bounds.append(kept)
+        seen = {s for b in bounds for s in b}
+        if sum(lives[s] for s in seen) >= 2:
+            live.append(tuple(bounds))
+    if len(live) <= 1:
+        return [live] if live else []
+    parent = list(range(len(live)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[int, int] = {}
+    for ri, r in enumerate(live):
+        for b in r:
+            for s in b:
+                if lives[s]:
+                    other = first.setdefault(s, ri)
+                    if other != ri:
+                        a, d = find(other), find(ri)
+                        if a != d:
+                            parent[max(a, d)] = min(a, d)
+    groups: dict[int, list[Region]] = {}
+    for ri, r in enumerate(live):
+        groups.setdefault(find(ri), []).append(r)
+    return list(groups.values())
 
 
 def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
