@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .bounds import bounds_command
 from .picture import layout_command, render_command
 from .play import play_command, replay_log_command
 from .positions import canonical_command, children_command
@@ -26,8 +27,9 @@ def main() -> None:
 
 main.add_command(canonical_command)
 main.add_command(children_command)
-main.add_command(layout_command)
-main.add_command(render_command)
+main.add_command(bounds_command)
 main.add_command(play_command)
 main.add_command(replay_log_command)
 main.add_command(replay_log_command, name="replay")
+main.add_command(layout_command)
+main.add_command(render_command)
