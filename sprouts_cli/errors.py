@@ -38,6 +38,19 @@ class PictureError(SproutsError):
     through a spot, a fourth curve at a spot), or a position that cannot be drawn."""
 
 
+class TableError(SproutsError):
+    """A table of solved positions (SQLite) or a file to import into it that cannot be used.
+
+    ``line`` is the 1-based line of an imported file, when the fault is on one line.
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        where = f"line {line}: " if line is not None else ""
+        super().__init__(f"{where}{message}")
+
+
 class LogError(SproutsError):
     """A game log whose line cannot be read or does not replay."""
 

@@ -1,0 +1,310 @@
+"""The table of solved positions: an SQLite file that keeps what the solvers proved.
+
+Normal play keeps, per land (its reduced form, ``engine/reduce.py``), its nimber when
+known and the heaps ``k`` for which "land + *k" is proved a win for the player to move
+(a bit mask; a proved *loss* of land + *k is its nimber, k).  Misère play keeps, per
+land, its misère canonical tree as text (``misere_trees.TreeStore.to_text``) and the
+misère outcomes of searched positions.
+
+Why it is safe:
+
+* The file is in WAL mode: readers never block the writer, and a commit is atomic, so a
+  run that is killed (even with SIGKILL) leaves every committed fact and nothing half
+  written.  ``synchronous=NORMAL`` is enough for that (it only gives up durability of
+  the last commits against a power cut, never consistency).
+* Several worker processes may write at once: each write is one short transaction
+  (``BEGIN IMMEDIATE``), and a busy file is waited for (``busy_timeout``) and retried.
+* Facts are kept in a small buffer and committed together at most ``flush_seconds``
+  after they were proved (and at every ``flush()``/``close()``), so proving thousands of
+  small facts a second does not cost a commit each.
+* Every fact is a true statement about the position its key names: a key is a
+  position string, so even a table written by an older canonical form holds only true
+  facts (they are just not found under the new keys).  The canonical form's version is
+  kept in ``meta`` and an old table is re-keyed on opening (``rekey``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import TableError
+
+#: Version of the table's layout; a table with another version is refused.
+SCHEMA_VERSION = 1
+#: Version of the reduced form used for keys (bump when ``engine/reduce.py`` changes keys).
+KEY_VERSION = 1
+#: The largest heap whose "land + *k is a win" fact fits the bit mask (SQLite integers are 64-bit).
+MAX_MASK_HEAP = 62
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS normal (
+    land TEXT PRIMARY KEY,      -- reduced form of one land
+    nimber INTEGER,             -- NULL while unknown
+    wins INTEGER NOT NULL DEFAULT 0  -- bit k set: land + *k is a win for the player to move
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS misere (
+    land TEXT PRIMARY KEY,      -- reduced form of one land
+    tree TEXT NOT NULL          -- its misère canonical tree (TreeStore.to_text)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS misere_outcome (
+    position TEXT PRIMARY KEY,  -- reduced form of a position
+    win INTEGER NOT NULL        -- 1: a misère win for the player to move
+) WITHOUT ROWID;
+"""
+
+
+def default_path() -> Path:
+    """Where the table lives unless ``--db`` says otherwise: the user's cache directory."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("sprouts", appauthor=False)) / "solved.sqlite"
+
+
+class Table:
+    """A table of solved positions in one SQLite file, shared safely by several processes.
+
+    ``Table(path)`` creates the file when it does not exist.  Reads see what any process
+    has committed.  Writes are buffered for at most ``flush_seconds``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], flush_seconds: float = 0.5, timeout: float = 60.0):
+        self.path = Path(path)
+        self.flush_seconds = flush_seconds
+        self._lock = threading.RLock()
+        self._pending_normal: dict[str, tuple[int | None, int]] = {}
+        self._pending_tree: dict[str, str] = {}
+        self._pending_outcome: dict[str, int] = {}
+        self._last_flush = time.monotonic()
+        self.reads = 0
+        self.hits = 0
+        self.written = 0
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._setup()
+        except sqlite3.DatabaseError as e:
+            raise TableError(f"{self.path}: not a usable table of solved positions ({e})") from e
+        except OSError as e:
+            raise TableError(f"{self.path}: cannot open the table ({e.strerror or e})") from e
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self) -> None:
+        with self._write() as db:
+            for statement in _SCHEMA.strip().split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                db.execute("INSERT INTO meta VALUES ('keys', ?)", (str(KEY_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise TableError(
+                    f"{self.path}: table layout version {row[0]}, this program reads version {SCHEMA_VERSION}"
+                )
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'keys'").fetchone()
+        if row is not None and row[0] != str(KEY_VERSION):
+            self.rekey()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, retried while another process holds the file."""
+        for attempt in range(20):
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+        else:
+            raise TableError(f"{self.path}: the table stayed locked by another process")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+
+    def rekey(self) -> int:
+        """Re-key every land by the current reduced form (after the form changed); returns the count."""
+        from ..engine.position import Position
+        from ..engine.reduce import reduced_lands
+
+        moved = 0
+        with self._write() as db:
+            rows = db.execute("SELECT land, nimber, wins FROM normal").fetchall()
+            db.execute("DELETE FROM normal")
+            for land, nimber, wins in rows:
+                keys = reduced_lands(Position.from_string(land))
+                if len(keys) != 1:
+                    continue
+                db.execute(_UPSERT_NORMAL, (keys[0], nimber, wins))
+                moved += 1
+            trees = db.execute("SELECT land, tree FROM misere").fetchall()
+            db.execute("DELETE FROM misere")
+            for land, tree in trees:
+                keys = reduced_lands(Position.from_string(land))
+                if len(keys) == 1:
+                    db.execute("INSERT OR REPLACE INTO misere VALUES (?, ?)", (keys[0], tree))
+            db.execute("DELETE FROM misere_outcome")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('keys', ?)", (str(KEY_VERSION),))
+        return moved
+
+    # ------------------------------------------------------------ normal play
+    def get_normal(self, land: str) -> tuple[int | None, int] | None:
+        """(nimber or None, win mask) for a land, or None when the table knows nothing of it."""
+        with self._lock:
+            pending = self._pending_normal.get(land)
+            self.reads += 1
+            row = self._db.execute("SELECT nimber, wins FROM normal WHERE land = ?", (land,)).fetchone()
+        if row is None and pending is None:
+            return None
+        self.hits += 1
+        nimber, wins = row if row is not None else (None, 0)
+        if pending is not None:
+            nimber = pending[0] if pending[0] is not None else nimber
+            wins |= pending[1]
+        return nimber, wins
+
+    def get_nimber(self, land: str) -> int | None:
+        hit = self.get_normal(land)
+        return None if hit is None else hit[0]
+
+    def put_nimber(self, land: str, nimber: int) -> None:
+        """Record that ``land`` has this nimber (so land + *k is a loss exactly for k = nimber)."""
+        self._merge_normal(land, nimber, 0)
+
+    def put_win(self, land: str, heap: int) -> None:
+        """Record that ``land + *heap`` is a win for the player to move."""
+        if heap <= MAX_MASK_HEAP:
+            self._merge_normal(land, None, 1 << heap)
+
+    def _merge_normal(self, land: str, nimber: int | None, wins: int) -> None:
+        with self._lock:
+            old = self._pending_normal.get(land)
+            if old is not None:
+                nimber = nimber if nimber is not None else old[0]
+                wins |= old[1]
+            self._pending_normal[land] = (nimber, wins)
+        self._maybe_flush()
+
+    # ------------------------------------------------------------- misère play
+    def get_misere(self, land: str) -> str | None:
+        """The misère canonical tree (text) of a land, or None."""
+        with self._lock:
+            pending = self._pending_tree.get(land)
+            if pending is not None:
+                return pending
+            self.reads += 1
+            row = self._db.execute("SELECT tree FROM misere WHERE land = ?", (land,)).fetchone()
+        if row is not None:
+            self.hits += 1
+            return row[0]
+        return None
+
+    def put_misere(self, land: str, text: str) -> None:
+        with self._lock:
+            self._pending_tree[land] = text
+        self._maybe_flush()
+
+    def get_misere_outcome(self, key: str) -> bool | None:
+        """The misère outcome (win for the player to move) of a position by reduced form, or None."""
+        with self._lock:
+            pending = self._pending_outcome.get(key)
+            if pending is not None:
+                return bool(pending)
+            self.reads += 1
+            row = self._db.execute("SELECT win FROM misere_outcome WHERE position = ?", (key,)).fetchone()
+        if row is not None:
+            self.hits += 1
+            return bool(row[0])
+        return None
+
+    def put_misere_outcome(self, key: str, win: bool) -> None:
+        with self._lock:
+            self._pending_outcome[key] = int(win)
+        self._maybe_flush()
+
+    # ---------------------------------------------------------------- writing
+    def _maybe_flush(self) -> None:
+        if time.monotonic() - self._last_flush >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> int:
+        """Commit every buffered fact in one transaction; returns how many were written."""
+        with self._lock:
+            normal, trees, outcomes = self._pending_normal, self._pending_tree, self._pending_outcome
+            self._last_flush = time.monotonic()
+            if not (normal or trees or outcomes):
+                return 0
+            try:
+                with self._write() as db:
+                    db.executemany(_UPSERT_NORMAL, [(k, n, w) for k, (n, w) in normal.items()])
+                    db.executemany("INSERT OR REPLACE INTO misere VALUES (?, ?)", list(trees.items()))
+                    db.executemany(
+                        "INSERT OR REPLACE INTO misere_outcome VALUES (?, ?)", list(outcomes.items())
+                    )
+            except sqlite3.DatabaseError as e:
+                raise TableError(f"{self.path}: cannot write the table ({e})") from e
+            count = len(normal) + len(trees) + len(outcomes)
+            self.written += count
+            self._pending_normal, self._pending_tree, self._pending_outcome = {}, {}, {}
+            return count
+
+    def close(self) -> None:
+        """Commit what is buffered and close the file."""
+        with self._lock:
+            if self._db is None:
+                return
+            try:
+                self.flush()
+            finally:
+                self._db.close()
+                self._db = None  # type: ignore[assignment]
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ stats
+    def counts(self) -> dict[str, int]:
+        """How many lands each part of the table holds (committed facts only)."""
+        q = self._db.execute
+        return {
+            "nimbers": q("SELECT count(*) FROM normal WHERE nimber IS NOT NULL").fetchone()[0],
+            "lands_with_wins_only": q("SELECT count(*) FROM normal WHERE nimber IS NULL").fetchone()[0],
+            "misere_trees": q("SELECT count(*) FROM misere").fetchone()[0],
+            "misere_outcomes": q("SELECT count(*) FROM misere_outcome").fetchone()[0],
+        }
+
+    def normal_items(self) -> Iterable[tuple[str, int | None, int]]:
+        """Every (land, nimber or None, win mask) committed, in key order."""
+        return self._db.execute("SELECT land, nimber, wins FROM normal ORDER BY land").fetchall()
+
+
+_UPSERT_NORMAL = """
+INSERT INTO normal (land, nimber, wins) VALUES (?, ?, ?)
+ON CONFLICT (land) DO UPDATE SET
+    nimber = coalesce(excluded.nimber, normal.nimber),
+    wins = normal.wins | excluded.wins
+"""
+
+
+def open_table(db: str | os.PathLike[str] | None, use_db: bool = True) -> Table | None:
+    """The table the command line asked for: ``--db PATH``, the default one, or none (``--no-db``)."""
+    if not use_db:
+        return None
+    return Table(db if db is not None else default_path())

@@ -1,0 +1,49 @@
+"""The solver's children of a land are exactly the engine's (``child_parts``), with fewer canonical forms."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from games import game_positions
+from hypothesis import given
+
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.explore import child_parts, reachable_positions
+from sprouts_cli.engine.moves import representative_moves
+from sprouts_cli.engine.reduce import reduced_lands
+from sprouts_cli.solve.children import land_children, symmetric_moves
+
+
+@cache
+def lands_from(n: int) -> list[str]:
+    return sorted({x for p in reachable_positions(Position.start(n)).values() for x in reduced_lands(p)})
+
+
+def engine_children(land: str) -> list[tuple[str, ...]]:
+    return sorted(lands for lands, _ in child_parts(Position.from_string(land)))
+
+
+@pytest.mark.parametrize(("n", "step"), [(1, 1), (2, 1), (3, 1), (4, 5)])
+def test_children_match_the_engine_on_lands_from_n_spots(n: int, step: int) -> None:
+    for land in lands_from(n)[::step]:
+        assert land_children(land) == engine_children(land), land
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [4, 5])
+def test_children_match_the_engine_on_every_land_from_n_spots(n: int) -> None:
+    for land in lands_from(n):
+        assert land_children(land) == engine_children(land), land
+
+
+@given(game_positions(max_spots=9))
+def test_children_match_the_engine_on_random_lands(p: Position) -> None:
+    for land in reduced_lands(p)[:2]:
+        assert land_children(land) == engine_children(land), land
+
+
+def test_interchangeable_boundaries_are_used_once() -> None:
+    p = Position.from_string("0*11")
+    assert len(symmetric_moves(p)) == 12 < len(representative_moves(p))
+    assert len(land_children("0*11")) == 7
