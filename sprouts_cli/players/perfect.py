@@ -80,7 +80,14 @@ class PerfectPlayer(Player):
     ) -> Choice:
         """Parity search among all the moves with the time left (depth 1 at least)."""
         result, nodes = self.parity.search(cands, misere, rng, t0 + self.settings.seconds)
-        choice = self.parity._decide(cands, result, misere, rng, t0, [("solver", why), ("nodes", nodes)])
+        choice = self.parity._decide(
+            cands,
+            result,
+            misere,
+            rng,
+            t0,
+            [("solver", "lost" if why.startswith("lost") else "out of time"), ("nodes", nodes)],
+        )
         if why.startswith("lost"):
             choice.fields = [(k, "lost" if k == "verdict" else v) for k, v in choice.fields]
         choice.summary = f"{why}; parity search: {choice.summary}"
