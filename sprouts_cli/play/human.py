@@ -28,12 +28,18 @@ class Terminal:
     """Where a human game is shown and answered: stdout and stdin by default."""
 
     def __init__(
-        self, say: Callable[[str], None] | None = None, ask: Callable[[str], str | None] | None = None
+        self,
+        say: Callable[[str], None] | None = None,
+        ask: Callable[[str], str | None] | None = None,
+        status: Callable[[str], None] | None = None,
     ) -> None:
         import click
 
         self._say = say or click.echo
         self._ask = ask or _read_line
+        if status is None and say is None:
+            status = lambda text: click.echo(text, err=True)  # noqa: E731
+        self._status = status
 
     def say(self, text: str = "") -> None:
         self._say(text)
@@ -41,6 +47,11 @@ class Terminal:
     def ask(self, prompt: str) -> str | None:
         """One answer, or None at the end of the input."""
         return self._ask(prompt)
+
+    def status(self, text: str) -> None:
+        """A progress line: on stderr, so that stdout keeps only the game."""
+        if self._status is not None:
+            self._status(text)
 
 
 def _read_line(prompt: str) -> str | None:

@@ -132,6 +132,8 @@ class Session:
                 assert answer.move is not None
                 self._play(answer.move, HUMAN, answer.words, None)
             else:
+                if HUMAN in self.kinds and not self.quiet:
+                    self.term.status(f"{self.label(who)} is thinking ({self.settings.seconds:g} s)…")
                 t0 = time.monotonic()
                 choice = player.choose(g.position, g.misere, self.rng)
                 self._think(player, choice, time.monotonic() - t0)
