@@ -13,6 +13,7 @@ from .bounds import bounds_command
 from .picture import layout_command, render_command
 from .play import play_command, replay_log_command
 from .positions import canonical_command, children_command
+from .solve import solve_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,3 +34,4 @@ main.add_command(replay_log_command)
 main.add_command(replay_log_command, name="replay")
 main.add_command(layout_command)
 main.add_command(render_command)
+main.add_command(solve_command)

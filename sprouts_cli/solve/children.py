@@ -84,4 +84,62 @@ def land_children(land: str) -> list[Lands]:
     return sorted(seen)
 
 
-__all__ = ["land_children", "symmetric_moves"]
+class LazyChildren:
+    """The children of one land, computed one at a time as a search asks for them.
+
+    A search that proves a win needs one losing child, and one that gives a node up
+    needs few: computing the canonical forms of all the children up front (nearly all
+    of a solver's time) is wasted on such nodes.  ``more()`` computes canonical forms
+    until one new distinct child is found; ``found`` holds the children so far, in the
+    order found.
+    """
+
+    __slots__ = ("done", "found", "moves", "next", "position", "seen")
+
+    def __init__(self, land: str) -> None:
+        self.position: Position | None = Position.from_string(land)
+        self.moves: list[Move] = symmetric_moves(self.position)
+        self.next = 0
+        self.found: list[Lands] = []
+        self.seen: set[Lands] = set()
+        self.done = not self.moves
+
+    def more(self) -> bool:
+        """Find one more distinct child; False when there is none left."""
+        p, moves, intern = self.position, self.moves, sys.intern
+        while self.next < len(moves):
+            m = moves[self.next]
+            self.next += 1
+            child = tuple(intern(x) for x in reduced_lands(apply_move(p, m, check=False)))  # type: ignore[arg-type]
+            if child not in self.seen:
+                self.seen.add(child)
+                self.found.append(child)
+                if self.next == len(moves):
+                    self._finish()
+                return True
+        self._finish()
+        return False
+
+    def all(self) -> list[Lands]:
+        """Every child (computing the rest)."""
+        while not self.done:
+            self.more()
+        return self.found
+
+    def remaining(self) -> int:
+        """An estimate of the distinct children not found yet (at least 1 unless done)."""
+        if self.done:
+            return 0
+        left = len(self.moves) - self.next
+        if not self.next:
+            return left
+        return max(1, left * len(self.found) // self.next)
+
+    def _finish(self) -> None:
+        self.done = True
+        self.position = None
+        self.moves = []
+        self.seen = set()
+
+
+__all__ = ["LazyChildren", "land_children", "symmetric_moves"]

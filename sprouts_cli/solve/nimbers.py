@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
-from .children import land_children
+from .children import LazyChildren
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Table
@@ -56,6 +56,7 @@ TT_LIMIT = 1_000_000
 Lands = tuple[str, ...]
 #: A search node: (land, heap) for one land, or (lands, heap) for a sum not yet reduced.
 Node = tuple[object, int]
+
 
 _TOKEN = re.compile(r"0\*(\d+)|([0-3])|[a-lA-Y]|[mn]\(\d+\)")
 _DIGIT_LIVES = {"0": 6, "1": 4, "2": 2, "3": 0}
@@ -122,7 +123,7 @@ class NormalSolver:
         self._nim: dict[str, int] = {}
         self._wins: dict[str, int] = {}
         self._looked_up: set[str] = set()
-        self._kids: OrderedDict[str, list[Lands]] = OrderedDict()
+        self._kids: OrderedDict[str, LazyChildren] = OrderedDict()
         self._lives: dict[str, int] = {}
         self._tt: dict[Node, tuple[int, int]] = {}
         self._deadline: float | None = None
@@ -231,37 +232,35 @@ class NormalSolver:
         True/False when decided; else (land, k) for one unknown land or (lands, k) for a
         sum of several.
         """
-        rest = None
+        rest: list[str] = []
         nim = self._nim
         for land in lands:
             n = nim.get(land)
             if n is None and land not in self._looked_up:
                 self._lookup(land)
                 n = nim.get(land)
-            if n is None:
-                if rest is None:
-                    rest = land
-                elif isinstance(rest, str):
-                    rest = [rest, land]
-                else:
-                    rest.append(land)
-            else:
+            if n is not None:
                 k ^= n
-        if rest is None:
+            elif rest and rest[-1] == land:
+                rest.pop()  # G + G = 0: the second player copies the first (lands come sorted)
+            else:
+                rest.append(land)
+        if not rest:
             return k != 0
-        if isinstance(rest, str):
-            if (self._wins.get(rest, 0) >> k) & 1:
+        if len(rest) == 1:
+            land = rest[0]
+            if (self._wins.get(land, 0) >> k) & 1:
                 return True
-            return (rest, k)
+            return (land, k)
         return (tuple(rest), k)
 
-    def _children(self, land: str) -> list[Lands]:
-        """The children of a land, each as the sorted reduced forms of its lands (cached)."""
+    def _children(self, land: str) -> LazyChildren:
+        """The children of a land, computed as the search needs them (cached, least recently used go)."""
         kids = self._kids.get(land)
         if kids is not None:
             self._kids.move_to_end(land)
             return kids
-        kids = land_children(land)
+        kids = LazyChildren(land)
         self.stats["lands_expanded"] += 1
         self._kids[land] = kids
         if len(self._kids) > self.children_cache:
@@ -293,7 +292,11 @@ class NormalSolver:
                 self._mid(sub, thpn, thdn)
             return
         land = what
-        kids = self._children(land)
+        lazy = self._children(land)
+        if not lazy.found and not lazy.done:
+            lazy.more()
+        kids = lazy.found
+        fresh_dn = self._lives_of(land) - 1  # a child not computed yet is priced as a fresh one
         tt = self._tt
         node_of = self._node
         while True:
@@ -309,7 +312,8 @@ class NormalSolver:
                 if child is False:
                     pn = 0
                     break
-                cpn, cdn = tt.get(child, (1, 1))
+                hit = tt.get(child)
+                cpn, cdn = hit if hit is not None else self._initial(child)
                 if cdn < pn:
                     second = pn
                     pn = cdn
@@ -317,6 +321,13 @@ class NormalSolver:
                 elif cdn < second:
                     second = cdn
                 dn += cpn
+            expand = False
+            if pn and not lazy.done:  # the children not computed yet, as one more child
+                dn += lazy.remaining()
+                if fresh_dn < pn:
+                    second, pn, expand = pn, fresh_dn, True
+                elif fresh_dn < second:
+                    second = fresh_dn
             if pn == 0:
                 tt.pop(node, None)
                 self._record_win(land, k)
@@ -332,11 +343,27 @@ class NormalSolver:
                     tt.clear()
                 tt[node] = (pn, dn)
                 return
+            if expand:
+                lazy.more()
+                continue
             child_thpn = thdn - dn + best_pn
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
             self._mid(best, child_thpn, child_thdn)  # type: ignore[arg-type]
             if self._nim.get(land) is not None:
                 return  # decided meanwhile (through a heap child)
+
+    def _initial(self, node: Node) -> tuple[int, int]:
+        """Proof and disproof numbers of a node not searched yet: (1, its lives).
+
+        A win needs one losing child, a loss needs every child to win, and the number
+        of children grows with the lives: so a fresh node's disproof is priced by its
+        size.  (Measured on the n-spot starts against (1, 1), lives², lives³ and
+        both-sided variants: the fewest lands expanded overall.)
+        """
+        what, _ = node
+        if isinstance(what, str):
+            return 1, self._lives_of(what)
+        return 1, sum(self._lives_of(x) for x in what)
 
     def _reduce_sum(self, lands: tuple) -> None:
         """Compute the nimbers of all the lands of a sum but the largest (Lemoine–Viennot)."""

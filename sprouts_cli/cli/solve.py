@@ -1,0 +1,257 @@
+"""``sprouts solve``: who wins, the nimber, the winning moves; what is proved is kept in a table."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import click
+
+from ..engine import Position
+from ..errors import SproutsError, TableError
+from ..solve.session import Counters, Session
+from ..solve.store import Table, default_path
+from .common import Reporter, err, fail, out, print_json, read_items
+
+
+@click.command("solve")
+@click.argument("positions", nargs=-1)
+@click.option("--misere", is_flag=True, help="Misère play: the player who cannot move wins.")
+@click.option("--nimber", is_flag=True, help="Also give the nimber (normal play).")
+@click.option("--moves", is_flag=True, help="Also list the winning moves (children lost for the opponent).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for large positions [default: all cores].",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The table of solved positions (SQLite) [default: in the user's cache directory].",
+)
+@click.option("--no-db", is_flag=True, help="Keep nothing: use no table of solved positions.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per input.")
+@click.option(
+    "--import",
+    "imports",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read a GLOP/SPOTS database ([Positions+Nimber], or POSITION!k<TAB>r lines) into the table.",
+)
+def solve_command(
+    positions: tuple[str, ...],
+    misere: bool,
+    nimber: bool,
+    moves: bool,
+    jobs: int | None,
+    db: Path | None,
+    no_db: bool,
+    as_json: bool,
+    imports: tuple[Path, ...],
+) -> None:
+    """Solve each POSITION exactly: who wins with best play, in normal or misère play.
+
+    Normal play uses nimbers (each land solved by itself, combined by xor); misère
+    play uses misère canonical trees.  A POSITION of ``-`` reads one position per line
+    from stdin.  Everything proved is written to the table as soon as it is proved, so
+    an interrupted run (Ctrl-C) keeps it and the next run is faster.
+
+    \b
+    Examples:
+      sprouts solve 0*5 --nimber        0*5: first player wins (nimber 1), 0.4 s
+      sprouts solve 0*8 --jobs 2 --json
+      sprouts solve --import glop.spr
+    """
+    if not positions and not imports:
+        fail("give at least one position (or - to read them from stdin), or --import FILE")
+    if misere and nimber:
+        fail("--nimber is for normal play; misère play has no nimbers")
+    if no_db and (db is not None or imports):
+        fail("--no-db cannot be used with --db or --import")
+    table = _open_table(db, no_db)
+    try:
+        for path in imports:
+            _import(path, table)
+        if positions:
+            _solve_all(positions, table, misere, nimber, moves, jobs or os.cpu_count() or 1, as_json)
+    finally:
+        if table is not None:
+            table.close()
+
+
+def _open_table(db: Path | None, no_db: bool) -> Table | None:
+    if no_db:
+        return None
+    try:
+        return Table(db if db is not None else default_path())
+    except SproutsError as e:
+        fail(str(e))
+        raise  # fail() exits; this keeps type checkers content
+
+
+def _import(path: Path, table: Table | None) -> None:
+    from ..solve.importer import import_file
+
+    assert table is not None
+    if not path.exists():
+        fail(f"{path}: no such file")
+    try:
+        with err.status(f"importing {path}") if err.is_terminal else _nothing():
+            report = import_file(path, table)
+    except TableError as e:
+        fail(str(e))
+        return
+    for line, message in report.conflicts:
+        err.print(f"[yellow]conflict:[/yellow] {path}: line {line}: {message}", markup=True, highlight=False)
+    err.print(
+        f"{path}: {report.nimbers} nimbers and {report.wins} wins imported, "
+        f"{report.already_known} already known, {report.skipped} skipped (several unknown lands), "
+        f"{len(report.conflicts)} conflicts",
+        markup=False,
+    )
+
+
+def _solve_all(
+    positions: tuple[str, ...],
+    table: Table | None,
+    misere: bool,
+    nimber: bool,
+    moves: bool,
+    jobs: int,
+    as_json: bool,
+) -> None:
+    report = Reporter()
+    progress = _Progress()
+    session = Session(table, jobs=jobs, misere=misere, progress=progress.update)
+    try:
+        with progress:
+            for item in read_items(positions):
+                try:
+                    p = Position.from_string(item.text)
+                except SproutsError as e:
+                    report.bad(item, e)
+                    continue
+                progress.start(item.text, session.counters())
+                before = session.counters()
+                t = time.perf_counter()
+                result = _solve_one(session, p, misere, nimber, moves)
+                seconds = time.perf_counter() - t
+                solved = session.counters().positions_solved - before.positions_solved
+                progress.clear()
+                _print(item.text, p, result, misere, seconds, solved, as_json)
+    except KeyboardInterrupt:
+        progress.clear()
+        session.close()
+        kept = session.counters().positions_solved
+        where = f" in {table.path}" if table is not None else " (no table: --no-db)"
+        err.print(f"interrupted: {kept} facts proved were kept{where}", markup=False)
+        raise SystemExit(130) from None
+    finally:
+        session.close()
+    report.exit()
+
+
+def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves: bool) -> dict:
+    result: dict = {}
+    if moves:
+        children = session.child_outcomes(p)
+        result["winning_moves"] = [c for c, win in children if not win]
+        result["children"] = len(children)
+        result["win"] = bool(result["winning_moves"]) if children else misere
+    if nimber:
+        result["nimber"] = session.nimber(p)
+        result.setdefault("win", result["nimber"] != 0)
+    if "win" not in result:
+        result["win"] = session.outcome(p)
+    return result
+
+
+def _print(text: str, p: Position, result: dict, misere: bool, seconds: float, solved: int, as_json: bool):
+    if as_json:
+        obj = {
+            "position": text,
+            "canonical": p.canonical(),
+            "rules": "misere" if misere else "normal",
+            "outcome": "win" if result["win"] else "loss",
+        }
+        if "nimber" in result:
+            obj["nimber"] = result["nimber"]
+        if "winning_moves" in result:
+            obj["winning_moves"] = result["winning_moves"]
+        obj["seconds"] = round(seconds, 3)
+        obj["positions_solved"] = solved
+        print_json(obj)
+        return
+    verdict = "first player wins" if result["win"] else "first player loses"
+    extra = []
+    if "nimber" in result:
+        extra.append(f"nimber {result['nimber']}")
+    if misere:
+        extra.append("misère play")
+    detail = f" ({', '.join(extra)})" if extra else ""
+    out.print(f"{text}: {verdict}{detail}, {_seconds(seconds)}", markup=False)
+    if "winning_moves" in result:
+        wins = result["winning_moves"]
+        out.print(f"  winning moves: {len(wins)} of {result['children']} children", markup=False)
+        for child in wins:
+            out.print(f"    {child}", markup=False)
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.1f} s" if s < 100 else f"{s:.0f} s"
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _Progress:
+    """A status line on stderr (terminals only): the position, facts proved, table hits, time."""
+
+    def __init__(self) -> None:
+        self.enabled = err.is_terminal
+        self.status = None
+        self.text = ""
+        self.t0 = time.perf_counter()
+        self.base = Counters()
+        self.last = 0.0
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            self.status = err.status("", spinner="dots")
+            self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.status is not None:
+            self.status.__exit__(None, None, None)
+            self.status = None
+
+    def start(self, text: str, counters: Counters) -> None:
+        self.text, self.t0, self.base = text, time.perf_counter(), counters
+        self.update(counters, force=True)
+
+    def update(self, counters: Counters, force: bool = False) -> None:
+        if self.status is None:
+            return
+        now = time.perf_counter()
+        if not force and now - self.last < 0.1:
+            return
+        self.last = now
+        solved = counters.positions_solved - self.base.positions_solved
+        hits = counters.table_hits - self.base.table_hits
+        self.status.update(
+            f"solving {self.text}: {solved:,} positions proved, {hits:,} table hits, {now - self.t0:.1f} s"
+        )
+
+    def clear(self) -> None:
+        if self.status is not None:
+            self.status.update("")

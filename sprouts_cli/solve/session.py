@@ -1,0 +1,229 @@
+"""One solving session: the table, the solvers and the worker processes, behind three questions.
+
+``Session.outcome``, ``Session.nimber`` and ``Session.child_outcomes`` answer for any
+position in normal or misère play.  Small positions are solved in this process; for a
+large one the question is split at the root (``workers.py``): its children are solved
+side by side on ``jobs`` worker processes that share the table.  The answers do not
+depend on ``jobs``.
+
+With no table (``--no-db``) the workers still need somewhere to share what they
+prove: a temporary table is used and removed at the end.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.position import Position
+from .nimbers import NormalSolver, land_lives, position_parts
+from .store import Table
+from .workers import PoolStats, Question, WorkerPool
+
+#: Roots with fewer lives than this are solved in the main process (workers cost ~1 s to start).
+PARALLEL_LIVES = 24
+
+
+@dataclass
+class Counters:
+    """What a session reports: facts proved and table hits, in this process and the workers."""
+
+    positions_solved: int = 0
+    table_hits: int = 0
+
+
+class Session:
+    """Solve positions in normal or misère play, with a table and ``jobs`` worker processes."""
+
+    def __init__(
+        self,
+        table: Table | None,
+        jobs: int = 1,
+        misere: bool = False,
+        progress: Callable[[Counters], None] | None = None,
+        parallel_lives: int = PARALLEL_LIVES,
+    ) -> None:
+        self.table = table
+        self.jobs = max(1, jobs)
+        self.misere = misere
+        self.progress = progress
+        self.parallel_lives = parallel_lives
+        self.normal = NormalSolver(table, progress=lambda _: self._report(), refresh_seconds=None)
+        self._misere_solver = None
+        self._pool: WorkerPool | None = None
+        self._pool_stats = PoolStats()
+        self._tmpdir: str | None = None
+
+    # ================================================================ public
+    def outcome(self, position: Position | str) -> bool:
+        """True when the player to move wins (in this session's rules)."""
+        p = _position(position)
+        if self.misere:
+            return self._misere_outcome(p)
+        lands, k = position_parts(p)
+        return self._sum_wins(lands, k)
+
+    def nimber(self, position: Position | str) -> int:
+        """The nimber of a position (normal play): the xor of its lands' nimbers and its heaps."""
+        lands, k = position_parts(_position(position))
+        for land in lands:
+            k ^= self._land_nimber(land)
+        return k
+
+    def child_outcomes(self, position: Position | str) -> list[tuple[str, bool]]:
+        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
+        p = _position(position)
+        children = sorted(p.children())
+        if not self._parallel(p):
+            if self.misere:
+                solver = self._misere()
+                return [(c, solver.outcome(c)) for c in children]
+            return self.normal.child_outcomes(p)
+        if self.misere:
+            questions: list[Question] = [("misere", c) for c in children]
+        else:
+            questions = [("normal", *position_parts(c)) for c in children]
+        answers = self._ask(questions, stop_at_loss=False)
+        return [(c, answers[i]) for i, c in enumerate(children)]
+
+    def counters(self) -> Counters:
+        """Facts proved and table hits so far, in this process and in the workers."""
+        solved = self.normal.stats["positions_solved"] + self._pool_stats.total("positions_solved")
+        hits = self.normal.stats["table_hits"] + self._pool_stats.total("table_hits")
+        if self._misere_solver is not None:
+            solved += self._misere_solver.stats.get("positions_solved", 0)
+            hits += self._misere_solver.stats.get("table_hits", 0)
+        return Counters(solved, hits)
+
+    def close(self) -> None:
+        """Stop the workers, commit the table, remove a temporary table."""
+        try:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+            if self.table is not None:
+                self.table.flush()
+        finally:
+            if self._tmpdir is not None:
+                if self.table is not None and Path(self.table.path).parent == Path(self._tmpdir):
+                    self.table.close()
+                    self.table = None
+                shutil.rmtree(self._tmpdir, ignore_errors=True)
+                self._tmpdir = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ========================================================== normal play
+    def _sum_wins(self, lands: tuple[str, ...], k: int) -> bool:
+        """Like ``NormalSolver.sum_wins``, with the root's children on the workers when it is large."""
+        normal = self.normal
+        while True:
+            node = normal._node(lands, k)
+            if isinstance(node, bool):
+                return node
+            what, heap = node
+            if isinstance(what, str):
+                break
+            order = sorted(what, key=lambda x: (land_lives(x), len(x), x))
+            for land in order[:-1]:
+                self._land_nimber(land)
+        land = what
+        if self.jobs == 1 or land_lives(land) < self.parallel_lives:
+            return normal.sum_wins((land,), heap)
+        return self._root_wins(land, heap)
+
+    def _land_nimber(self, land: str) -> int:
+        n = self.normal.known_nimber(land)
+        if n is not None:
+            return n
+        k = 0
+        while self._sum_wins((land,), k):
+            k += 1
+        return k
+
+    def _root_wins(self, land: str, k: int) -> bool:
+        """Is land + *k a win? Its children (and smaller heaps) are solved on the workers."""
+        normal = self.normal
+        questions: list[Question] = []
+        sizes: list[int] = []
+        children = [(c, k) for c in normal._children(land).all()] + [((land,), j) for j in range(k)]
+        for lands, heap in children:
+            node = normal._node(lands, heap)
+            if node is False:
+                normal._record_win(land, k)
+                return True
+            if node is True:
+                continue
+            questions.append(("normal", lands, heap))
+            sizes.append(sum(land_lives(x) for x in lands))
+        order = sorted(range(len(questions)), key=lambda i: (sizes[i], questions[i][1], questions[i][2]))
+        answers = self._ask([questions[i] for i in order], stop_at_loss=True)
+        normal._looked_up.clear()  # see what the workers proved
+        if any(not win for win in answers.values()):
+            normal._record_win(land, k)
+            return True
+        normal._record_nimber(land, k)
+        return False
+
+    # ========================================================== misère play
+    def _misere(self):
+        if self._misere_solver is None:
+            from .misere import MisereSolver
+
+            self._misere_solver = MisereSolver(self.table)
+        return self._misere_solver
+
+    def _misere_outcome(self, p: Position) -> bool:
+        if not self._parallel(p):
+            return self._misere().outcome(p)
+        children = sorted(p.children(), key=lambda c: (Position.from_string(c).total_lives, c))
+        answers = self._ask([("misere", c) for c in children], stop_at_loss=True)
+        return any(not win for win in answers.values()) or not children
+
+    # ============================================================== workers
+    def _parallel(self, p: Position) -> bool:
+        return self.jobs > 1 and p.total_lives >= self.parallel_lives
+
+    def _ask(self, questions: list[Question], stop_at_loss: bool) -> dict[int, bool]:
+        if self.table is not None:
+            self.table.flush()  # the workers read what this process proved
+        pool = self._ensure_pool()
+        return pool.answer(questions, stop_at_loss=stop_at_loss)
+
+    def _ensure_pool(self) -> WorkerPool:
+        if self._pool is None:
+            if self.table is None:
+                self._tmpdir = tempfile.mkdtemp(prefix="sprouts-solve-")
+                self.table = Table(Path(self._tmpdir) / "table.sqlite")
+                self.normal.table = self.table
+                if self._misere_solver is not None:
+                    self._misere_solver.table = self.table
+            self._pool = WorkerPool(self.jobs, self.table.path, progress=self._pool_progress)
+        return self._pool
+
+    def _pool_progress(self, stats: PoolStats) -> None:
+        self._pool_stats = stats
+        self._report()
+
+    def _report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.counters())
+
+
+def _position(position: Position | str) -> Position:
+    return Position.from_string(position) if isinstance(position, str) else position
+
+
+def timed(fn: Callable[[], object]) -> tuple[object, float]:
+    """Call ``fn`` and return (its result, the seconds it took)."""
+    t = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - t
