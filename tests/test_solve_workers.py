@@ -1,0 +1,101 @@
+"""Worker processes: the same answers for any number of jobs; Ctrl-C keeps what was proved."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from brute import brute_misere_win, brute_nimber
+
+from sprouts_cli.engine import Position
+from sprouts_cli.solve.session import Session
+from sprouts_cli.solve.store import Table
+from sprouts_cli.solve.workers import WorkerPool
+
+POSITIONS = ["0*4", "0.1a1a.AB|AB", "0*2.AB|0*2.AB", "0*3+*1", "1a1a+0.12", "0*2.1a1a"]
+
+
+def answers(session: Session) -> list[tuple]:
+    out = []
+    for text in POSITIONS:
+        out.append((session.outcome(text), session.nimber(text), session.child_outcomes(text)))
+    return out
+
+
+def test_two_workers_give_the_same_answers_as_one(tmp_path) -> None:
+    with Table(tmp_path / "one.sqlite") as t1, Session(t1, jobs=1) as one:
+        expected = answers(one)
+    with Table(tmp_path / "two.sqlite") as t2, Session(t2, jobs=2, parallel_lives=8) as two:
+        assert answers(two) == expected
+        assert two._pool is not None  # the workers were used
+        assert two.counters().positions_solved > 0
+    for text, (win, nimber, children) in zip(POSITIONS, expected, strict=True):
+        p = Position.from_string(text)
+        if p.total_lives <= 12:
+            assert nimber == brute_nimber(p.canonical()), text
+        assert win == (nimber != 0) == any(not w for _, w in children)
+
+
+def test_workers_without_a_table_use_a_temporary_one() -> None:
+    with Session(None, jobs=2, parallel_lives=8) as s:
+        assert s.outcome("0*5") is True
+        tmp = s._tmpdir
+        assert tmp is not None and os.path.isdir(tmp)
+    assert not os.path.exists(tmp)
+
+
+def test_misere_on_workers_matches_brute_force(tmp_path) -> None:
+    with Table(tmp_path / "t.sqlite") as t, Session(t, jobs=2, misere=True, parallel_lives=6) as s:
+        for text in ["0*3", "0*2.AB|AB", "0.1a1a", "0*4"]:
+            key = Position.from_string(text).canonical()
+            assert s.outcome(text) is brute_misere_win(key), text
+
+
+def test_the_pool_stops_at_the_first_loss(tmp_path) -> None:
+    Table(tmp_path / "t.sqlite").close()
+    with WorkerPool(2, tmp_path / "t.sqlite") as pool:
+        qs = [
+            ("normal", ("0*3",), 1),
+            ("normal", ("0*6",), 0),
+            ("normal", ("0*4",), 0),
+            ("normal", ("0*9",), 1),
+        ]
+        got = pool.answer(qs, stop_at_loss=True)
+        assert got.get(0) is False  # 0*3 has nimber 1
+        assert 3 not in got  # never asked: the answer was known
+        all_answers = pool.answer(qs[:3])
+        assert all_answers == {0: False, 1: False, 2: True}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
+def test_ctrl_c_stops_cleanly_and_keeps_what_was_proved(tmp_path) -> None:
+    db = tmp_path / "t.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sprouts_cli", "solve", "0*14", "--jobs", "2", "--db", str(db), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(6)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole group gets it
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert out == ""
+    with Table(db) as t:
+        assert t._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        counts = t.counts()
+        assert counts["nimbers"] + counts["lands_with_wins_only"] > 0
+    row = subprocess.run(
+        [sys.executable, "-m", "sprouts_cli", "solve", "0*4", "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(row)["outcome"] == "win"
