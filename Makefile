@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/sprouts canonical 0*3 "0.0.0.}]!"
 	$(BIN)/sprouts children 0*3
+	$(BIN)/sprouts solve 0*5 --nimber --moves --no-db
+	$(BIN)/sprouts bounds 0*5 "0.AB|AB"
+	mkdir -p out
+	$(BIN)/sprouts render "0*3.AB|1a1a.AB" -o out/demo.svg
+	@echo "demo picture: out/demo.svg"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
