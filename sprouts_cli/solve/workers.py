@@ -9,28 +9,40 @@ dropped.  The answer is the same for any number of workers: only the time change
 
 The workers share what they prove through the table of solved positions (WAL mode;
 each commits its facts in short transactions), read it for what the others proved,
-and each keeps its own memory between questions.  They ignore Ctrl-C: the main
-process catches it, asks them to stop, and they commit what they proved before they
-go.  Processes are started by a fork server, so no SQLite connection ever crosses a
-``fork()``.
+and each keeps its own memory between questions.
+
+Each worker is a fresh interpreter (``python -m sprouts_cli.solve.workers``) talking
+over its stdin/stdout in pickled messages, so no SQLite connection ever crosses a
+``fork()`` and the caller's main module is never imported again (a script without an
+``if __name__ == "__main__"`` guard can use the pool).  A worker ignores Ctrl-C; the
+main process stops it with SIGUSR1 (where there is no SIGUSR1 it is ended), and it
+commits what it proved before it answers "stopped".
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing as mp
 import os
-import queue
+import pickle
+import selectors
 import signal
+import struct
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 #: A question for a worker: ("normal", lands, heap) or ("misere", position text).
 Question = tuple[Any, ...]
 #: How long to wait for stopped workers to commit and report before they are ended.
 STOP_GRACE_SECONDS = 10.0
+#: Seconds between two progress reports of a worker.
+REPORT_SECONDS = 0.5
+
+_HEADER = struct.Struct("!I")
+_CAN_SIGNAL = hasattr(signal, "SIGUSR1")
 
 
 class WorkerError(RuntimeError):
@@ -47,39 +59,66 @@ class PoolStats:
         return sum(s.get(key, 0) for s in self.per_worker.values())
 
 
-# ====================================================================== workers
-_state: dict[str, Any] = {}
+def _send(stream: IO[bytes], message: object) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
 
 
-def _worker_main(wid: int, db_path: str, tasks: Any, results: Any, abort: Any) -> None:
-    """The loop of one worker process: answer questions until told to stop."""
+def _read_exactly(stream: IO[bytes], size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = stream.read(size)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _receive(stream: IO[bytes]) -> object | None:
+    head = _read_exactly(stream, _HEADER.size)
+    if head is None:
+        return None
+    body = _read_exactly(stream, _HEADER.unpack(head)[0])
+    return None if body is None else pickle.loads(body)
+
+
+# ====================================================================== a worker
+def worker_main(db_path: str) -> None:
+    """The loop of one worker process: answer questions read from stdin until EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stop = {"asked": False}
+    if _CAN_SIGNAL:
+        signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__("asked", True))
     from .nimbers import NormalSolver, SolveAborted
     from .store import Table
 
+    inp = sys.stdin.buffer
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")  # the channel to the main process
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt it
     table = Table(db_path)
-    normal = NormalSolver(table, abort=abort.is_set, refresh_seconds=1.0)
-    misere = None
-    last_report = time.monotonic()
+    normal = NormalSolver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
+    misere: Any = None
+    last = [time.monotonic()]
 
-    def report(stats: dict[str, int]) -> None:
-        nonlocal last_report
+    def report(_: object = None) -> None:
         now = time.monotonic()
-        if now - last_report >= 0.5:
-            last_report = now
-            results.put(("stats", wid, None, _stats(normal, misere)))
+        if now - last[0] >= REPORT_SECONDS:
+            last[0] = now
+            _send(out, ("stats", None, None, _stats(normal, misere)))
 
     normal.progress = report
     try:
         while True:
-            item = tasks.get()
+            item = _receive(inp)
             if item is None:
                 break
-            tid, question = item
+            tid, question = item  # type: ignore[misc]
+            stop["asked"] = False
             try:
                 if question[0] == "normal":
-                    _, lands, heap = question
-                    answer: Any = normal.sum_wins(tuple(lands), heap)
+                    answer: Any = normal.sum_wins(tuple(question[1]), question[2])
                 elif question[0] == "misere":
                     if misere is None:
                         from .misere import MisereSolver
@@ -94,7 +133,7 @@ def _worker_main(wid: int, db_path: str, tasks: Any, results: Any, abort: Any) -
             except Exception as e:  # reported to the main process, which raises it
                 kind, answer = "error", f"{type(e).__name__}: {e}"
             table.flush()
-            results.put((kind, wid, tid, answer, _stats(normal, misere)))
+            _send(out, (kind, tid, answer, _stats(normal, misere)))
     finally:
         table.close()
 
@@ -104,6 +143,7 @@ def _stats(normal: Any, misere: Any) -> dict[str, int]:
         "positions_solved": normal.stats["positions_solved"],
         "table_hits": normal.stats["table_hits"],
         "lands_expanded": normal.stats["lands_expanded"],
+        "cpu_ms": int(time.process_time() * 1000),
     }
     if misere is not None:
         out["positions_solved"] += misere.stats.get("positions_solved", 0)
@@ -112,12 +152,52 @@ def _stats(normal: Any, misere: Any) -> dict[str, int]:
 
 
 # ====================================================================== the pool
+class _Worker:
+    """One worker process and its pipes."""
+
+    def __init__(self, wid: int, db_path: str) -> None:
+        self.wid = wid
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sprouts_cli.solve.workers", db_path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            start_new_session=True,  # Ctrl-C at the terminal reaches the main process only
+        )
+        self.task: tuple[int, int] | None = None  # (task id, question index)
+
+    def ask(self, tid: int, index: int, question: Question) -> None:
+        self.task = (tid, index)
+        _send(self.proc.stdin, (tid, question))  # type: ignore[arg-type]
+
+    def stop(self) -> None:
+        """Ask the current question to stop (the worker commits and answers "stopped")."""
+        if _CAN_SIGNAL and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGUSR1)
+
+    def end(self) -> None:
+        """Close the pipes and make sure the process is gone."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        try:
+            self.proc.wait(timeout=STOP_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+        with contextlib.suppress(OSError):
+            self.proc.stdout.close()  # type: ignore[union-attr]
+
+
 class WorkerPool:
     """``jobs`` worker processes sharing the table at ``db_path``.
 
     ``answer(questions, stop_at_loss)`` returns the answers (True: a win for the
-    player to move) of the questions, in order; with ``stop_at_loss`` it stops at the
-    first loss, and the questions not answered are missing from the result.
+    player to move) of the questions by their index; with ``stop_at_loss`` it stops
+    at the first loss, and the questions not answered are missing from the result.
     ``progress`` is called with the pool's stats now and then.
     """
 
@@ -127,151 +207,127 @@ class WorkerPool:
         db_path: str | os.PathLike[str],
         progress: Callable[[PoolStats], None] | None = None,
     ) -> None:
-        methods = mp.get_all_start_methods()
-        self.ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.jobs = max(1, jobs)
         self.db_path = str(db_path)
         self.progress = progress
         self.stats = PoolStats()
-        self.abort = self.ctx.Event()
-        self.results = self.ctx.Queue()
-        self._procs: dict[int, Any] = {}
-        self._tasks: dict[int, Any] = {}
+        self._workers: dict[int, _Worker] = {}
+        self._selector = selectors.DefaultSelector()
         self._next_tid = 0
         self._next_wid = 0
         for _ in range(self.jobs):
             self._start_worker()
 
-    def _start_worker(self) -> int:
-        wid = self._next_wid
+    def _start_worker(self) -> _Worker:
+        w = _Worker(self._next_wid, self.db_path)
         self._next_wid += 1
-        tasks = self.ctx.Queue()
-        proc = self.ctx.Process(
-            target=_worker_main,
-            args=(wid, self.db_path, tasks, self.results, self.abort),
-            name=f"sprouts-solve-{wid}",
-            daemon=True,
-        )
-        proc.start()
-        self._procs[wid] = proc
-        self._tasks[wid] = tasks
-        return wid
+        self._workers[w.wid] = w
+        self._selector.register(w.proc.stdout, selectors.EVENT_READ, w)  # type: ignore[arg-type]
+        return w
+
+    def _end_worker(self, w: _Worker, kill: bool = False) -> None:
+        self._selector.unregister(w.proc.stdout)  # type: ignore[arg-type]
+        self._workers.pop(w.wid, None)
+        if kill and w.proc.poll() is None:
+            w.proc.kill()
+        w.end()
 
     # ----------------------------------------------------------------- asking
     def answer(self, questions: Sequence[Question], stop_at_loss: bool = False) -> dict[int, bool]:
         """Answer the questions on the workers (see the class docstring)."""
         pending = list(range(len(questions)))[::-1]  # popped from the end: first question first
-        busy: dict[int, tuple[int, int]] = {}  # wid -> (tid, question index)
-        idle = sorted(self._procs)
         answers: dict[int, bool] = {}
         stopping = False
-        self.abort.clear()
         try:
-            while pending or busy:
-                while idle and pending and not stopping:
-                    wid = idle.pop(0)
-                    index = pending.pop()
-                    tid = self._next_tid
-                    self._next_tid += 1
-                    self._tasks[wid].put((tid, questions[index]))
-                    busy[wid] = (tid, index)
+            while True:
+                for w in sorted(self._workers.values(), key=lambda w: w.wid):
+                    if w.task is None and pending and not stopping:
+                        index = pending.pop()
+                        w.ask(self._next_tid, index, questions[index])
+                        self._next_tid += 1
+                busy = [w for w in self._workers.values() if w.task is not None]
                 if not busy:
                     break
-                msg = self._receive(busy)
-                if msg is None:
-                    continue
-                kind, wid, tid, answer, stats = msg
-                self.stats.per_worker[wid] = stats
-                if wid not in busy or busy[wid][0] != tid:
-                    continue
-                _, index = busy.pop(wid)
-                idle.append(wid)
-                idle.sort()
-                if kind == "error":
-                    raise WorkerError(f"worker {wid} failed on question {index + 1}: {answer}")
-                if kind == "done":
-                    answers[index] = bool(answer)
-                    if stop_at_loss and not answer and not stopping:
-                        stopping = True
-                        pending.clear()
-                        self.abort.set()
-                        for other, (_, i) in list(busy.items()):
-                            if questions[i][0] != "normal":  # only the normal solver listens to abort
-                                busy.pop(other)
-                                self._end_worker(other)
-                                idle.append(self._start_worker())
-                elif not stopping:
-                    raise WorkerError(f"worker {wid} stopped without being asked")
+                for w, msg in self._messages():
+                    kind, tid, result, stats = msg
+                    self.stats.per_worker[w.wid] = stats
+                    if kind == "stats" or w.task is None or w.task[0] != tid:
+                        continue
+                    index = w.task[1]
+                    w.task = None
+                    if kind == "error":
+                        raise WorkerError(f"worker {w.wid} failed on question {index + 1}: {result}")
+                    if kind == "done":
+                        answers[index] = bool(result)
+                        if stop_at_loss and not result and not stopping:
+                            stopping = True
+                            pending.clear()
+                            self._stop_busy(questions)
+                    elif not stopping:
+                        raise WorkerError(f"worker {w.wid} stopped without being asked")
+                self._report()
         except BaseException:
-            self._stop(busy)
+            self._stop_busy(questions, wait=True)
             raise
-        finally:
-            self.abort.clear()
         return answers
 
-    def _receive(self, busy: dict[int, tuple[int, int]]) -> tuple | None:
-        """The next result; stats messages update the progress and give None."""
-        try:
-            msg = self.results.get(timeout=0.25)
-        except queue.Empty:
-            for wid in busy:
-                if not self._procs[wid].is_alive():
-                    code = self._procs[wid].exitcode
-                    raise WorkerError(f"worker {wid} died (exit code {code})") from None
-            self._report()
-            return None
-        if msg[0] == "stats":
-            self.stats.per_worker[msg[1]] = msg[3]
-            self._report()
-            return None
-        self._report()
-        return msg
+    def _messages(self) -> list[tuple[_Worker, tuple]]:
+        """The messages that arrive within a quarter second (a dead worker raises)."""
+        out = []
+        for key, _ in self._selector.select(timeout=0.25):
+            w: _Worker = key.data
+            msg = _receive(w.proc.stdout)  # type: ignore[arg-type]
+            if msg is None:
+                code = w.proc.wait()
+                self._end_worker(w)
+                self._start_worker()
+                raise WorkerError(f"worker {w.wid} died (exit code {code})")
+            out.append((w, msg))
+        return out
+
+    def _stop_busy(self, questions: Sequence[Question], wait: bool = False) -> None:
+        """Stop the busy workers: normal questions by a signal (they commit), others by ending them."""
+        for w in list(self._workers.values()):
+            if w.task is None:
+                continue
+            if questions[w.task[1]][0] == "normal" and _CAN_SIGNAL:
+                w.stop()
+            else:
+                self._end_worker(w, kill=True)
+                self._start_worker()
+        if not wait:
+            return
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        while any(w.task is not None for w in self._workers.values()) and time.monotonic() < deadline:
+            try:
+                for w, msg in self._messages():
+                    self.stats.per_worker[w.wid] = msg[3]
+                    if msg[0] != "stats" and w.task is not None and w.task[0] == msg[1]:
+                        w.task = None
+            except WorkerError:
+                pass
+        for w in list(self._workers.values()):
+            if w.task is not None:
+                self._end_worker(w, kill=True)
+                self._start_worker()
 
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.stats)
 
-    def _stop(self, busy: dict[int, tuple[int, int]]) -> None:
-        """Ask busy workers to stop (they commit what they proved); end those that do not."""
-        self.abort.set()
-        deadline = time.monotonic() + STOP_GRACE_SECONDS
-        while busy and time.monotonic() < deadline:
-            try:
-                msg = self.results.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if msg[0] != "stats" and msg[1] in busy and busy[msg[1]][0] == msg[2]:
-                self.stats.per_worker[msg[1]] = msg[4]
-                busy.pop(msg[1])
-        for wid in list(busy):
-            self._end_worker(wid)
-            self._start_worker()
-            busy.pop(wid)
-
-    def _end_worker(self, wid: int) -> None:
-        proc = self._procs.pop(wid)
-        self._tasks.pop(wid)
-        if proc.is_alive():
-            proc.terminate()
-        proc.join(timeout=5)
-
     # --------------------------------------------------------------- closing
     def close(self) -> None:
         """Let every worker commit and exit."""
-        for tasks in self._tasks.values():
-            with contextlib.suppress(Exception):
-                tasks.put(None)
-        for wid in list(self._procs):
-            proc = self._procs[wid]
-            proc.join(timeout=STOP_GRACE_SECONDS)
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(timeout=5)
-        self._procs.clear()
-        self._tasks.clear()
+        for w in list(self._workers.values()):
+            self._end_worker(w)
+        self._selector.close()
 
     def __enter__(self) -> WorkerPool:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+if __name__ == "__main__":
+    worker_main(sys.argv[1])

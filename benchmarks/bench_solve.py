@@ -1,0 +1,144 @@
+"""The exact solver on the n-spot starts: normal play (outcome and nimber) and misère play.
+
+Each row is one run of ``sprouts solve 0*n`` in a fresh process with a fresh, empty
+table (a cold table: nothing known beforehand), then a second run on the table the
+first one filled (warm).  Columns: n, outcome for the first player, nimber (normal
+play), seconds (cold), positions proved, peak memory (the largest total resident
+memory of the process and its workers, sampled every 0.1 s from /proc), seconds warm.
+
+Goals on a 2-core machine (issue 3): normal play n = 1..11 in under 60 s in all and
+n = 12 in under 10 minutes; misère n = 1..9 in under 10 minutes in all; memory under
+4 GB for every run.
+
+``python benchmarks/bench_solve.py --normal 11 --misere 7 --jobs 2`` changes the
+defaults (normal to 12, misère to 9, all cores); ``--timeout`` bounds each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KNOWN_MISERE = {1: 1, 2: 0, 3: 0, 4: 0, 5: 1, 6: 1, 7: 0, 8: 0, 9: 0, 10: 1, 11: 1, 12: 1}  # OEIS A164950
+
+
+def tree_rss(pid: int) -> int:
+    """Resident memory (bytes) of a process and all its descendants, from /proc."""
+    total = 0
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def run(args: list[str], timeout: float) -> tuple[dict | None, float, int, str]:
+    """Run ``sprouts solve ARGS --json``: (its JSON or None, seconds, peak memory, error)."""
+    cmd = [sys.executable, "-m", "sprouts_cli", "solve", *args, "--json"]
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, tree_rss(proc.pid))
+            done.wait(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        proc.communicate()
+        done.set()
+        return None, time.perf_counter() - t, peak, "timeout"
+    finally:
+        done.set()
+        sampler.join()
+    seconds = time.perf_counter() - t
+    if proc.returncode != 0:
+        return None, seconds, peak, (err.strip().splitlines() or ["failed"])[-1]
+    return json.loads(out.splitlines()[-1]), seconds, peak, ""
+
+
+def row(n: int, misere: bool, jobs: int, timeout: float) -> tuple[list[str], float | None]:
+    with tempfile.TemporaryDirectory(prefix="bench-solve-") as tmp:
+        db = str(Path(tmp) / "table.sqlite")
+        args = [f"0*{n}", "--db", db, "--jobs", str(jobs)] + (["--misere"] if misere else ["--nimber"])
+        cold, seconds, peak, error = run(args, timeout)
+        if cold is None:
+            return [str(n), error, "-", f"{seconds:.1f}", "-", f"{peak / 2**20:.0f} MB", "-", "yes"], None
+        warm, warm_seconds, _, _ = run(args, timeout)
+    outcome = "win" if cold["outcome"] == "win" else "loss"
+    expected = KNOWN_MISERE.get(n) if misere else int(n % 6 in (3, 4, 5))
+    if expected is not None and (outcome == "win") != bool(expected):
+        outcome += " (WRONG)"
+    return [
+        str(n),
+        outcome,
+        str(cold.get("nimber", "-")),
+        f"{seconds:.1f}",
+        f"{cold['positions_solved']:,}",
+        f"{peak / 2**20:.0f} MB",
+        f"{warm_seconds:.1f}" if warm is not None else "-",
+        "yes",
+    ], seconds
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--normal", type=int, default=12, help="largest n in normal play (default 12)")
+    ap.add_argument("--misere", type=int, default=9, help="largest n in misère play (default 9)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all)")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds allowed per run (default 1800)")
+    a = ap.parse_args()
+    head = ["n", "outcome", "nimber", "seconds", "proved", "peak memory", "warm s", "cold table"]
+    print(f"sprouts solve on the n-spot starts, --jobs {a.jobs}, {os.cpu_count()} cores")
+    failed = False
+    for rules, top in (("normal", a.normal), ("misere", a.misere)):
+        if top < 1:
+            continue
+        print(f"\n{rules} play")
+        print("  ".join(f"{h:>11}" for h in head))
+        total = 0.0
+        for n in range(1, top + 1):
+            cells, seconds = row(n, rules == "misere", a.jobs, a.timeout)
+            print("  ".join(f"{c:>11}" for c in cells), flush=True)
+            failed |= seconds is None or "WRONG" in cells[1]
+            total += seconds or a.timeout
+            if rules == "normal" and n == 11:
+                print(f"{'':>11}  n = 1..11 in all: {total:.1f} s (goal: under 60 s)", flush=True)
+        goal = "" if rules == "normal" else " (goal: n = 1..9 under 600 s in all)"
+        print(f"{'':>11}  n = 1..{top} in all: {total:.1f} s{goal}")
+    print("\ngoal for n = 12 in normal play: under 600 s; memory: under 4 GB for every run")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
