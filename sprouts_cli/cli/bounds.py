@@ -19,6 +19,7 @@ from rich.table import Table
 from ..engine import Position
 from ..engine.bounds import (
     EulerCounts,
+    Land,
     LengthOracle,
     euler_counts,
     land_facts,
@@ -26,7 +27,8 @@ from ..engine.bounds import (
     lower_bound,
     upper_bound,
 )
-from ..errors import SproutsError
+from ..engine.parts import clean
+from ..errors import GameFileError, PictureError, SproutsError
 from .common import Item, Reporter, out, print_json, read_items
 
 
@@ -34,32 +36,71 @@ from .common import Item, Reporter, out, print_json, read_items
 class Loaded:
     """A position to bound, and where it came from."""
 
-    position: Position
-    stumps_known: bool  # True for a game's position (it keeps its stumps and dead regions)
+    position: Position  # what people see (the string as read, or the game's position)
+    stumps_known: bool  # True when ``drawing`` keeps every stump and dead region
+    drawing: Position  # what the lower bound and the search work on
     euler: EulerCounts | None = None  # counted on the drawing of a saved game
     euler_position: EulerCounts | None = None  # the same counts read off its position
 
 
-def load_item(item: Item) -> Loaded:
+def load_item(item: Item, realise: bool = True) -> Loaded:
     """A position string, or a saved game when the argument is a ``.json`` file."""
     path = Path(item.text)
     if item.text.lower().endswith(".json") and path.is_file():
         return load_saved_game(path)
-    return Loaded(Position.from_string(item.text), stumps_known=False)
+    p = Position.from_string(item.text)
+    drawing = realised(p) if realise else None
+    if drawing is None:
+        return Loaded(p, stumps_known=False, drawing=p)
+    return Loaded(p, stumps_known=True, drawing=drawing)
+
+
+def realised(p: Position) -> Position | None:
+    """The string's position drawn with its dead spots given back, or None.
+
+    A string has lost its stumps, so the lower bound must assume the worst of them.
+    Any drawing of the same position is the same game, so the bound read off one
+    drawing holds for the string: the picture layer's ``realise`` gives one with
+    little dead material (a tree of stumps only where consecutive corners cannot be
+    joined by one curve).  The drawing is used only if it reads back as the same
+    position, has no curve from a spot to itself, and every added spot is a stump.
+    """
+    try:
+        from ..picture.planar_map import map_position, realise
+    except ImportError:  # pragma: no cover - the picture layer is part of the package
+        return None
+    bare = p.with_heaps(())
+    try:
+        pmap = realise(bare)
+    except (SproutsError, ValueError, RecursionError):
+        return None
+    if any(a == b for a, b in pmap.edges):
+        return None
+    if any(hidden and pmap.degree(v) != 3 for v, hidden in enumerate(pmap.hidden)):
+        return None
+    drawing = map_position(pmap)
+    if drawing.canonical() != bare.canonical():
+        return None
+    return drawing.with_heaps(p.heaps)
 
 
 def load_saved_game(path: Path) -> Loaded:
-    """Read a saved game through ``sprouts_cli.picture.gamefile`` (imported only when needed)."""
+    """Read a saved game through the picture layer (imported only when needed).
+
+    The drawing is analysed once: its position (which keeps its stumps and dead
+    regions, so the sharper lower bound applies) and Euler's four counts, taken from
+    the drawing itself: spots, curves, bounded faces and connected pieces.
+    """
     try:
-        from ..picture import gamefile  # type: ignore[attr-defined]
         from ..picture.analyse import analyse_picture
-    except ImportError as e:
-        raise SproutsError(
-            f"{path}: reading saved games needs the picture layer (sprouts_cli.picture.gamefile), "
-            f"which is not available ({e})"
-        ) from e
-    picture = _load_picture(gamefile, path)
-    analysis = analyse_picture(picture)
+        from ..picture.gamefile import load_game
+    except ImportError as e:  # pragma: no cover - the picture layer is part of the package
+        raise SproutsError(f"{path}: reading saved games needs the picture layer ({e})") from e
+    picture = load_game(path, check=False)
+    try:
+        analysis = analyse_picture(picture)
+    except PictureError as e:
+        raise GameFileError(f"{path}: {e}") from None
     position = analysis.position
     drawn = EulerCounts(
         points=picture.points,
@@ -67,29 +108,20 @@ def load_saved_game(path: Path) -> Loaded:
         lines=picture.lines,
         parts=len(set(analysis.map.components())),
     )
-    return Loaded(position, stumps_known=True, euler=drawn, euler_position=euler_counts(position))
+    return Loaded(
+        position, stumps_known=True, drawing=position, euler=drawn, euler_position=euler_counts(position)
+    )
 
 
-def _load_picture(gamefile, path: Path):
-    """The picture of a saved game, through whichever reader ``gamefile`` provides."""
-    for name in ("load_game", "read_game", "load"):
-        reader = getattr(gamefile, name, None)
-        if callable(reader):
-            game = reader(path)
-            return getattr(game, "picture", game)
-    raise SproutsError(f"{path}: sprouts_cli.picture.gamefile has no reader of saved games")
-
-
-def part_report(land: Position) -> dict:
+def part_report(land: Land, stumps_known: bool) -> dict:
     """Bounds of one land (its canonical form first); the lengths are filled in later."""
-    [only] = lands_of(land)
-    facts = land_facts(only.position.regions, only.position.lives)
+    facts = land_facts(clean(land.position).regions, land.position.lives)
     return {
-        "position": only.key,
+        "position": land.key,
         "lives": facts.lives,
         "spots": facts.spots,
         "upper": facts.upper,
-        "lower": lower_bound(only.position),
+        "lower": lower_bound(land.position, stumps_known=stumps_known),
         "longest": None,
         "shortest": None,
     }
@@ -103,20 +135,26 @@ def bounds_report(oracle: LengthOracle, loaded: Loaded, seconds: float | None) -
     when time runs out the parts already proved keep their answers; the whole position
     has a length only when every part has one.
     """
-    p = loaded.position
-    parts = sorted((part_report(land.position) for land in lands_of(p)), key=lambda r: r["upper"])
+    p = loaded.drawing
+    known = loaded.stumps_known
+    lands = sorted(
+        lands_of(p, stumps_known=known),
+        key=lambda land: land_facts(clean(land.position).regions, land.position.lives).upper,
+    )
+    parts = [part_report(land, known) for land in lands]
     for kind, method in (("longest", oracle.longest), ("shortest", oracle.shortest)):
         deadline = None if seconds is None else time.monotonic() + seconds
-        for part in parts:
-            part[kind] = method(Position.from_string(part["position"]), deadline)
+        for land, part in zip(lands, parts, strict=True):
+            part[kind] = method(land.position, deadline, known)
     known_long = all(part["longest"] is not None for part in parts)
     known_short = all(part["shortest"] is not None for part in parts)
+    shown = loaded.position
     report = {
-        "position": p.canonical(),
-        "lives": p.total_lives,
-        "spots": p.spot_count,
+        "position": shown.canonical(),
+        "lives": shown.total_lives,
+        "spots": shown.spot_count,
         "upper": upper_bound(p),
-        "lower": lower_bound(p, stumps_known=loaded.stumps_known),
+        "lower": lower_bound(p, stumps_known=known),
         "longest": sum(part["longest"] for part in parts) + sum(p.heaps) if known_long else None,
         "shortest": sum(part["shortest"] for part in parts) + len(p.heaps) if known_short else None,
         "parts": parts,
@@ -131,6 +169,9 @@ def bounds_report(oracle: LengthOracle, loaded: Loaded, seconds: float | None) -
             "parts": e.parts,
             "holds": e.holds,
         }
+        if loaded.euler_position is not None and loaded.euler_position != e:
+            q = loaded.euler_position
+            report["euler"]["position_counts"] = [q.points, q.regions, q.lines, q.parts]
     return report
 
 
@@ -143,18 +184,19 @@ def print_report(report: dict, seconds: float | None, line: list[str] | None, ki
     table = Table(title=report["position"], title_justify="left", show_edge=False)
     for name in ("", "lives", "spots", "lower m", "shortest", "longest", "upper M"):
         table.add_column(name, justify="left" if not name else "right")
-    rows = [("whole", report)]
-    if len(report["parts"]) > 1 or report["heaps"]:
-        rows += [(f"part {i}: {part['position']}", part) for i, part in enumerate(report["parts"], 1)]
+    several = len(report["parts"]) > 1 or report["heaps"]
+    if several:
+        table.add_column("part", justify="left", overflow="fold")
+    rows = [("whole", report, "")]
+    if several:
+        rows += [(f"part {i}", part, part["position"]) for i, part in enumerate(report["parts"], 1)]
+        heap = {"lives": "", "spots": ""}
         rows += [
-            (
-                f"nim heap *{h}",
-                {"lives": "", "spots": "", "lower": 1, "upper": h, "longest": h, "shortest": 1},
-            )
-            for h in report["heaps"]
+            (f"heap {i}", {**heap, "lower": 1, "upper": h, "longest": h, "shortest": 1}, f"*{h}")
+            for i, h in enumerate(report["heaps"], 1)
         ]
-    for label, r in rows:
-        table.add_row(
+    for label, r, form in rows:
+        cells = [
             label,
             str(r["lives"]),
             str(r["spots"]),
@@ -162,7 +204,8 @@ def print_report(report: dict, seconds: float | None, line: list[str] | None, ki
             _show(r["shortest"], r["lower"], "≥"),
             _show(r["longest"], r["upper"], "≤"),
             str(r["upper"]),
-        )
+        ]
+        table.add_row(*cells, *([form] if several else []))
     out.print(table, markup=False)
     if report["longest"] is None or report["shortest"] is None:
         budget = f"{seconds:g} s" if seconds is not None else "the time given"
@@ -175,15 +218,22 @@ def print_report(report: dict, seconds: float | None, line: list[str] | None, ki
             f"lines {e['lines']} + parts {e['parts']} = {e['lines'] + e['parts']} ({mark})",
             markup=False,
         )
-    if line is not None:
-        out.print(f"a {kind} game ({len(line)} moves):", markup=False)
-        for i, form in enumerate(line, 1):
-            out.print(f"  {i:>3}. {form}", markup=False)
+        if "position_counts" in e:
+            out.print(f"  (read off the position instead: {e['position_counts']})", markup=False)
+    if kind:
+        if line is None:
+            out.print(f"no {kind} game found in the time given", markup=False)
+        else:
+            out.print(f"a {kind} game ({len(line)} moves), the position after each move:", markup=False)
+            for i, form in enumerate(line, 1):
+                out.print(f"  {i:>3}. {form}", markup=False)
 
 
-def game_line(oracle: LengthOracle, p: Position, kind: str, deadline: float | None) -> list[str] | None:
+def game_line(
+    oracle: LengthOracle, p: Position, kind: str, deadline: float | None, stumps_known: bool = False
+) -> list[str] | None:
     """The positions along one longest or shortest game (canonical forms), or None."""
-    line = oracle.line(p, kind, deadline)
+    line = oracle.line(p, kind, deadline, stumps_known)
     return None if line is None else [q.canonical() for q in line]
 
 
@@ -205,9 +255,19 @@ def game_line(oracle: LengthOracle, p: Position, kind: str, deadline: float | No
     default=None,
     help="Also print the positions along one longest (or shortest) game.",
 )
+@click.option(
+    "--no-realise",
+    is_flag=True,
+    help="Bound a position string as written, without drawing it first (a weaker lower bound).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input.")
 def bounds_command(
-    positions: tuple[str, ...], seconds: float, no_limit: bool, show: str | None, as_json: bool
+    positions: tuple[str, ...],
+    seconds: float,
+    no_limit: bool,
+    show: str | None,
+    no_realise: bool,
+    as_json: bool,
 ) -> None:
     """Bounds on the moves left in each POSITION, and its exact longest and shortest games.
 
@@ -222,12 +282,12 @@ def bounds_command(
     limit = None if no_limit else seconds
     for item in read_items(positions):
         try:
-            loaded = load_item(item)
+            loaded = load_item(item, realise=not no_realise)
             report = bounds_report(oracle, loaded, limit)
             line = None
             if show is not None:
                 deadline = None if limit is None else time.monotonic() + limit
-                line = game_line(oracle, loaded.position, show, deadline)
+                line = game_line(oracle, loaded.drawing, show, deadline, loaded.stumps_known)
             if as_json:
                 if show is not None:
                     report[f"{show}_game"] = line
@@ -235,5 +295,6 @@ def bounds_command(
             else:
                 print_report(report, limit, line, show or "")
         except SproutsError as e:
-            report_bad.bad(item, e)
+            # a saved game's errors already name the file
+            report_bad.bad(None if str(e).startswith(item.text) else item, e)
     report_bad.exit()

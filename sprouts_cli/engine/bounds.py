@@ -379,8 +379,28 @@ def land_key(land: Position) -> str:
     return land_code_and_text(list(land.regions), land.lives)[1]
 
 
-def lands_of(p: Position) -> list[Land]:
-    """The lands of ``p``, each with its canonical form (the key of the oracle's table)."""
+def reduced_land_key(land: Position) -> str:
+    """The reduced form of one cleaned land (``reduce.py``).
+
+    Lengths are not game values, so that the reduced form keeps them is not given by
+    ``reduce.py``'s argument alone: ``tests/test_bounds.py`` checks it by brute force
+    (positions with one reduced form have one longest and one shortest game) on every
+    position reachable from 1 to 4 spots (5 in the slow suite).
+    """
+    from .reduce import reduced_lands
+
+    [key] = reduced_lands(land)
+    return key
+
+
+def lands_of(p: Position, stumps_known: bool = False) -> list[Land]:
+    """The lands of ``p``, each with its canonical form (the key of the oracle's table).
+
+    With ``stumps_known`` each land keeps its stumps and dead regions (``whole_lands``),
+    so that ``lower_bound(land.position, stumps_known=True)`` can use them.
+    """
+    if stumps_known:
+        return [Land(land_key(clean(land)), land) for land in whole_lands(p)]
     return [Land(land_key(land), land) for land in raw_lands(p)]
 
 
@@ -442,12 +462,16 @@ def distinct_moves(p: Position) -> list[Move]:
 
 
 class _Child:
-    """One child of a land: its lands, their bounds, and (once asked for) their keys."""
+    """One child of a land: the move, its lands' bounds, and (once asked for) their keys.
 
-    __slots__ = ("keys", "lower", "plain", "upper", "views")
+    The lands themselves are not kept (they would fill the memory): naming a child
+    plays its move again.
+    """
 
-    def __init__(self, views: list[_View]) -> None:
-        self.views = views
+    __slots__ = ("keys", "lower", "move", "plain", "upper")
+
+    def __init__(self, move: Move, views: list[_View]) -> None:
+        self.move = move
         self.keys: tuple[str, ...] | None = None
         self.upper = sum(v.upper for v in views)
         self.lower = sum(v.lower for v in views)
@@ -462,17 +486,21 @@ class LengthOracle:
     searches with short deadlines (the computer players call it at every leaf): a search
     cut off by its deadline returns None and leaves what it proved.
 
-    A land's children are listed once and kept (``max_children`` lands keep theirs;
-    beyond that the oldest lists are dropped and made again when needed).  A child is
-    named (its canonical form computed, the costly step) only when the search looks
-    into it, in the order of its bounds, so a "yes" found down one line names few.
+    A land's children are listed once and kept, as moves with their bounds, up to
+    ``max_children`` children in all (beyond that the oldest lists are dropped and made
+    again when needed; about 200 bytes each).  A child is named (its canonical form
+    computed, the costly step) only when the search looks into it, in the order of its
+    bounds, so a "yes" found down one line names few.  ``reduced_keys`` keys the table
+    by reduced forms instead (fewer lands, each dearer to name).
     """
 
-    def __init__(self, max_children: int = 20_000) -> None:
+    def __init__(self, max_children: int = 500_000, reduced_keys: bool = False) -> None:
+        self._key = reduced_land_key if reduced_keys else land_key
         self._long: dict[str, list[int]] = {}
         self._short: dict[str, list[int]] = {}
-        self._lands: dict[str, _View] = {}
+        self._lands: dict[str, tuple[Position, bool]] = {}  # a drawing of it, and whether it is whole
         self._kids: dict[str, list[_Child]] = {}
+        self._kid_count = 0
         self._probed: set[str] = set()
         self._max_children = max_children
         self._deadline: float | None = None
@@ -510,17 +538,25 @@ class LengthOracle:
         """The positions along one longest (or shortest) game from ``p``, or None if not found in time.
 
         Each position is the one after the next move (spot numbers kept: the k-th move
-        adds spot ``len(p.lives) + k − 1``); lands are played out one after the other,
-        and nim heaps beside ``p`` are left out.
+        adds spot ``len(p.lives) + k − 1``).  Lands are played out one after the other,
+        then the nim heaps: one at a time down to nothing in a longest game, each in one
+        move in a shortest.
         """
         if kind not in ("longest", "shortest"):
             raise ValueError("kind is 'longest' or 'shortest'")
-        with _search(self, deadline):
+        longest = kind == "longest"
+        with _search(self, deadline, p.total_lives):
             try:
-                start = p.with_heaps(()) if stumps_known else clean(p).with_heaps(())
-                return self._line(start, kind == "longest", stumps_known)
+                line = self._line(p if stumps_known else clean(p), longest, stumps_known)
             except OutOfTime:
                 return None
+        last = line[-1] if line else (p if stumps_known else clean(p))
+        heaps = list(last.heaps)
+        while heaps:
+            heaps[0] = heaps[0] - 1 if longest else 0
+            heaps = [h for h in heaps if h]
+            line.append(last.with_heaps(heaps))
+        return line
 
     def __len__(self) -> int:
         return len(self._long)
@@ -533,52 +569,60 @@ class LengthOracle:
         was read from; a drawing that keeps its stumps is kept for searching, as its
         children's lower bounds are sharper.
         """
-        key = land_key(view.clean)
+        key = self._key(view.clean)
         long, short = self._long.get(key), self._short.get(key)
         if long is None or short is None:
             self._long[key] = [view.lower, view.upper]
             self._short[key] = [view.lower, view.upper]
-            self._lands[key] = view
+            self._lands[key] = (view.land, view.complete)
         else:
             long[0] = max(long[0], view.lower)
             short[0] = max(short[0], view.lower)
-            if view.complete and not self._lands[key].complete:
-                self._lands[key] = view
-                self._kids.pop(key, None)
+            if view.complete and not self._lands[key][1]:
+                self._lands[key] = (view.land, True)
+                self._drop_children(key)
         return key
 
-    def _keys(self, child: _Child, parent: str | None = None) -> tuple[str, ...]:
+    def _keys(
+        self, child: _Child, parent: str, drawing: tuple[Position, bool] | None = None
+    ) -> tuple[str, ...]:
         """The child's keys (named on first use), with what its parent's facts imply.
 
+        ``drawing`` is the land the child's move is played in (the parent's, by default).
         A parent's proved facts bound every child: each child's shortest game is at least
         the parent's ``lo − 1``, and each child's longest at most the parent's ``hi − 1``.
         For a child of several lands, each land gets what is left after the others.
         """
         if child.keys is None:
-            child.keys = tuple(self._named(v) for v in child.views)
+            land, complete = drawing or self._lands[parent]
+            views = _views(apply_move(land, child.move, check=False), complete)
+            child.keys = tuple(self._named(v) for v in views)
         keys = child.keys
-        if parent is not None:
-            lo_short, hi_long = self._short[parent][0] - 1, self._long[parent][1] - 1
-            short, long = [self._short[k] for k in keys], [self._long[k] for k in keys]
-            his, los = sum(e[1] for e in short), sum(e[0] for e in long)
-            for e in short:
-                e[0] = max(e[0], lo_short - (his - e[1]))
-            for e in long:
-                e[1] = min(e[1], hi_long - (los - e[0]))
+        lo_short, hi_long = self._short[parent][0] - 1, self._long[parent][1] - 1
+        short, long = [self._short[k] for k in keys], [self._long[k] for k in keys]
+        his, los = sum(e[1] for e in short), sum(e[0] for e in long)
+        for e in short:
+            e[0] = max(e[0], lo_short - (his - e[1]))
+        for e in long:
+            e[1] = min(e[1], hi_long - (los - e[0]))
         return keys
 
     def _children(self, key: str) -> list[_Child]:
         kids = self._kids.get(key)
         if kids is None:
             self.expanded += 1
-            view = self._lands[key]
-            p = view.land
-            kids = [_Child(_views(apply_move(p, m, check=False), view.complete)) for m in distinct_moves(p)]
-            if len(self._kids) >= self._max_children:
-                for old in list(self._kids)[: self._max_children // 2]:
-                    del self._kids[old]
+            p, complete = self._lands[key]
+            kids = [_Child(m, _views(apply_move(p, m, check=False), complete)) for m in distinct_moves(p)]
+            while self._kids and self._kid_count + len(kids) > self._max_children:
+                self._drop_children(next(iter(self._kids)))
             self._kids[key] = kids
+            self._kid_count += len(kids)
         return kids
+
+    def _drop_children(self, key: str) -> None:
+        kids = self._kids.pop(key, None)
+        if kids is not None:
+            self._kid_count -= len(kids)
 
     def _tick(self) -> None:
         if self._deadline is not None and time.monotonic() > self._deadline:
@@ -590,7 +634,7 @@ class LengthOracle:
         keys = [self._named(v) for v in _views(p, complete)]
         keys.sort(key=lambda k: table[k][1])  # small parts first: a timeout then costs least
         base = sum(p.heaps) if longest else len(p.heaps)
-        with _search(self, deadline):
+        with _search(self, deadline, p.total_lives):
             try:
                 return base + sum(exact(k) for k in keys)
             except OutOfTime:
@@ -679,7 +723,7 @@ class LengthOracle:
         # string): a game that keeps the pharisee count tight
         best = min(self._children(key), key=lambda c: (c.plain, c.upper), default=None)
         if best is not None:
-            length = 1 + sum(self._probe_short(k) for k in self._keys(best))
+            length = 1 + sum(self._probe_short(k) for k in self._keys(best, key))
             e[1] = min(e[1], length)
         return e[1]
 
@@ -740,17 +784,17 @@ class LengthOracle:
             view = _views(cur, complete)[0]  # the land of ``group``: its live regions come first
             key = self._named(view)
             want = exact(key) - 1
-            sub = view.land
+            drawing = (view.land, complete)
             options = []
-            for m in distinct_moves(sub):
-                child = _Child(_views(apply_move(sub, m, check=False), complete))
-                self._keys(child, key)  # named, so that what the search proved orders them
+            for m in distinct_moves(view.land):
+                child = _Child(m, _views(apply_move(view.land, m, check=False), complete))
+                self._keys(child, key, drawing)  # named, so that what the search proved orders them
                 lo, hi = self._bounds_of(child, table)
                 options.append(((-hi, -lo) if longest else (hi, lo), len(options), m, child))
             options.sort(key=lambda o: o[:2])
             for *_, m, child in options:
                 # the parent's value is exact, so a child reaching ``want`` has exactly ``want``
-                if found(self._keys(child), want):
+                if found(self._keys(child, key, drawing), want):
                     full = Move(group[m.region], m.boundary, m.corner, m.boundary2, m.corner2, m.inside)
                     cur = apply_move(cur, full, check=False)
                     cur = cur if complete else clean(cur)
@@ -763,20 +807,23 @@ class LengthOracle:
 class _search:
     """Set the oracle's deadline (and room for deep recursion) for one public call."""
 
-    def __init__(self, oracle: LengthOracle, deadline: float | None) -> None:
+    def __init__(self, oracle: LengthOracle, deadline: float | None, lives: int = 0) -> None:
         self.oracle = oracle
         self.deadline = deadline
+        self.lives = lives
 
     def __enter__(self) -> None:
         self.saved = self.oracle._deadline
         self.oracle._deadline = self.deadline
-        # a search nests a few calls per move left; lives bound the moves left
-        if sys.getrecursionlimit() < RECURSION_LIMIT:
-            sys.setrecursionlimit(RECURSION_LIMIT)
+        # a search nests a few calls per move left, and the lives bound the moves left;
+        # Python calls do not use the C stack (3.11+), so only the limit may need raising
+        need = FRAMES_PER_MOVE * self.lives + 500
+        if sys.getrecursionlimit() < need:
+            sys.setrecursionlimit(need)
 
     def __exit__(self, *exc: object) -> None:
         self.oracle._deadline = self.saved
 
 
-#: Python calls do not use the C stack (3.11+), so deep searches only need the limit raised.
-RECURSION_LIMIT = 50_000
+#: Nested calls per move of a search (reach, sum, the probe and their generators), generously.
+FRAMES_PER_MOVE = 8
