@@ -1,0 +1,412 @@
+"""Misère play by parts: the outcome of Sprouts positions from the canonical trees of their lands (§5.7).
+
+A position falls apart into independent lands.  In misère play a land cannot be
+replaced by a number, but it can be replaced by its *misère canonical tree*
+(``misere_trees.TreeStore``; Conway, ONAG ch. 12), which is interchangeable with it
+in every sum.  The tree of a land is built from the trees of its children, each
+child being a sum of lands (and heaps) whose tree is the simplest form of the sum
+of their trees.  Lemoine and Viennot (arXiv:0908.4407) solved misère Sprouts this
+way up to 17 spots.
+
+A position whose parts all have trees is decided by the outcome of the sum of the
+trees (a memoised search over the sum, ``TreeStore.outcome``).  Otherwise the
+solver searches: a state is (lands not yet reduced to trees, trees, nim heaps); a
+move is made in one land, in one tree (one of its options) or in one heap, and the
+mover wins if some move leaves a loss.  Lands small enough (``tree_lives``) are
+replaced by their trees as soon as they appear, trees small enough are summed into
+one (``combine_limit``), and states are memoised.  Lands are named by their reduced
+forms, which keep the full misère value (``engine/reduce.py``), so a reduced form is
+a valid key for a land's tree.
+
+A table of solved positions may be given: any object with ``get_misere(land)`` →
+tree text or None and ``put_misere(land, text)`` (``TreeStore.to_text`` form; read
+back into a fresh store with ``TreeStore.from_text``).  If it also has
+``get_misere_outcome(key)`` → bool or None and ``put_misere_outcome(key, win)``,
+the outcomes of searched lands (keyed by reduced form) are kept too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from ..engine.explore import child_parts
+from ..engine.position import Position
+from ..engine.reduce import reduced_lands
+from .misere_trees import ZERO, TreeStore, normal_heaps
+
+#: Lands with at most this many lives are replaced by their canonical trees at once.
+TREE_LIVES = 8
+#: Two trees whose sizes multiply to at most this are summed into one tree.
+COMBINE_LIMIT = 4096
+#: The clock is read every this many visited states.
+CLOCK_EVERY = 64
+#: An infinite proof or disproof number.
+INF = 10**9
+
+#: A search state: lands still to search (sorted), trees (sorted ids), nim heaps (normalised).
+State = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
+Children = tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
+
+
+class MisereTimeout(TimeoutError):
+    """The misère solver reached its deadline; everything proved so far is kept."""
+
+
+class MisereTable(Protocol):
+    def get_misere(self, key: str) -> str | None: ...
+
+    def put_misere(self, key: str, text: str) -> None: ...
+
+
+def land_lives(land: str) -> int:
+    """The lives in a land string (each move removes one, so it bounds the land's depth)."""
+    return Position.from_string(land).total_lives
+
+
+class MisereSolver:
+    """Outcomes, winning moves and land trees in misère play (memoised, optionally tabled).
+
+    ``outcome(position)`` is True when the player to move wins in misère play;
+    ``tree(land)`` is a land's canonical tree id in ``self.store``;
+    ``winning_moves(position)`` lists the children that are misère losses for the
+    opponent.  A ``deadline`` (a ``time.monotonic()`` value) makes the search raise
+    ``MisereTimeout`` when it passes.
+    """
+
+    def __init__(
+        self,
+        table: Any = None,
+        *,
+        store: TreeStore | None = None,
+        tree_lives: int = TREE_LIVES,
+        combine_limit: int = COMBINE_LIMIT,
+        method: str = "pns",
+    ) -> None:
+        if method not in ("pns", "dfs"):
+            raise ValueError(f"unknown search method {method!r}: use 'pns' or 'dfs'")
+        self.method = method
+        self.store = store if store is not None else TreeStore()
+        self.table = table
+        self.tree_lives = tree_lives
+        self.combine_limit = combine_limit
+        self._trees: dict[str, int] = {}
+        self._kids: dict[str, Children] = {}
+        self._lives: dict[str, tuple[int, int]] = {}
+        self._memo: dict[State, bool] = {}
+        self._deadline: float | None = None
+        self._ticks = 0
+        #: CPU seconds spent by the engine making children (where the time goes).
+        self.timing = {"children": 0.0}
+        self.stats = {"positions_solved": 0, "lands_with_trees": 0, "table_hits": 0, "states_searched": 0}
+        self._outcome_table = table is not None and hasattr(table, "get_misere_outcome")
+
+    # ------------------------------------------------------------------ public
+    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
+        """True when the player to move wins ``position`` in misère play."""
+        p = Position.from_string(position) if isinstance(position, str) else position
+        self._deadline = deadline
+        try:
+            return self._win(self._state(tuple(reduced_lands(p)), (), p.heaps))
+        finally:
+            self._deadline = None
+
+    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
+        """The children (exact canonical forms) that are misère losses for the player who gets them."""
+        p = Position.from_string(position) if isinstance(position, str) else position
+        return sorted(c for c in p.children() if not self.outcome(Position.from_string(c), deadline))
+
+    def tree(self, land: str, deadline: float | None = None) -> int:
+        """The misère canonical tree (an id in ``self.store``) of one land, by its reduced form."""
+        if deadline is not None:
+            self._deadline = deadline
+        try:
+            return self._tree(land)
+        finally:
+            if deadline is not None:
+                self._deadline = None
+
+    def tree_text(self, land: str) -> str:
+        """The canonical text of a land's tree (what the table stores)."""
+        return self.store.to_text(self.tree(land))
+
+    def position_tree(self, position: Position | str) -> int:
+        """The canonical tree of a whole position: the sum of its lands' trees and its heaps."""
+        p = Position.from_string(position) if isinstance(position, str) else position
+        parts = [self._tree(land) for land in reduced_lands(p)] + [self.store.heap(h) for h in p.heaps]
+        return self.store.add_all(sorted(parts, key=self.store.size))
+
+    @property
+    def positions_solved(self) -> int:
+        return self.stats["positions_solved"]
+
+    # ---------------------------------------------------------------- the clock
+    def _tick(self) -> None:
+        self._ticks += 1
+        if (
+            self._deadline is not None
+            and self._ticks % CLOCK_EVERY == 0
+            and time.monotonic() > self._deadline
+        ):
+            raise MisereTimeout("misère search stopped at its deadline")
+
+    # ------------------------------------------------------------------ lands
+    def _land_lives(self, land: str) -> int:
+        return self._land_shape(land)[0]
+
+    def _land_shape(self, land: str) -> tuple[int, int]:
+        """(lives, lives of the largest region) of a land: a cheap measure of its size."""
+        hit = self._lives.get(land)
+        if hit is None:
+            p = Position.from_string(land)
+            hit = (p.total_lives, max((p.region_lives(i) for i in range(len(p.regions))), default=0))
+            self._lives[land] = hit
+        return hit
+
+    def _children(self, land: str) -> Children:
+        """Each child of a land as (sorted reduced lands, heaps), memoised while the land is open."""
+        hit = self._kids.get(land)
+        if hit is None:
+            t = time.process_time()
+            hit = tuple(sorted(child_parts(Position.from_string(land))))
+            self._kids[land] = hit
+            self.timing["children"] += time.process_time() - t
+        return hit
+
+    def _known_tree(self, land: str) -> int | None:
+        t = self._trees.get(land)
+        if t is None and self.table is not None:
+            text = self.table.get_misere(land)
+            if text is not None:
+                t = self._trees[land] = self.store.from_text(text)
+                self.stats["table_hits"] += 1
+        return t
+
+    def _tree(self, land: str) -> int:
+        """A land's tree from the trees of its children (each a sum of lands and heaps)."""
+        t = self._known_tree(land)
+        if t is not None:
+            return t
+        self._tick()
+        store = self.store
+        options = set()
+        for lands, heaps in self._children(land):
+            parts = [self._tree(x) for x in lands] + [store.heap(h) for h in heaps]
+            options.add(store.add_all(sorted(parts, key=store.size)))
+        t = store.make(options)
+        self._trees[land] = t
+        self._kids.pop(land, None)
+        self.stats["lands_with_trees"] += 1
+        self.stats["positions_solved"] += 1
+        if self.table is not None:
+            self.table.put_misere(land, store.to_text(t))
+        return t
+
+    # ------------------------------------------------------------------ states
+    def _state(self, lands: tuple[str, ...], trees: tuple[int, ...], heaps: tuple[int, ...]) -> State:
+        """Replace known and small lands by trees, sum small trees, normalise heaps."""
+        store = self.store
+        open_lands: list[str] = []
+        ts: list[int] = []
+        hs = list(heaps)
+        for land in lands:
+            t = self._known_tree(land)
+            if t is None and self._land_lives(land) <= self.tree_lives:
+                t = self._tree(land)
+            if t is None:
+                open_lands.append(land)
+            else:
+                ts.append(t)
+        plain: list[int] = []
+        for t in (*trees, *ts):
+            k = store.heap_size(t)
+            if k is None:
+                plain.append(t)
+            elif k:
+                hs.append(k)
+        if len(plain) >= 2:
+            plain = self._combine(plain, hs)
+        return (tuple(sorted(open_lands)), tuple(sorted(plain)), normal_heaps(hs))
+
+    def _combine(self, trees: list[int], heaps: list[int]) -> list[int]:
+        """Sum the smallest trees into one while the product of their sizes stays small.
+
+        A sum that turns out to be a nim heap joins ``heaps``.
+        """
+        store = self.store
+        ts = sorted(trees, key=store.size)
+        while len(ts) >= 2 and store.size(ts[0]) * store.size(ts[1]) <= self.combine_limit:
+            s = store.add(ts[0], ts[1])
+            ts = ts[2:]
+            k = store.heap_size(s)
+            if k is None:
+                ts.append(s)
+                ts.sort(key=store.size)
+            elif k:
+                heaps.append(k)
+        return ts
+
+    def _child_states(self, state: State) -> Iterator[State]:
+        lands, trees, heaps = state
+        store = self.store
+        for i, land in enumerate(lands):
+            if i and lands[i - 1] == land:
+                continue
+            others = lands[:i] + lands[i + 1 :]
+            for cl, ch in self._children(land):
+                yield self._state(others + cl, trees, heaps + ch)
+        for i, t in enumerate(trees):
+            if i and trees[i - 1] == t:
+                continue
+            others_t = trees[:i] + trees[i + 1 :]
+            for o in store.options(t):
+                yield self._state(lands, (*others_t, o), heaps)
+        for i, h in enumerate(heaps):
+            if i and heaps[i - 1] == h:
+                continue
+            rest = heaps[:i] + heaps[i + 1 :]
+            for k in range(h):
+                yield self._state(lands, trees, (*rest, k))
+
+    def _order_key(self, state: State) -> tuple[int, int, int]:
+        """Cheapest first: the smallest largest region, then largest land, then fewest lives."""
+        shapes = [self._land_shape(x) for x in state[0]]
+        return (
+            max((r for _, r in shapes), default=0),
+            max((n for n, _ in shapes), default=0),
+            sum(n for n, _ in shapes),
+        )
+
+    def _known(self, state: State) -> bool | None:
+        """The outcome of a state if it is settled: all parts are trees, or proved before."""
+        lands, trees, heaps = state
+        if not lands:
+            return self.store.outcome(trees, heaps)
+        hit = self._memo.get(state)
+        if hit is None and self._outcome_table and len(lands) == 1 and not trees and not heaps:
+            hit = self.table.get_misere_outcome(lands[0])
+            if hit is not None:
+                hit = bool(hit)
+                self.stats["table_hits"] += 1
+                self._memo[state] = hit
+        return hit
+
+    def _proved(self, state: State, win: bool) -> None:
+        self._memo[state] = win
+        self.stats["positions_solved"] += 1
+        lands, trees, heaps = state
+        if self._outcome_table and len(lands) == 1 and not trees and not heaps:
+            self.table.put_misere_outcome(lands[0], win)
+
+    def _expand(self, state: State) -> list[State]:
+        self._tick()
+        self.stats["states_searched"] += 1
+        return list(dict.fromkeys(self._child_states(state)))
+
+    def _win(self, state: State) -> bool:
+        known = self._known(state)
+        if known is not None:
+            return known
+        if self.method == "pns":
+            return self._pns(state)
+        result = self._search(self._expand(state))
+        self._proved(state, result)
+        return result
+
+    def _search(self, kids: list[State]) -> bool:
+        """Depth-first: win iff some child is a loss; settled children first, then the cheapest."""
+        open_kids = []
+        for k in kids:
+            known = self._known(k)
+            if known is False:
+                return True
+            if known is None:
+                open_kids.append(k)
+        open_kids.sort(key=self._order_key)
+        return any(not self._win(k) for k in open_kids)
+
+    # ------------------------------------------------------- proof numbers
+    def _pns(self, root: State) -> bool:
+        """Proof-number search (Allis, van der Meulen and van den Herik 1994), negamax form.
+
+        ``pn`` is the number of leaves to settle to prove the mover wins, ``dn`` to prove
+        the mover loses: ``pn = min dn(child)``, ``dn = Σ pn(child)``.  The most-proving
+        leaf is expanded each round and the numbers are updated along the path back.
+        Settled states go to the memo as soon as they are proved.
+        """
+        nodes: dict[State, list] = {root: [1, 1, None]}
+        while root in nodes:
+            path = [root]
+            node = nodes[root]
+            while node[2] is not None:
+                best = None
+                best_dn = INF + 1
+                for c in node[2]:
+                    cn = nodes.get(c)
+                    if cn is not None and cn[1] < best_dn:
+                        best, best_dn = c, cn[1]
+                if best is None:
+                    break  # every child was settled through another parent: update below
+                path.append(best)
+                node = nodes[best]
+            if node[2] is None:
+                self._pns_expand(nodes, path[-1], node)
+                path.pop()
+            for state in reversed(path):
+                self._pns_update(nodes, state)
+        return self._memo[root]
+
+    def _pns_expand(self, nodes: dict[State, list], leaf: State, node: list) -> None:
+        open_kids = []
+        for k in self._expand(leaf):
+            known = self._known(k)
+            if known is None:
+                open_kids.append(k)
+                if k not in nodes:
+                    nodes[k] = [1, 1, None]
+            elif not known:
+                self._settle(nodes, leaf, True)
+                return
+        if not open_kids:
+            self._settle(nodes, leaf, False)
+            return
+        open_kids.sort(key=self._order_key)
+        node[2] = open_kids
+        self._pns_update(nodes, leaf)
+
+    def _pns_update(self, nodes: dict[State, list], state: State) -> None:
+        """Recompute a node's numbers from its children; settle it when they decide it."""
+        n = nodes.get(state)
+        if n is None or n[2] is None:
+            return
+        pn = INF
+        dn = 0
+        alive = []
+        for c in n[2]:
+            cn = nodes.get(c)
+            if cn is None:
+                if self._memo[c]:
+                    continue  # a child the opponent wins adds nothing to either number
+                self._settle(nodes, state, True)
+                return
+            alive.append(c)
+            if cn[1] < pn:
+                pn = cn[1]
+            dn += cn[0]
+        if not alive:
+            self._settle(nodes, state, False)
+            return
+        n[0], n[1], n[2] = pn, min(dn, INF), alive
+
+    def _settle(self, nodes: dict[State, list], state: State, win: bool) -> None:
+        self._proved(state, win)
+        nodes.pop(state, None)
+
+
+def misere_outcome(position: Position | str, table: Any = None) -> bool:
+    """One-off convenience: the misère outcome of a position with a fresh solver."""
+    return MisereSolver(table).outcome(position)
+
+
+__all__ = ["ZERO", "MisereSolver", "MisereTable", "MisereTimeout", "TreeStore", "misere_outcome"]

@@ -1,0 +1,200 @@
+"""The misère solver against brute force (plain minimax over whole positions) and published results."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import pytest
+from brute import brute_children, brute_misere_win
+
+from sprouts_cli.engine.explore import reachable_positions
+from sprouts_cli.engine.position import Position
+from sprouts_cli.engine.reduce import reduced_lands
+from sprouts_cli.solve.misere import MisereSolver, MisereTimeout
+from sprouts_cli.solve.misere_trees import TreeStore
+
+#: Misère outcomes of the n-spot game for n = 1..20, W = the first player wins: Lemoine and
+#: Viennot, arXiv:0908.4407, figure 1 (n ≤ 17), extended on SproutsWiki (OEIS A164950);
+#: n ≤ 9 agrees with Applegate, Jacobson and Sleator (1991).
+PUBLISHED = "WLLLWWLLLWWWLLLWWWLL"
+
+
+@pytest.fixture(scope="module")
+def small_positions() -> dict[str, Position]:
+    out: dict[str, Position] = {}
+    for n in range(1, 5):
+        out.update(reachable_positions(Position.start(n)))
+    return out
+
+
+def test_every_position_from_1_to_4_spots_matches_brute_force(small_positions):
+    solver = MisereSolver()
+    wrong = [k for k, p in small_positions.items() if solver.outcome(p) != brute_misere_win(k)]
+    assert not wrong, wrong[:5]
+    assert len(small_positions) > 2000
+
+
+@pytest.mark.parametrize("tree_lives", [0, 4, 30])
+def test_search_only_and_trees_only_agree_with_brute_force(small_positions, tree_lives):
+    """tree_lives=0 never builds a land tree (pure search); 30 builds every one."""
+    keys = sorted(small_positions)
+    sample = random.Random(tree_lives).sample(keys, 300)
+    solver = MisereSolver(tree_lives=tree_lives, combine_limit=0 if tree_lives == 4 else 4096)
+    for k in sample:
+        assert solver.outcome(small_positions[k]) == brute_misere_win(k), k
+
+
+@pytest.fixture(scope="module")
+def small_lands(small_positions) -> dict[str, int]:
+    """Every land met from 1 to 4 spots, with its lives."""
+    lands = {land for p in small_positions.values() for land in reduced_lands(p)}
+    return {x: Position.from_string(x).total_lives for x in sorted(lands)}
+
+
+def test_sums_of_lands_and_heaps_match_brute_force(small_lands):
+    """Lands side by side (and beside heaps) are what the trees are for: check them as sums.
+
+    Brute force plays the whole sum, so the sums are kept to at most 10 lives.
+    """
+    rng = random.Random(7)
+    solver = MisereSolver()
+    pairs = [(a, b) for a, b in itertools.combinations_with_replacement(small_lands, 2)]
+    pairs = [(a, b) for a, b in pairs if small_lands[a] + small_lands[b] <= 10]
+    for a, b in rng.sample(pairs, 150):
+        key = Position.from_string(f"{a}+{b}").canonical()
+        assert solver.outcome(key) == brute_misere_win(key), (a, b)
+    singles = [x for x, n in small_lands.items() if n <= 6]
+    for land in rng.sample(singles, 40):
+        for heaps in ["*1", "*2", "*1+*1", "*2+*3"]:
+            key = Position.from_string(f"{land}+{heaps}").canonical()
+            assert solver.outcome(key) == brute_misere_win(key), (land, heaps)
+
+
+def check_sums_of_three(small_lands, most_lives: int, samples: int) -> None:
+    rng = random.Random(3)
+    solver = MisereSolver()
+    store = solver.store
+    # there are far too many trios to list: draw their lives first, then a land of each
+    by_lives: dict[int, list[str]] = {}
+    for x in sorted(small_lands):
+        by_lives.setdefault(small_lands[x], []).append(x)
+    splits = [t for t in itertools.combinations_with_replacement(sorted(by_lives), 3) if sum(t) <= most_lives]
+    trios: set[tuple[str, ...]] = set()
+    while len(trios) < samples:
+        trios.add(tuple(sorted(rng.choice(by_lives[lives]) for lives in rng.choice(splits))))
+    for trio in sorted(trios):
+        key = Position.from_string("+".join(trio)).canonical()
+        assert store.outcome([solver.tree(x) for x in trio]) == brute_misere_win(key), trio
+
+
+def test_land_trees_decide_sums_of_three(small_lands):
+    check_sums_of_three(small_lands, most_lives=11, samples=80)
+
+
+def test_the_tree_of_a_position_is_the_tree_of_its_game_tree():
+    """position_tree equals the simplest form built straight from the brute-force children."""
+    solver = MisereSolver()
+    store = solver.store
+    memo: dict[str, int] = {}
+
+    def raw_tree(key: str) -> int:
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = store.make(raw_tree(k) for k in brute_children(key))
+        return hit
+
+    for text in ["0*3", "0*2+0", "1a1a+*2", "0.AB|AB+0", "0*2.1a1a"]:
+        key = Position.from_string(text).canonical()
+        assert solver.position_tree(key) == raw_tree(key), text
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_published_misere_results(n):
+    assert MisereSolver().outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [8, 9])
+def test_published_misere_results_slow(n):
+    assert MisereSolver().outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W")
+
+
+def test_winning_moves_are_exactly_the_losing_children():
+    solver = MisereSolver()
+    for text in ["0*3", "0*4", "0*2.1a1a", "0*3+*2", "1a1a+0*2"]:
+        p = Position.from_string(text)
+        moves = solver.winning_moves(p)
+        for child in p.children():
+            assert (child in moves) == (not brute_misere_win(child)), (text, child)
+        assert bool(moves) == brute_misere_win(p.canonical())
+
+
+class TreeTable:
+    """The table protocol the solver needs (the SQLite store has the same methods)."""
+
+    def __init__(self) -> None:
+        self.trees: dict[str, str] = {}
+
+    def get_misere(self, key: str) -> str | None:
+        return self.trees.get(key)
+
+    def put_misere(self, key: str, text: str) -> None:
+        self.trees[key] = text
+
+
+class DictTable(TreeTable):
+    """A table that also keeps the outcomes of searched lands (optional methods)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.outcomes: dict[str, bool] = {}
+
+    def get_misere_outcome(self, key: str) -> bool | None:
+        return self.outcomes.get(key)
+
+    def put_misere_outcome(self, key: str, win: bool) -> None:
+        self.outcomes[key] = win
+
+
+def test_a_second_solver_reads_trees_and_outcomes_from_the_table():
+    table = DictTable()
+    first = MisereSolver(table)
+    assert first.outcome(Position.start(5)) is True
+    assert table.trees and table.outcomes
+    second = MisereSolver(table)
+    assert second.outcome(Position.start(5)) is True
+    assert second.stats["table_hits"] >= 1
+    assert second.stats["positions_solved"] < first.stats["positions_solved"]
+    # every stored tree reads back into a fresh store with the same text and outcome
+    fresh = TreeStore()
+    for land, text in table.trees.items():
+        g = fresh.from_text(text)
+        assert fresh.to_text(g) == text
+        assert fresh.win(g) == first.store.win(first.tree(land))
+
+
+def test_trees_alone_in_the_table_give_the_same_answers(small_positions):
+    table = TreeTable()
+    MisereSolver(table, tree_lives=30).outcome(Position.start(3))
+    solver = MisereSolver(table)
+    for k in sorted(small_positions)[:200]:
+        assert solver.outcome(small_positions[k]) == brute_misere_win(k)
+
+
+def test_deadline_stops_the_search_and_keeps_the_solver_usable():
+    solver = MisereSolver()
+    with pytest.raises(MisereTimeout):
+        solver.outcome(Position.start(7), deadline=time.monotonic() - 1)
+    assert isinstance(MisereTimeout("x"), TimeoutError)
+    assert solver.outcome(Position.start(4)) is False
+    assert solver.outcome(Position.start(5)) is True
+
+
+def test_positions_as_strings_and_the_empty_position():
+    solver = MisereSolver()
+    assert solver.outcome("!") is True  # no move: the player to move has made no last move
+    assert solver.outcome("*1") is False
+    assert solver.outcome("*1+*1") is True
+    assert solver.outcome("0") is True  # one spot: two forced moves, the second player moves last
