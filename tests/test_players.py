@@ -270,13 +270,13 @@ def test_workers_find_the_same_exact_result(misere: bool) -> None:
 
 
 def test_leaf_lands_give_the_bounds_of_the_engine() -> None:
-    from sprouts_cli.engine.bounds import _land_lower, land_facts
+    from sprouts_cli.engine.bounds import land_facts, land_lower_bound
     from sprouts_cli.players.parity import land_regions
 
     for seed in range(120):
         p = random_game_position(7, seed % 15, seed)
         lands = land_regions(p)
         assert sum(land_facts(r, p.lives).upper for r in lands) == upper_bound(p)
-        assert sum(_land_lower(r, p.lives, None) for r in lands) == lower_bound(p)
+        assert sum(land_lower_bound(r, p.lives, None) for r in lands) == lower_bound(p)
         assert bool(lands) == bool(p.live_region_indices())
         assert sorted(sorted(r) for r in lands) == sorted(sorted(q.regions) for q in p.lands())

@@ -41,27 +41,35 @@ present stumps: a link (two lines now) at most 2, a sprout at most 1 (its one ne
 sprout that loops becomes the ``t`` of the new spot, with its old neighbour as ``u``), a
 seed none, new spots none.  Hence, per land, with ``V`` the live spots of the land,
 ``4s − q(s) ≤ V + L`` where ``q(s)`` is the sum of the ``s`` largest caps, and
-``m = L − (the largest such s)``, at least 1.  At the start (``L = 3n``, ``V = n``, no caps)
-this is ``2n``, the classical bound.
+``m = L − (the largest such s)``.  At the start (``L = 3n``, ``V = n``, no caps) this is
+``2n``, the classical bound.  Two more facts can only raise it: a land with a move needs
+one, and every survivor needs a final region of its own while a move adds at most one
+region, so ``s ≤ R + k`` (``R`` the land's regions) and ``k ≥ ⌈(L − R)/2⌉``.
 
 A position string has lost its stumps, so the caps above are the worst case (every line of
 a spot alive now ends at a stump).  When the caller knows the position keeps all its
-stumps and regions (a position reached by playing, not read from a string), pass
-``stumps_known=True``: a spot's cap is then the number of stumps that really are next to it
-(for a link looped round a stump ``t``: ``t`` and ``t``'s third neighbour), and ``q(s)`` is
-also at most the number of distinct such stumps, which is the seed's ``V − p`` with its
-``p`` (stumps all of whose neighbours are stumps) made safe for loops.  The bound is never
-above the true minimum: ``tests/test_bounds.py`` checks this on every position reachable
-from 1 to 5 spots against brute force.
+stumps (a position reached by playing, a saved game, or a string drawn again with its dead
+spots given back), pass ``stumps_known=True``: a spot's cap is then the number of stumps
+that really are next to it, read off the boundary walks (for a link looped round a stump
+``t``: ``t`` and ``t``'s third neighbour), and ``q(s)`` is also at most the number of
+distinct such stumps, which is the seed's ``V − p`` with its ``p`` (stumps all of whose
+neighbours are stumps) made safe for loops.  A spot some of whose lines the walks do not
+show (a region it lies on was left out) falls back to the worst case.  Any drawing of a
+position is the same game, so a bound read off one drawing holds for all.  The bound is
+never above the true minimum: ``tests/test_bounds.py`` checks it on every position
+reachable from 1 to 5 spots against brute force, read both ways.
 
 **Exact lengths** (``LengthOracle``).  The longest game of a sum of lands is the sum of
 their longest games (moves in different lands do not interfere), and so is the shortest.
 For one land the oracle asks the seed's question ``reach(land, need)`` (is there a line of
 at least ``need`` moves?) from the bound down, and its mirror image for the shortest game
-(can the game end within ``budget`` moves?) from the lower bound up.  Facts are kept per
-land by canonical form as proved intervals ``lo ≤ length ≤ hi``; only proved facts are
-kept, so a search cut off by its deadline leaves the table correct and later searches
-start from what was learned.
+(can the game end within ``budget`` moves?) from the lower bound up, after one greedy game
+(``_probe_short``) that usually proves the short side at once.  Facts are kept per land
+by canonical form as proved intervals ``lo ≤ length ≤ hi``, and a parent's facts bound its
+children (each child's shortest is at least the parent's ``lo − 1``, its longest at most
+the parent's ``hi − 1``).  Only proved facts are kept, so a search cut off by its deadline
+leaves the table correct and later searches start from what was learned.  Nim heaps
+beside a position count as parts: ``*k`` lasts at most ``k`` moves and at least one.
 """
 
 from __future__ import annotations
@@ -204,12 +212,12 @@ def lower_bound(p: Position, stumps_known: bool = False) -> int:
     total = len(p.heaps)
     caps = _stump_caps(p) if stumps_known else None
     for regions in _land_regions(p):
-        total += _land_lower(regions, p.lives, caps)
+        total += land_lower_bound(regions, p.lives, caps)
     return total
 
 
-def _land_lower(
-    regions: Sequence[Region], lives: Sequence[int], known: tuple[dict[int, int], dict[int, set[int]]] | None
+def land_lower_bound(
+    regions: Sequence[Region], lives: Sequence[int], known: tuple[dict[int, int], dict[int, set]] | None
 ) -> int:
     """``L − max{s : 4s − q(s) ≤ V + L}`` for one land, at least 1 (the land has a move)."""
     spots = {s for r in regions for b in r for s in b}
@@ -236,11 +244,13 @@ def _land_lower(
     return max(1, big_l - s, by_regions)
 
 
-def _stump_caps(p: Position) -> tuple[dict[int, int], dict[int, set[int]]]:
+def _stump_caps(p: Position) -> tuple[dict[int, int], dict[int, set]]:
     """For each spot alive now, the present stumps that may end in its survivor's three.
 
     Neighbours are read off the boundary walks: consecutive corners are joined by a line,
-    and each line is walked twice (once on each side).
+    and each line is walked twice (once on each side).  A spot whose lines are not all
+    seen that way (a region it lies on was left out) gets the worst case, as in a string:
+    stumps of its own that nobody else counts.
     """
     lives = p.lives
     count: dict[tuple[int, int], int] = {}
@@ -260,23 +270,29 @@ def _stump_caps(p: Position) -> tuple[dict[int, int], dict[int, set[int]]]:
             if a != c:
                 neighbours.setdefault(c, []).append(a)
     cap_of: dict[int, int] = {}
-    stumps_of: dict[int, set[int]] = {}
-    for s, ns in neighbours.items():
-        if not lives[s]:
+    stumps_of: dict[int, set] = {}
+    for s in {s for r in p.regions for b in r for s in b}:
+        if lives[s] in (0, 3):
             continue
-        found: set[int] = set()
-        if lives[s] == 1 and len(ns) == 2 and ns[0] == ns[1]:
+        ns = neighbours.get(s, [])
+        # a link may bring two stumps, a sprout one (its neighbour, or as the ``t`` of a loop)
+        worst = 3 - lives[s]
+        found: set = set()
+        if len(ns) != worst:
+            found = {("unseen", s, i) for i in range(worst)}
+        elif lives[s] == 1 and ns[0] == ns[1]:
+            # both lines go to one spot t: the survivor's three are itself, t and t's third neighbour u
             t = ns[0]
             if not lives[t]:
                 found.add(t)
-                found.update(u for u in neighbours.get(t, []) if u != s and not lives[u])
-        elif lives[s] in (1, 2):
+                others = [u for u in neighbours.get(t, []) if u != s]
+                if len(neighbours.get(t, [])) != 3:
+                    found.add(("unseen", t, 0))
+                found.update(u for u in others if not lives[u])
+        else:
             found.update(t for t in ns if not lives[t])
-            if lives[s] == 2:
-                # a sprout that loops becomes the ``t`` of a new survivor: its old neighbour is ``u``
-                pass
         stumps_of[s] = found
-        cap_of[s] = min(len(found), 2 if lives[s] == 1 else 1)
+        cap_of[s] = min(len(found), worst)
     return cap_of, stumps_of
 
 
@@ -414,9 +430,9 @@ class _View:
         self.complete = complete
         self.clean = clean(land) if complete else land
         self.upper = land_facts(self.clean.regions, land.lives).upper
-        self.plain = _land_lower(self.clean.regions, land.lives, None)  # as if read from a string
+        self.plain = land_lower_bound(self.clean.regions, land.lives, None)  # as if read from a string
         self.lower = (
-            _land_lower(self.clean.regions, land.lives, _stump_caps(land)) if complete else self.plain
+            land_lower_bound(self.clean.regions, land.lives, _stump_caps(land)) if complete else self.plain
         )
 
 

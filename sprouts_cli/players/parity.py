@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Protocol
 
-from ..engine.bounds import LengthOracle, _land_lower, land_facts, lower_bound, raw_lands, upper_bound
+from ..engine.bounds import LengthOracle, land_facts, land_lower_bound, lower_bound, raw_lands, upper_bound
 from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
 from ..engine.parts import clean
 from ..engine.position import Position, Region
@@ -361,7 +361,7 @@ class ParitySearch:
             return EXACT if self.misere else -EXACT
         lives = pos.lives
         upper = sum(land_facts(r, lives).upper for r in lands)
-        lower = sum(_land_lower(r, lives, None) for r in lands)
+        lower = sum(land_lower_bound(r, lives, None) for r in lands)
         if self.oracle is not None:
             longest = self.oracle.longest(pos, self.deadline)
             if longest is not None:
