@@ -78,6 +78,10 @@ def test_render_png_and_numbers(runner, tmp_path):
     r = runner.invoke(main, ["render", "0*2.1a1a", "-o", str(out), "--no-numbers", "--jobs", "1"])
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    again = tmp_path / "q.png"
+    r = runner.invoke(main, ["render", "0*2.1a1a", "-o", str(again), "--no-numbers", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert again.read_bytes() == out.read_bytes()  # a string is laid out the same way every time
     r = runner.invoke(main, ["render", "0*2", "-o", str(tmp_path / "x.gif")])
     assert r.exit_code == 2 and ".svg or .png" in r.stderr
 

@@ -13,8 +13,9 @@ from sprouts_cli.engine import Position
 from sprouts_cli.errors import GameFileError, PictureError
 from sprouts_cli.picture import analyse, load_game, save_game
 from sprouts_cli.picture.analyse import analyse_picture
-from sprouts_cli.picture.certify import certify, hodograph_cone
+from sprouts_cli.picture.certify import certify, hodograph_cone, pointed
 from sprouts_cli.picture.gamefile import game_from_json, game_to_json
+from sprouts_cli.picture.model import Curve, Picture
 from sprouts_cli.picture.spline import bezier_points, de_casteljau_split, interpolate_clamped, npl_bound
 
 
@@ -255,3 +256,49 @@ def test_certificate_kernels_agree_with_plain_python():
     assert g.spot_spot_clearance(pic.spots, pic.sizes)[0] == pytest.approx(
         g.spot_spot_clearance.py_func(pic.spots, pic.sizes)[0]
     )
+
+
+def test_a_curve_that_crosses_itself_within_one_piece_is_refused():
+    """A loop far smaller than the refinement tolerance lies inside one refined piece: no leg test sees it."""
+    spots = np.array([(100.0, 200.0), (300.0, 200.0)])
+    loop = np.array([(0.0, 0.0), (3.0, -1.0), (-2.0, -1.0), (1.0, 0.0)]) * 0.02 + (200.0, 200.0)
+    pieces = np.array(
+        [
+            [(100.0, 200.0), (140.0, 200.0), (160.0, 200.0), tuple(loop[0])],
+            loop,
+            [tuple(loop[3]), (240.0, 200.0), (260.0, 200.0), (300.0, 200.0)],
+        ]
+    )
+    pic = Picture(400, 400, spots, [Curve(0, 1, pieces, np.ones(3))])
+    with pytest.raises(PictureError, match=r"curve 1 \(spots 1–2\) (touches or )?crosses itself"):
+        certify(pic)
+
+
+def test_without_the_self_cone_test_a_tiny_loop_would_pass(monkeypatch):
+    """The same picture is accepted when the cone test is switched off: the test above needs it."""
+    import sprouts_cli.picture.certify as cert
+
+    monkeypatch.setattr(cert, "_self_cone_failures", lambda sub: [])
+    spots = np.array([(100.0, 200.0), (300.0, 200.0)])
+    loop = np.array([(0.0, 0.0), (3.0, -1.0), (-2.0, -1.0), (1.0, 0.0)]) * 0.02 + (200.0, 200.0)
+    pieces = np.array(
+        [
+            [(100.0, 200.0), (140.0, 200.0), (160.0, 200.0), tuple(loop[0])],
+            loop,
+            [tuple(loop[3]), (240.0, 200.0), (260.0, 200.0), (300.0, 200.0)],
+        ]
+    )
+    assert certify(Picture(400, 400, spots, [Curve(0, 1, pieces, np.ones(3))])).min_clearance > 0
+
+
+def test_a_curve_that_winds_without_crossing_is_accepted():
+    """An S bend turns through more than π over its length, yet never meets itself."""
+    spots = [(50, 200), (350, 200)]
+    pic = picture(spots, [(0, 1, [(100, 300), (200, 300), (200, 100), (300, 100)])])
+    assert certify(pic).min_clearance > 0
+
+
+def test_pointed_cones():
+    rows = [[(1, 0), (1, 1), (0, 1)], [(1, 0), (-1, 0.5), (-1, -0.5)], [(0, 0), (0, 0), (0, 0)]]
+    rows = np.array(rows, dtype=float)
+    assert pointed(rows).tolist() == [True, False, False]

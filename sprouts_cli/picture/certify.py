@@ -9,6 +9,12 @@ starting at spot ``s`` lies in ``s`` plus the convex cone of its control-point
 differences, so two pieces whose cones are disjoint meet only at ``s``.  Pieces
 that fail are refined and tried again; what still fails is a crossing, a touch,
 or a curve through a spot, and the picture is refused with a message naming it.
+
+The leg test skips a piece against itself and against its neighbours on the same
+curve (they share an end).  Those are certified by the same cone argument: if the
+control-point differences of two neighbouring pieces lie in one open half-plane
+with inner normal ``u``, then ``u · C(t)`` strictly increases along both, so they
+cannot meet again (``_self_cone_failures``).
 """
 
 from __future__ import annotations
@@ -80,10 +86,11 @@ def certify(pic: Picture, tol: float = TOLERANCE, max_leg: float | None = None) 
         best_s, fails_s, nfs = spot_leg_check(
             legs, eps, leg_piece, piece_curve, curve_a, curve_b, spots, sizes, 64
         )
-        if nf == 0 and nfs == 0:
+        winding = _self_cone_failures(sub)
+        if nf == 0 and nfs == 0 and not winding:
             start_dir, end_dir = _end_directions(sub)
             return Certificate(sub, start_dir, end_dir, float(min(best, best_s, ss)))
-        to_split: set[tuple[int, int]] = set()
+        to_split: set[tuple[int, int]] = set(winding)
         for k in range(min(nf, 64)):
             for leg in fails[k]:
                 to_split.add(piece_index[leg_piece[leg]])
@@ -91,8 +98,51 @@ def certify(pic: Picture, tol: float = TOLERANCE, max_leg: float | None = None) 
             to_split.add(piece_index[leg_piece[fails_s[k, 1]]])
         if not _split(sub, to_split):
             break
+    if nf == 0 and nfs == 0:
+        e = winding[0][0]
+        x, y = sub[e][winding[0][1]][0]
+        raise PictureError(f"{describe_curve(pic, e)} touches or crosses itself near ({x:.1f}, {y:.1f})")
     _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, nfs)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def pointed(diffs: np.ndarray) -> np.ndarray:
+    """For each row of difference vectors (``(m, k, 2)``), True when they lie in an open half-plane.
+
+    Angles are taken relative to the row's first non-zero vector, which lies in the cone
+    when the cone is pointed; the spread of the angles is then the cone's width.  If the
+    vectors fit in a spread under π they lie in a half-plane whatever the base, so a row
+    that passes is always pointed.  Zero vectors are left out; a row of zeros fails.
+    """
+    lens = np.hypot(diffs[..., 0], diffs[..., 1])
+    live = lens > 1e-12
+    first = np.argmax(live, axis=1)
+    base = diffs[np.arange(len(diffs)), first]
+    angle = np.arctan2(diffs[..., 1], diffs[..., 0]) - np.arctan2(base[:, 1], base[:, 0])[:, None]
+    rel = (angle + math.pi) % (2 * math.pi) - math.pi
+    hi = np.where(live, rel, -np.inf).max(axis=1)
+    lo = np.where(live, rel, np.inf).min(axis=1)
+    return live.any(axis=1) & (hi - lo < math.pi * 0.999)
+
+
+def _self_cone_failures(sub: list[list[np.ndarray]]) -> list[tuple[int, int]]:
+    """Pieces (curve, index) whose own cone, or joint cone with the next piece, is not pointed.
+
+    A piece and its neighbour are skipped by the leg test; a pointed joint cone shows
+    that together they are monotone in one direction, so neither folds back onto itself
+    or onto the other.
+    """
+    out: list[tuple[int, int]] = []
+    for e, subs in enumerate(sub):
+        diffs = np.diff(np.asarray(subs, dtype=float), axis=1)  # (pieces, 3, 2)
+        if len(subs) == 1:
+            if not pointed(diffs)[0]:
+                out.append((e, 0))
+            continue
+        joint = np.concatenate([diffs[:-1], diffs[1:]], axis=1)  # (pieces - 1, 6, 2)
+        for k in np.nonzero(~pointed(joint))[0]:
+            out.extend(((e, int(k)), (e, int(k) + 1)))
+    return out
 
 
 def _leg_arrays(pic: Picture, sub: list[list[np.ndarray]]):
