@@ -258,8 +258,8 @@ def test_certificate_kernels_agree_with_plain_python():
     )
 
 
-def test_a_curve_that_crosses_itself_within_one_piece_is_refused():
-    """A loop far smaller than the refinement tolerance lies inside one refined piece: no leg test sees it."""
+def tiny_loop_picture() -> Picture:
+    """A straight curve with a loop 0.05 px across in its middle (a cubic whose control polygon crosses)."""
     spots = np.array([(100.0, 200.0), (300.0, 200.0)])
     loop = np.array([(0.0, 0.0), (3.0, -1.0), (-2.0, -1.0), (1.0, 0.0)]) * 0.02 + (200.0, 200.0)
     pieces = np.array(
@@ -269,9 +269,13 @@ def test_a_curve_that_crosses_itself_within_one_piece_is_refused():
             [tuple(loop[3]), (240.0, 200.0), (260.0, 200.0), (300.0, 200.0)],
         ]
     )
-    pic = Picture(400, 400, spots, [Curve(0, 1, pieces, np.ones(3))])
+    return Picture(400, 400, spots, [Curve(0, 1, pieces, np.ones(3))])
+
+
+def test_a_curve_that_crosses_itself_within_one_piece_is_refused():
+    """A loop far smaller than the refinement tolerance lies inside one refined piece: no leg test sees it."""
     with pytest.raises(PictureError, match=r"curve 1 \(spots 1–2\) (touches or )?crosses itself"):
-        certify(pic)
+        certify(tiny_loop_picture())
 
 
 def test_without_the_self_cone_test_a_tiny_loop_would_pass(monkeypatch):
@@ -279,16 +283,7 @@ def test_without_the_self_cone_test_a_tiny_loop_would_pass(monkeypatch):
     import sprouts_cli.picture.certify as cert
 
     monkeypatch.setattr(cert, "_self_cone_failures", lambda sub: [])
-    spots = np.array([(100.0, 200.0), (300.0, 200.0)])
-    loop = np.array([(0.0, 0.0), (3.0, -1.0), (-2.0, -1.0), (1.0, 0.0)]) * 0.02 + (200.0, 200.0)
-    pieces = np.array(
-        [
-            [(100.0, 200.0), (140.0, 200.0), (160.0, 200.0), tuple(loop[0])],
-            loop,
-            [tuple(loop[3]), (240.0, 200.0), (260.0, 200.0), (300.0, 200.0)],
-        ]
-    )
-    assert certify(Picture(400, 400, spots, [Curve(0, 1, pieces, np.ones(3))])).min_clearance > 0
+    assert certify(tiny_loop_picture()).min_clearance > 0
 
 
 def test_a_curve_that_winds_without_crossing_is_accepted():
