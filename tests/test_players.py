@@ -271,7 +271,7 @@ def test_workers_find_the_same_exact_result(misere: bool) -> None:
 
 def test_leaf_lands_give_the_bounds_of_the_engine() -> None:
     from sprouts_cli.engine.bounds import land_facts, land_lower_bound
-    from sprouts_cli.players.parity import land_regions
+    from sprouts_cli.engine.parts import land_regions
 
     for seed in range(120):
         p = random_game_position(7, seed % 15, seed)

@@ -81,7 +81,7 @@ from dataclasses import dataclass
 
 from .canonical import land_code_and_text
 from .moves import Move, apply_move, representative_moves
-from .parts import clean, land_groups
+from .parts import clean, land_groups, land_regions, split_lands
 from .position import Position, Region
 
 # ------------------------------------------------------------------ the land
@@ -103,12 +103,6 @@ class LandFacts:
     def upper(self) -> int:
         """``min(L − max(private + pairs, 1), Σ (lives − 1)+)`` (the land has a move)."""
         return max(0, min(self.lives - max(self.private_regions + self.pairs, 1), self.region_sum))
-
-
-def _land_regions(p: Position) -> list[list[Region]]:
-    """The live regions of each land of ``p`` (cleaned: stumps and dead regions gone)."""
-    c = clean(p)
-    return [[c.regions[i] for i in group] for group in land_groups(c)]
 
 
 def land_facts(regions: Sequence[Region], lives: Sequence[int]) -> LandFacts:
@@ -196,7 +190,7 @@ def _maximum_matching(adj: dict[int, set[int]], fallback: list[tuple[int, int]])
 def upper_bound(p: Position) -> int:
     """An upper bound ``M`` on the moves left (heap moves included: a heap ``*k`` lasts ≤ k)."""
     total = sum(p.heaps)
-    for regions in _land_regions(p):
+    for regions in land_regions(p):
         total += land_facts(regions, p.lives).upper
     return total
 
@@ -211,7 +205,7 @@ def lower_bound(p: Position, stumps_known: bool = False) -> int:
     """
     total = len(p.heaps)
     caps = _stump_caps(p) if stumps_known else None
-    for regions in _land_regions(p):
+    for regions in land_regions(p):
         total += land_lower_bound(regions, p.lives, caps)
     return total
 
@@ -367,8 +361,7 @@ class Land:
 
 def raw_lands(p: Position) -> list[Position]:
     """The lands of ``p`` as positions (cleaned, spot numbers kept), without naming them."""
-    c = clean(p)
-    return [Position._make(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
+    return split_lands(p)
 
 
 def whole_lands(p: Position) -> list[Position]:

@@ -65,6 +65,51 @@ def land_groups(p: Position, keep_dead: bool = False) -> list[list[int]]:
     return list(groups.values())
 
 
+def land_regions(p: Position) -> list[list[Region]]:
+    """The live regions of each land of ``p``, cleaned, in one pass.
+
+    The same as ``clean`` then ``land_groups`` (stumps and regions under two lives
+    dropped, regions joined by a spot with a life), with each region's lives counted
+    once: the bounds judge the leaves of the parity search by their lands, and this is
+    the most frequent step there.
+    """
+    lives = p.lives
+    live: list[Region] = []
+    for r in p.regions:
+        bounds = []
+        for b in r:
+            kept = tuple(s for s in b if lives[s])
+            if kept:
+                bounds.append(kept)
+        seen = {s for b in bounds for s in b}
+        if sum(lives[s] for s in seen) >= 2:
+            live.append(tuple(bounds))
+    if len(live) <= 1:
+        return [live] if live else []
+    parent = list(range(len(live)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first: dict[int, int] = {}
+    for ri, r in enumerate(live):
+        for b in r:
+            for s in b:
+                if lives[s]:
+                    other = first.setdefault(s, ri)
+                    if other != ri:
+                        a, d = find(other), find(ri)
+                        if a != d:
+                            parent[max(a, d)] = min(a, d)
+    groups: dict[int, list[Region]] = {}
+    for ri, r in enumerate(live):
+        groups.setdefault(find(ri), []).append(r)
+    return list(groups.values())
+
+
 def split_lands(p: Position) -> list[Position]:
     """The lands of the cleaned position, each a Position keeping the spot numbers."""
     c = clean(p)

@@ -44,8 +44,8 @@ from typing import Any, Protocol
 
 from ..engine.bounds import LengthOracle, land_facts, land_lower_bound, lower_bound, raw_lands, upper_bound
 from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
-from ..engine.parts import clean
-from ..engine.position import Position, Region
+from ..engine.parts import clean, land_regions
+from ..engine.position import Position
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
@@ -431,51 +431,6 @@ class ParitySearch:
         self.enforce = True
         assert done is not None
         return done, order
-
-
-def land_regions(p: Position) -> list[list[Region]]:
-    """The live regions of each land of ``p``, cleaned, in one pass.
-
-    The same as ``parts.clean`` then ``parts.land_groups`` (stumps and regions under
-    two lives dropped, regions joined by a spot with a life), with each region's lives
-    counted once: the leaves of the search are judged by the bounds of their lands,
-    and this is the most frequent step of the search.
-    """
-    lives = p.lives
-    live: list[Region] = []
-    for r in p.regions:
-        bounds = []
-        for b in r:
-            kept = tuple(s for s in b if lives[s])
-            if kept:
-                bounds.append(kept)
-        seen = {s for b in bounds for s in b}
-        if sum(lives[s] for s in seen) >= 2:
-            live.append(tuple(bounds))
-    if len(live) <= 1:
-        return [live] if live else []
-    parent = list(range(len(live)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    first: dict[int, int] = {}
-    for ri, r in enumerate(live):
-        for b in r:
-            for s in b:
-                if lives[s]:
-                    other = first.setdefault(s, ri)
-                    if other != ri:
-                        a, d = find(other), find(ri)
-                        if a != d:
-                            parent[max(a, d)] = min(a, d)
-    groups: dict[int, list[Region]] = {}
-    for ri, r in enumerate(live):
-        groups.setdefault(find(ri), []).append(r)
-    return list(groups.values())
 
 
 def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
