@@ -34,6 +34,9 @@ the same.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
+
 from .notation import capital_letter, join_written, small_letter
 from .position import Boundary, Position
 
@@ -44,6 +47,9 @@ K_SMALL = 4
 SMALL_BASE = 1 << 40
 
 Code = tuple
+
+#: Lands kept by ``land_code_and_text`` (about 1 kB each).
+LAND_CACHE_SIZE = 16_384
 
 #: Least rotation of free boundaries by pattern (see ``_least_rotation``).
 _FREE_CACHE: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
@@ -553,7 +559,31 @@ def _least_rotation(seq: Boundary, kinds: dict[int, int]) -> tuple[tuple[int, ..
 
 
 def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> tuple[Code, str]:
-    """The canonical code of one cleaned land and its canonical string."""
+    """The canonical code of one cleaned land and its canonical string.
+
+    Results are kept in an LRU cache keyed by the land exactly as given (its regions
+    and the lives met along them).  That key is not canonical, but a land that no move
+    touched keeps its spot numbers, so successive positions of a game and the children
+    of one position share most of their lands.
+    """
+    return _land_cached(tuple(regions), tuple([lives[s] for r in regions for b in r for s in b]))
+
+
+@lru_cache(maxsize=LAND_CACHE_SIZE)
+def _land_cached(regions: tuple[tuple[Boundary, ...], ...], seen_lives: tuple[int, ...]) -> tuple[Code, str]:
+    """``land_code_and_text`` behind its cache: the lives are given corner by corner."""
+    it = iter(seen_lives)
+    lives = {s: next(it) for r in regions for b in r for s in b}
+    return land_code(list(regions), lives)
+
+
+def clear_land_cache() -> None:
+    """Forget the cached lands (benchmarks time the work itself this way)."""
+    _land_cached.cache_clear()
+
+
+def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
+    """The canonical code of one cleaned land and its canonical string, computed afresh."""
     if len(regions) == 1:
         return _single_region(regions[0], lives)
     shape = _Shape(regions, lives)
