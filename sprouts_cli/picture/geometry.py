@@ -15,21 +15,23 @@ from ._jit import kernel
 
 
 @kernel
-def point_segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """Euclidean distance from point p to segment ab."""
+def segment_foot(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> tuple:
+    """The nearest point of segment ab to p, as its parameter ``t`` and the vector from it to p."""
     dx = bx - ax
     dy = by - ay
     den = dx * dx + dy * dy
     t = 0.0
     if den > 0.0:
         t = ((px - ax) * dx + (py - ay) * dy) / den
-        if t < 0.0:
-            t = 0.0
-        elif t > 1.0:
-            t = 1.0
-    qx = ax + t * dx - px
-    qy = ay + t * dy - py
-    return math.sqrt(qx * qx + qy * qy)
+        t = min(1.0, max(0.0, t))
+    return t, px - (ax + t * dx), py - (ay + t * dy)
+
+
+@kernel
+def point_segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """Euclidean distance from point p to segment ab."""
+    _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
+    return math.sqrt(vx * vx + vy * vy)
 
 
 @kernel

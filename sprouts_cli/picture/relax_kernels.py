@@ -20,20 +20,7 @@ import math
 import numpy as np
 
 from ._jit import kernel
-
-
-@kernel
-def _closest(px, py, ax, ay, bx, by):
-    dx = bx - ax
-    dy = by - ay
-    den = dx * dx + dy * dy
-    t = 0.0
-    if den > 0.0:
-        t = ((px - ax) * dx + (py - ay) * dy) / den
-        t = min(1.0, max(0.0, t))
-    qx = ax + t * dx
-    qy = ay + t * dy
-    return t, px - qx, py - qy
+from .geometry import segment_foot as _closest
 
 
 @kernel
