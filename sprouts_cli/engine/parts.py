@@ -9,13 +9,8 @@ from __future__ import annotations
 from .position import Position, Region
 
 
-def clean(p: Position) -> Position:
-    """Drop what never matters again: stumps, empty boundaries, regions under two lives.
-
-    A stump can never take a line, a boundary of stumps can go to either side of any
-    move, and a region with fewer than two lives has no move: none of them can change
-    the game.  Spot numbers and heaps are kept.
-    """
+def _live_regions(p: Position) -> list[Region]:
+    """The regions with at least two lives, with stumps and empty boundaries dropped."""
     lives = p.lives
     regions: list[Region] = []
     for r in p.regions:
@@ -26,17 +21,22 @@ def clean(p: Position) -> Position:
                 boundaries.append(live)
         if sum(lives[s] for s in {s for b in boundaries for s in b}) >= 2:
             regions.append(tuple(boundaries))
-    return Position._make(tuple(regions), lives, p.heaps)
+    return regions
 
 
-def land_groups(p: Position, keep_dead: bool = False) -> list[list[int]]:
-    """Indices of the regions of each land, in order of their first region.
+def clean(p: Position) -> Position:
+    """Drop what never matters again: stumps, empty boundaries, regions under two lives.
 
-    Regions are joined by a spot with a life that occurs in both.  With
-    ``keep_dead=False`` regions with fewer than two lives are left out.
+    A stump can never take a line, a boundary of stumps can go to either side of any
+    move, and a region with fewer than two lives has no move: none of them can change
+    the game.  Spot numbers and heaps are kept.
     """
-    lives = p.lives
-    parent = list(range(len(p.regions)))
+    return Position._make(tuple(_live_regions(p)), p.lives, p.heaps)
+
+
+def group_by_live_spots(regions: list[Region], lives: tuple[int, ...]) -> list[list[int]]:
+    """Indices of ``regions`` joined by the live spots they share (union–find), in order of first index."""
+    parent = list(range(len(regions)))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -45,9 +45,7 @@ def land_groups(p: Position, keep_dead: bool = False) -> list[list[int]]:
         return i
 
     first_region: dict[int, int] = {}
-    for ri, r in enumerate(p.regions):
-        if not keep_dead and p.region_lives(ri) < 2:
-            continue
+    for ri, r in enumerate(regions):
         for b in r:
             for s in b:
                 if not lives[s]:
@@ -58,56 +56,32 @@ def land_groups(p: Position, keep_dead: bool = False) -> list[list[int]]:
                     if a != c:
                         parent[max(a, c)] = min(a, c)
     groups: dict[int, list[int]] = {}
-    for ri in range(len(p.regions)):
-        if not keep_dead and p.region_lives(ri) < 2:
-            continue
+    for ri in range(len(regions)):
         groups.setdefault(find(ri), []).append(ri)
     return list(groups.values())
 
 
-def land_regions(p: Position) -> list[list[Region]]:
-    """The live regions of each land of ``p``, cleaned, in one pass.
+def land_groups(p: Position, keep_dead: bool = False) -> list[list[int]]:
+    """Indices of the regions of each land, in order of their first region.
 
-    The same as ``clean`` then ``land_groups`` (stumps and regions under two lives
-    dropped, regions joined by a spot with a life), with each region's lives counted
-    once: the bounds judge the leaves of the parity search by their lands, and this is
-    the most frequent step there.
+    Regions are joined by a spot with a life that occurs in both.  With
+    ``keep_dead=False`` regions with fewer than two lives are left out.
     """
-    lives = p.lives
-    live: list[Region] = []
-    for r in p.regions:
-        bounds = []
-        for b in r:
-            kept = tuple(s for s in b if lives[s])
-            if kept:
-                bounds.append(kept)
-        seen = {s for b in bounds for s in b}
-        if sum(lives[s] for s in seen) >= 2:
-            live.append(tuple(bounds))
+    kept = [ri for ri in range(len(p.regions)) if keep_dead or p.region_lives(ri) >= 2]
+    groups = group_by_live_spots([p.regions[ri] for ri in kept], p.lives)
+    return [[kept[i] for i in group] for group in groups]
+
+
+def land_regions(p: Position) -> list[list[Region]]:
+    """The live regions of each land of ``p``, cleaned: ``clean`` then ``land_groups`` in one pass.
+
+    The bounds judge the leaves of the parity search by their lands, and this is the
+    most frequent step there, so the position in between is not built.
+    """
+    live = _live_regions(p)
     if len(live) <= 1:
         return [live] if live else []
-    parent = list(range(len(live)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    first: dict[int, int] = {}
-    for ri, r in enumerate(live):
-        for b in r:
-            for s in b:
-                if lives[s]:
-                    other = first.setdefault(s, ri)
-                    if other != ri:
-                        a, d = find(other), find(ri)
-                        if a != d:
-                            parent[max(a, d)] = min(a, d)
-    groups: dict[int, list[Region]] = {}
-    for ri, r in enumerate(live):
-        groups.setdefault(find(ri), []).append(r)
-    return list(groups.values())
+    return [[live[i] for i in group] for group in group_by_live_spots(live, p.lives)]
 
 
 def split_lands(p: Position) -> list[Position]:
