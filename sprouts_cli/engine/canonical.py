@@ -51,8 +51,15 @@ Code = tuple
 #: Lands kept by ``land_code_and_text`` (about 1 kB each).
 LAND_CACHE_SIZE = 16_384
 
-#: Least rotation of free boundaries by pattern (see ``_least_rotation``).
-_FREE_CACHE: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+#: Least readings of free boundaries and their mirror images, by pattern (``_both_rotations``).
+Rotations = tuple[tuple[int, ...], int, tuple[int, ...], int]
+_FREE_CACHE: dict[tuple[int, ...], Rotations] = {}
+#: Least reading of a boundary pattern and the starts giving it (``_least_starts``).
+_STARTS_CACHE: dict[tuple[int, ...], tuple[tuple[int, ...], list[int]]] = {}
+#: Pattern of a boundary's mirror image by its pattern (``_mirror_pattern``).
+_MIRROR_CACHE: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+_DIGITS = "012"
 
 
 class NestingError(ValueError):
@@ -62,139 +69,121 @@ class NestingError(ValueError):
 class _Shape:
     """What does not depend on orientation: kinds of spots, pieces, the tree, its centres."""
 
-    __slots__ = ("centres", "comp_bnds", "kinds", "n_regions", "occ", "region_comps", "region_of", "seqs")
+    __slots__ = (
+        "centres",
+        "comp_bnds",
+        "kinds",
+        "n_regions",
+        "occ",
+        "patterns",
+        "region_comps",
+        "region_of",
+        "seqs",
+    )
 
-    def __init__(self, regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> None:
+    def __init__(self, regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> None:
         seqs: list[Boundary] = []
         region_of: list[int] = []
-        where: dict[int, list[tuple[int, int, int]]] = {}
         for ri, r in enumerate(regions):
-            for b in r:
-                bi = len(seqs)
-                seqs.append(b)
-                region_of.append(ri)
-                for c, s in enumerate(b):
-                    if s in where:
-                        where[s].append((ri, bi, c))
-                    else:
-                        where[s] = [(ri, bi, c)]
-        kinds: dict[int, int] = {}
-        occ: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
-        for s, ws in where.items():
-            lv = lives[s]
-            if lv == 3:
-                kinds[s] = K_ZERO
-            elif lv == 2:
-                kinds[s] = K_ONE
-            elif len(ws) == 1:
-                kinds[s] = K_TWO
-            elif len(ws) == 2:
-                if ws[0][0] == ws[1][0]:
-                    kinds[s] = K_SMALL
-                else:
-                    kinds[s] = K_CAP
-                    occ[s] = ((ws[0][1], ws[0][2]), (ws[1][1], ws[1][2]))
-            else:
-                raise ValueError(f"spot {s} has one life but occurs {len(ws)} times")
+            seqs += r
+            region_of += [ri] * len(r)
+        kinds, occ = _spot_kinds(seqs, region_of, lives)
         self.seqs = seqs
         self.region_of = region_of
         self.n_regions = len(regions)
         self.kinds = kinds
         self.occ = occ
+        self.patterns = [_normalised(b, 0, kinds) for b in seqs]
         self.comp_bnds, self.region_comps = _pieces(seqs, region_of, len(regions), kinds)
         self.centres = _centres(self.n_regions, self.region_comps, len(self.comp_bnds))
+
+
+def _spot_kinds(
+    seqs: list[Boundary], region_of: list[int], lives: Mapping[int, int]
+) -> tuple[dict[int, int], dict[int, tuple[tuple[int, int], tuple[int, int]]]]:
+    """How each spot is written (``K_*``), and the two corners of each capital.
+
+    One pass over the corners: a spot with one life is a ``2`` when met once, a small
+    letter when met twice in one region, a capital when met in two regions.
+    """
+    kinds: dict[int, int] = {}
+    first: dict[int, tuple[int, int]] = {}
+    occ: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
+    for bi, b in enumerate(seqs):
+        for c, s in enumerate(b):
+            o = first.get(s)
+            if o is None:
+                first[s] = (bi, c)
+                lv = lives[s]
+                kinds[s] = K_ZERO if lv == 3 else K_ONE if lv == 2 else K_TWO
+            elif lives[s] <= 1:
+                if kinds[s] != K_TWO:
+                    times = sum(q.count(s) for q in seqs)
+                    raise ValueError(f"spot {s} has one life but occurs {times} times")
+                if region_of[o[0]] == region_of[bi]:
+                    kinds[s] = K_SMALL
+                else:
+                    kinds[s] = K_CAP
+                    occ[s] = (o, (bi, c))
+    return kinds, occ
 
 
 class _Coder:
     """Codes of one land in one orientation (mirroring reverses every boundary)."""
 
-    __slots__ = ("memo_comp", "memo_region", "memo_walk", "mirrored", "seqs", "shape")
+    __slots__ = ("memo_comp", "memo_region", "memo_walk", "mirrored", "other", "patterns", "seqs", "shape")
 
     def __init__(self, shape: _Shape, mirrored: bool) -> None:
         self.shape = shape
         self.mirrored = mirrored
-        self.seqs = [b[::-1] for b in shape.seqs] if mirrored else shape.seqs
+        if mirrored:
+            self.seqs = [b[::-1] for b in shape.seqs]
+            self.patterns = [_mirror_pattern(t) for t in shape.patterns]
+            lens = [len(b) for b in shape.seqs]
+            self.other = {
+                s: ((b1, lens[b1] - 1 - c1), (b2, lens[b2] - 1 - c2))
+                for s, ((b1, c1), (b2, c2)) in shape.occ.items()
+            }
+        else:
+            self.seqs = shape.seqs
+            self.patterns = shape.patterns
+            self.other = shape.occ
         self.memo_comp: dict[tuple[int, int], tuple[Code, int, int]] = {}
         self.memo_region: dict[tuple[int, int], Code] = {}
         self.memo_walk: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
 
     def other_corner(self, s: int, b: int) -> tuple[int, int]:
         """Where capital ``s`` occurs outside boundary ``b`` (in this orientation)."""
-        o1, o2 = self.shape.occ[s]
-        b2, c2 = o2 if o1[0] == b else o1
-        if self.mirrored:
-            c2 = len(self.seqs[b2]) - 1 - c2
-        return b2, c2
+        o1, o2 = self.other[s]
+        return o2 if o1[0] == b else o1
 
     def normalised(self, b: int, start: int) -> tuple[int, ...]:
         """Boundary ``b`` read from ``start``, letters named afresh as they come."""
-        seq = self.seqs[b]
-        kinds = self.shape.kinds
-        if len(seq) == 1:
-            kd = kinds[seq[0]]
-            return (kd if kd < K_CAP else K_CAP if kd == K_CAP else SMALL_BASE,)
-        names: dict[int, int] = {}
-        out = []
-        n = len(seq)
-        for j in range(start, start + n):
-            s = seq[j - n if j >= n else j]
-            kd = kinds[s]
-            if kd >= K_CAP:
-                nm = names.get(s)
-                if nm is None:
-                    nm = names[s] = len(names)
-                out.append((K_CAP if kd == K_CAP else SMALL_BASE) + nm)
-            else:
-                out.append(kd)
-        return tuple(out)
+        t = self.patterns[b]
+        return _renamed(t[start:] + t[:start]) if start else t
 
     def best_starts(self, bnds: list[int]) -> list[tuple[int, int]]:
         """The (boundary, start) pairs whose first boundary reads least: the only roots worth trying.
 
-        All readings are advanced together, token by token, and a reading is dropped
-        as soon as its token is greater than the least one at that step, so the work
-        is about one reading per survivor instead of one per corner.
+        The least reading of a boundary and the starts giving it depend only on its
+        pattern, so they come from a cache (``_least_starts``); the boundaries whose
+        least reading is least overall give the roots.
         """
-        seqs = self.seqs
-        kinds = self.shape.kinds
-        # (boundary, start, names so far)
-        alive: list[tuple[int, int, dict[int, int]]] = [(b, c, {}) for b in bnds for c in range(len(seqs[b]))]
-        longest = max(len(seqs[b]) for b in bnds)
-        for j in range(longest):
-            if len(alive) == 1:
-                break
-            low = None
-            toks = []
-            for b, c, names in alive:
-                seq = seqs[b]
-                n = len(seq)
-                if j >= n:  # a reading that has ended is a prefix of the others: least
-                    toks.append(-1)
-                    low = -1
-                    continue
-                pos = c + j
-                s = seq[pos - n if pos >= n else pos]
-                kd = kinds[s]
-                if kd >= K_CAP:
-                    nm = names.get(s)
-                    if nm is None:
-                        nm = names[s] = len(names)
-                    t = (K_CAP if kd == K_CAP else SMALL_BASE) + nm
-                else:
-                    t = kd
-                toks.append(t)
-                if low is None or t < low:
-                    low = t
-            alive = [a for a, t in zip(alive, toks, strict=True) if t == low]
-        return [(b, c) for b, c, _names in alive]
+        patterns = self.patterns
+        if len(bnds) == 1:
+            b = bnds[0]
+            return [(b, c) for c in _least_starts(patterns[b])[1]]
+        infos = [(b, _least_starts(patterns[b])) for b in bnds]
+        low = min(info[0] for _b, info in infos)
+        return [(b, c) for b, info in infos if info[0] == low for c in info[1]]
 
     def free_code(self, b: int) -> tuple[Code, int, int]:
         """Code of a piece that is one boundary with no capital: its least rotation.
 
         These are most pieces (lone spots, paths and trees hanging in a region).
         """
-        best, start = _least_rotation(self.seqs[b], self.shape.kinds)
-        return (best,), b, start
+        best, starts = _least_starts(self.patterns[b])
+        return (best,), b, starts[0]
 
     def traverse(self, b0: int, c0: int) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
         """Breadth-first reading of a piece from one starting corner (Weinberg's idea).
@@ -205,27 +194,24 @@ class _Coder:
         """
         seqs = self.seqs
         kinds = self.shape.kinds
+        other = self.other
         order = [b0]
         starts = [c0]
         seen = {b0}
         capname: dict[int, int] = {}
         tokens: list[tuple[int, ...]] = []
-        i = 0
-        while i < len(order):
-            b = order[i]
+        for b, s0 in zip(order, starts):  # noqa: B905 - both grow as the walk goes
             seq = seqs[b]
-            n = len(seq)
-            s0 = starts[i]
             smallname: dict[int, int] = {}
             toks = []
-            for j in range(s0, s0 + n):
-                s = seq[j - n if j >= n else j]
+            for s in seq[s0:] + seq[:s0] if s0 else seq:
                 kd = kinds[s]
                 if kd == K_CAP:
                     nm = capname.get(s)
                     if nm is None:
                         nm = capname[s] = len(capname)
-                        b2, c2 = self.other_corner(s, b)
+                        o1, o2 = other[s]
+                        b2, c2 = o2 if o1[0] == b else o1
                         if b2 not in seen:
                             seen.add(b2)
                             order.append(b2)
@@ -239,7 +225,6 @@ class _Coder:
                 else:
                     toks.append(kd)
             tokens.append(tuple(toks))
-            i += 1
         return order, starts, tokens
 
     def comp_code(self, k: int, parent: int) -> tuple[Code, int, int]:
@@ -476,7 +461,7 @@ def nesting_problem(p: Position) -> str | None:
     return None
 
 
-def _single_region(region: tuple[Boundary, ...], lives: tuple[int, ...]) -> tuple[Code, str]:
+def _single_region(region: tuple[Boundary, ...], lives: Mapping[int, int]) -> tuple[Code, str]:
     """A land of one region: its boundaries are free pieces, so sorting their least
     rotations is the whole work (the same code and text as the general path)."""
     kinds: dict[int, int] = {}
@@ -487,21 +472,27 @@ def _single_region(region: tuple[Boundary, ...], lives: tuple[int, ...]) -> tupl
                 kinds[s] = K_SMALL if s in kinds else K_TWO
             else:
                 kinds[s] = 3 - lv
-    best: list[tuple[tuple[int, ...], Boundary, int]] | None = None
-    for mirrored in (False, True):
-        items = []
-        for b in region:
-            seq = b[::-1] if mirrored else b
-            t, start = _least_rotation(seq, kinds)
-            items.append((t, seq, start))
-        items.sort(key=lambda it: it[0])
-        if best is None or [it[0] for it in items] < [it[0] for it in best]:
-            best = items
-    assert best is not None
+    fwd = []
+    mir = []
+    for b in region:
+        if len(b) == 1:
+            t = (kinds[b[0]],)
+            fwd.append((t, b, 0))
+            mir.append((t, b, 0))
+        else:
+            bf, sf, bm, sm = _both_rotations(b, kinds)
+            fwd.append((bf, b, sf))
+            mir.append((bm, b[::-1], sm))
+    fwd.sort(key=_first)
+    mir.sort(key=_first)
+    best = mir if [it[0] for it in mir] < [it[0] for it in fwd] else fwd
     smalls: dict[int, str] = {}
     written = []
     for _t, seq, start in best:
         n = len(seq)
+        if n == 1:
+            written.append([_DIGITS[kinds[seq[0]]]])
+            continue
         toks = []
         for j in range(start, start + n):
             s = seq[j - n if j >= n else j]
@@ -512,13 +503,17 @@ def _single_region(region: tuple[Boundary, ...], lives: tuple[int, ...]) -> tupl
                     name = smalls[s] = small_letter(len(smalls) + 1)
                 toks.append(name)
             else:
-                toks.append("012"[kd])
+                toks.append(_DIGITS[kd])
         written.append(toks)
     code = (0, tuple((it[0],) for it in best))
     return code, join_written([[written]], ())
 
 
-def _normalised(seq: Boundary, start: int, kinds: dict[int, int]) -> tuple[int, ...]:
+def _first(item: tuple) -> object:
+    return item[0]
+
+
+def _normalised(seq: Boundary, start: int, kinds: Mapping[int, int]) -> tuple[int, ...]:
     """``seq`` read from ``start``, letters named afresh as they come."""
     n = len(seq)
     if n == 1:
@@ -539,23 +534,71 @@ def _normalised(seq: Boundary, start: int, kinds: dict[int, int]) -> tuple[int, 
     return tuple(out)
 
 
-def _least_rotation(seq: Boundary, kinds: dict[int, int]) -> tuple[tuple[int, ...], int]:
-    """The least reading of a boundary over its starting corners, and the first start giving it.
+def _renamed(tokens: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """A reading of a pattern (its letters already tokens) with letters named afresh."""
+    names: dict[int, int] = {}
+    out = []
+    for t in tokens:
+        if t >= K_CAP:
+            nm = names.get(t)
+            if nm is None:
+                nm = names[t] = len(names)
+            out.append((K_CAP if t < SMALL_BASE else SMALL_BASE) + nm)
+        else:
+            out.append(t)
+    return tuple(out)
 
-    It depends only on the boundary's pattern, so it is cached by pattern.
+
+def _least_of(pattern: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """The least reading of a pattern over its starting corners, and the first start giving it."""
+    best, best_start = pattern, 0
+    for c in range(1, len(pattern)):
+        t = _renamed(pattern[c:] + pattern[:c])
+        if t < best:
+            best, best_start = t, c
+    return best, best_start
+
+
+def _both_rotations(seq: Boundary, kinds: Mapping[int, int]) -> Rotations:
+    """Least reading and its start of a boundary, then of its mirror image (``seq[::-1]``).
+
+    Both depend only on the boundary's pattern (the mirror's pattern is the pattern
+    reversed and renamed), so one pass over the spots and a cache lookup do.
     """
     pattern = _normalised(seq, 0, kinds)
     hit = _FREE_CACHE.get(pattern)
     if hit is None:
-        best, best_start = pattern, 0
-        for c in range(1, len(pattern)):
-            t = _normalised(seq, c, kinds)
-            if t < best:
-                best, best_start = t, c
         if len(_FREE_CACHE) > 200_000:
             _FREE_CACHE.clear()
-        hit = _FREE_CACHE[pattern] = (best, best_start)
+        hit = _FREE_CACHE[pattern] = _least_of(pattern) + _least_of(_renamed(pattern[::-1]))
     return hit
+
+
+def _mirror_pattern(pattern: tuple[int, ...]) -> tuple[int, ...]:
+    """The pattern of a boundary's mirror image, from its own pattern (cached)."""
+    hit = _MIRROR_CACHE.get(pattern)
+    if hit is None:
+        if len(_MIRROR_CACHE) > 200_000:
+            _MIRROR_CACHE.clear()
+        hit = _MIRROR_CACHE[pattern] = _renamed(pattern[::-1]) if len(pattern) > 1 else pattern
+    return hit
+
+
+def _least_starts(pattern: tuple[int, ...]) -> tuple[tuple[int, ...], list[int]]:
+    """The least reading of a boundary pattern and every start giving it, in order (cached)."""
+    hit = _STARTS_CACHE.get(pattern)
+    if hit is None:
+        readings = [_renamed(pattern[c:] + pattern[:c]) if c else pattern for c in range(len(pattern))]
+        low = min(readings)
+        if len(_STARTS_CACHE) > 200_000:
+            _STARTS_CACHE.clear()
+        hit = _STARTS_CACHE[pattern] = (low, [c for c, t in enumerate(readings) if t == low])
+    return hit
+
+
+def _least_rotation(seq: Boundary, kinds: Mapping[int, int]) -> tuple[tuple[int, ...], int]:
+    """The least reading of a boundary over its starting corners, and the first start giving it."""
+    return _both_rotations(seq, kinds)[:2]
 
 
 def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> tuple[Code, str]:
