@@ -34,10 +34,10 @@ the same.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from .notation import capital_letter, join_written, small_letter
+from .notation import capital_letter, small_letter
 from .position import Boundary, Position
 
 # Token values inside codes: 0, 1, 2 as written; capitals 3, 4, ...; small letters after.
@@ -94,7 +94,8 @@ class _Shape:
         self.kinds = kinds
         self.occ = occ
         self.patterns = [_normalised(b, 0, kinds) for b in seqs]
-        self.comp_bnds, self.region_comps = _pieces(seqs, region_of, len(regions), kinds)
+        joins = [(b1, b2) for (b1, _c1), (b2, _c2) in occ.values()]
+        self.comp_bnds, self.region_comps = _pieces(seqs, region_of, len(regions), joins)
         self.centres = _centres(self.n_regions, self.region_comps, len(self.comp_bnds))
 
 
@@ -306,6 +307,8 @@ class _Coder:
                 self._write_comp(it[5], r, it[3], it[4], out)
 
     def _write_comp(self, k: int, parent: int, b0: int, c0: int, out: list) -> None:
+        if parent >= 0 and len(self.shape.comp_bnds[k]) == 1:
+            return  # a free piece: its one boundary was written with the parent region
         walk = self.memo_walk.get((b0, c0))
         order, starts = walk if walk is not None else self.traverse(b0, c0)[:2]
         region_of = self.shape.region_of
@@ -317,39 +320,67 @@ class _Coder:
     def write(self, node: int) -> str:
         """The land written from the centre ``node``: letters named as they first appear."""
         kinds = self.shape.kinds
+        seqs = self.seqs
         capitals: dict[int, str] = {}
-        written = []
+        regions = []
         for region in self.arrangement(node):
-            smalls: dict[int, str] = {}
-            out_region = []
-            for b, start in region:
-                seq = self.seqs[b]
-                n = len(seq)
-                toks = []
-                for j in range(start, start + n):
-                    s = seq[j - n if j >= n else j]
-                    kd = kinds[s]
-                    if kd == K_CAP:
-                        name = capitals.get(s)
-                        if name is None:
-                            name = capitals[s] = capital_letter(len(capitals) + 1)
-                        toks.append(name)
-                    elif kd == K_SMALL:
-                        name = smalls.get(s)
-                        if name is None:
-                            name = smalls[s] = small_letter(len(smalls) + 1)
-                        toks.append(name)
-                    else:
-                        toks.append("012"[kd])
-                out_region.append(toks)
-            written.append(out_region)
-        return join_written([written], ())
+            regions.append(_write_boundaries([(seqs[b], start) for b, start in region], kinds, capitals))
+        return "|".join(regions)
+
+
+def _write_boundaries(
+    boundaries: list[tuple[Boundary, int]], kinds: Mapping[int, int], capitals: dict[int, str]
+) -> str:
+    """One region in the GLOP 2 dialect (as ``notation.join_written`` writes it).
+
+    Boundaries are given with their starting corners; small letters are named per
+    region, capitals per land (``capitals`` is shared by the land's regions), both in
+    order of first appearance, and runs of lone ``0`` become ``0*k``.
+    """
+    smalls: dict[int, str] = {}
+    items = []
+    zeros = 0
+    for seq, start in boundaries:
+        if len(seq) == 1:
+            kd = kinds[seq[0]]
+            if kd == K_ZERO:
+                zeros += 1
+                continue
+            if zeros:
+                items.append("0" if zeros == 1 else f"0*{zeros}")
+                zeros = 0
+            if kd < K_CAP:
+                items.append(_DIGITS[kd])
+                continue
+        elif zeros:
+            items.append("0" if zeros == 1 else f"0*{zeros}")
+            zeros = 0
+        toks = []
+        for s in seq[start:] + seq[:start] if start else seq:
+            kd = kinds[s]
+            if kd == K_CAP:
+                name = capitals.get(s)
+                if name is None:
+                    name = capitals[s] = capital_letter(len(capitals) + 1)
+                toks.append(name)
+            elif kd == K_SMALL:
+                name = smalls.get(s)
+                if name is None:
+                    name = smalls[s] = small_letter(len(smalls) + 1)
+                toks.append(name)
+            else:
+                toks.append(_DIGITS[kd])
+        items.append("".join(toks))
+    if zeros:
+        items.append("0" if zeros == 1 else f"0*{zeros}")
+    return ".".join(items)
 
 
 def _pieces(
-    seqs: list[Boundary], region_of: list[int], n_regions: int, kinds: dict[int, int]
+    seqs: list[Boundary], region_of: list[int], n_regions: int, joins: Iterable[tuple[int, int]]
 ) -> tuple[list[dict[int, int]], list[list[int]]]:
-    """Group boundaries joined by capitals into pieces; check they nest as a tree."""
+    """Group boundaries joined by capitals (``joins``: pairs of boundaries) into pieces;
+    check they nest as a tree."""
     parent = list(range(len(seqs)))
 
     def find(i: int) -> int:
@@ -358,15 +389,10 @@ def _pieces(
             i = parent[i]
         return i
 
-    first: dict[int, int] = {}
-    for b, seq in enumerate(seqs):
-        for s in seq:
-            if kinds[s] == K_CAP:
-                o = first.setdefault(s, b)
-                if o != b:
-                    x, y = find(o), find(b)
-                    if x != y:
-                        parent[max(x, y)] = min(x, y)
+    for o, b in joins:
+        x, y = find(o), find(b)
+        if x != y:
+            parent[max(x, y)] = min(x, y)
     index: dict[int, int] = {}
     comp_bnds: list[dict[int, int]] = []
     region_comps: list[list[int]] = [[] for _ in range(n_regions)]
@@ -440,6 +466,19 @@ def _centres(n_regions: int, region_comps: list[list[int]], n_comps: int) -> lis
     return sorted(leaves)
 
 
+def _capital_joins(seqs: list[Boundary], kinds: dict[int, int]) -> list[tuple[int, int]]:
+    """Pairs of boundaries holding the two corners of a capital."""
+    first: dict[int, int] = {}
+    joins = []
+    for b, seq in enumerate(seqs):
+        for s in seq:
+            if kinds[s] == K_CAP:
+                o = first.setdefault(s, b)
+                if o != b:
+                    joins.append((o, b))
+    return joins
+
+
 def nesting_problem(p: Position) -> str | None:
     """Why the regions of ``p`` (one land as written, uncleaned) cannot be drawn, or None."""
     regions = list(p.regions)
@@ -455,7 +494,7 @@ def nesting_problem(p: Position) -> str | None:
     seqs = [b for r in regions for b in r]
     region_of = [ri for ri, r in enumerate(regions) for _ in r]
     try:
-        _pieces(seqs, region_of, len(regions), kinds)
+        _pieces(seqs, region_of, len(regions), _capital_joins(seqs, kinds))
     except NestingError as e:
         return str(e)
     return None
@@ -486,27 +525,8 @@ def _single_region(region: tuple[Boundary, ...], lives: Mapping[int, int]) -> tu
     fwd.sort(key=_first)
     mir.sort(key=_first)
     best = mir if [it[0] for it in mir] < [it[0] for it in fwd] else fwd
-    smalls: dict[int, str] = {}
-    written = []
-    for _t, seq, start in best:
-        n = len(seq)
-        if n == 1:
-            written.append([_DIGITS[kinds[seq[0]]]])
-            continue
-        toks = []
-        for j in range(start, start + n):
-            s = seq[j - n if j >= n else j]
-            kd = kinds[s]
-            if kd == K_SMALL:
-                name = smalls.get(s)
-                if name is None:
-                    name = smalls[s] = small_letter(len(smalls) + 1)
-                toks.append(name)
-            else:
-                toks.append(_DIGITS[kd])
-        written.append(toks)
     code = (0, tuple((it[0],) for it in best))
-    return code, join_written([[written]], ())
+    return code, _write_boundaries([(seq, start) for _t, seq, start in best], kinds, {})
 
 
 def _first(item: tuple) -> object:
@@ -630,17 +650,16 @@ def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> 
     if len(regions) == 1:
         return _single_region(regions[0], lives)
     shape = _Shape(regions, lives)
-    best: Code | None = None
-    best_coder: _Coder | None = None
-    best_node = 0
-    for mirrored in (False, True):
-        coder = _Coder(shape, mirrored)
-        for node in shape.centres:
-            code = coder.root_code(node)
-            if best is None or code < best:
-                best, best_coder, best_node = code, coder, node
-    assert best is not None and best_coder is not None
-    return best, best_coder.write(best_node)
+    # Two centres are a region and a piece side by side, and a region's code (0, ...)
+    # is less than any piece's (1, ...): only the first centre can win.
+    node = shape.centres[0]
+    coder = _Coder(shape, False)
+    best = coder.root_code(node)
+    mirror = _Coder(shape, True)
+    code = mirror.root_code(node)
+    if code < best:
+        best, coder = code, mirror
+    return best, coder.write(node)
 
 
 def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
