@@ -34,7 +34,7 @@ the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
 from .notation import capital_letter, small_letter
@@ -81,21 +81,23 @@ class _Shape:
         "seqs",
     )
 
-    def __init__(self, regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> None:
-        seqs: list[Boundary] = []
-        region_of: list[int] = []
-        for ri, r in enumerate(regions):
-            seqs += r
-            region_of += [ri] * len(r)
-        kinds, occ = _spot_kinds(seqs, region_of, lives)
+    def __init__(
+        self,
+        seqs: list[Boundary],
+        region_of: list[int],
+        n_regions: int,
+        kinds: dict[int, int],
+        occ: dict[int, tuple[tuple[int, int], tuple[int, int]]],
+        patterns: list[tuple[int, ...]],
+    ) -> None:
         self.seqs = seqs
         self.region_of = region_of
-        self.n_regions = len(regions)
+        self.n_regions = n_regions
         self.kinds = kinds
         self.occ = occ
-        self.patterns = [_normalised(b, 0, kinds) for b in seqs]
+        self.patterns = patterns
         joins = [(b1, b2) for (b1, _c1), (b2, _c2) in occ.values()]
-        self.comp_bnds, self.region_comps = _pieces(seqs, region_of, len(regions), joins)
+        self.comp_bnds, self.region_comps = _pieces(seqs, region_of, n_regions, joins)
         self.centres = _centres(self.n_regions, self.region_comps, len(self.comp_bnds))
 
 
@@ -164,19 +166,8 @@ class _Coder:
         return _renamed(t[start:] + t[:start]) if start else t
 
     def best_starts(self, bnds: list[int]) -> list[tuple[int, int]]:
-        """The (boundary, start) pairs whose first boundary reads least: the only roots worth trying.
-
-        The least reading of a boundary and the starts giving it depend only on its
-        pattern, so they come from a cache (``_least_starts``); the boundaries whose
-        least reading is least overall give the roots.
-        """
-        patterns = self.patterns
-        if len(bnds) == 1:
-            b = bnds[0]
-            return [(b, c) for c in _least_starts(patterns[b])[1]]
-        infos = [(b, _least_starts(patterns[b])) for b in bnds]
-        low = min(info[0] for _b, info in infos)
-        return [(b, c) for b, info in infos if info[0] == low for c in info[1]]
+        """The roots worth trying among the corners of ``bnds`` (``_best_starts``)."""
+        return _best_starts(self.patterns, bnds)
 
     def free_code(self, b: int) -> tuple[Code, int, int]:
         """Code of a piece that is one boundary with no capital: its least rotation.
@@ -187,46 +178,8 @@ class _Coder:
         return (best,), b, starts[0]
 
     def traverse(self, b0: int, c0: int) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
-        """Breadth-first reading of a piece from one starting corner (Weinberg's idea).
-
-        Each capital's other corner fixes where the boundary beyond it starts, so
-        one starting corner determines the whole reading.  Returns the boundaries
-        in reading order, their starts, and their tokens.
-        """
-        seqs = self.seqs
-        kinds = self.shape.kinds
-        other = self.other
-        order = [b0]
-        starts = [c0]
-        seen = {b0}
-        capname: dict[int, int] = {}
-        tokens: list[tuple[int, ...]] = []
-        for b, s0 in zip(order, starts):  # noqa: B905 - both grow as the walk goes
-            seq = seqs[b]
-            smallname: dict[int, int] = {}
-            toks = []
-            for s in seq[s0:] + seq[:s0] if s0 else seq:
-                kd = kinds[s]
-                if kd == K_CAP:
-                    nm = capname.get(s)
-                    if nm is None:
-                        nm = capname[s] = len(capname)
-                        o1, o2 = other[s]
-                        b2, c2 = o2 if o1[0] == b else o1
-                        if b2 not in seen:
-                            seen.add(b2)
-                            order.append(b2)
-                            starts.append(c2)
-                    toks.append(K_CAP + nm)
-                elif kd == K_SMALL:
-                    nm = smallname.get(s)
-                    if nm is None:
-                        nm = smallname[s] = len(smallname)
-                    toks.append(SMALL_BASE + nm)
-                else:
-                    toks.append(kd)
-            tokens.append(tuple(toks))
-        return order, starts, tokens
+        """The reading of a piece from one starting corner (``_walk``)."""
+        return _walk(self.seqs, self.shape.kinds, self.other, b0, c0)
 
     def comp_code(self, k: int, parent: int) -> tuple[Code, int, int]:
         """Code of piece ``k`` entered from region ``parent`` (-1: the root), with its start.
@@ -374,6 +327,206 @@ def _write_boundaries(
     if zeros:
         items.append("0" if zeros == 1 else f"0*{zeros}")
     return ".".join(items)
+
+
+def _one_piece_land(
+    seqs: list[Boundary],
+    region_of: list[int],
+    n_regions: int,
+    kinds: dict[int, int],
+    occ: dict[int, tuple[tuple[int, int], tuple[int, int]]],
+    patterns: list[tuple[int, ...]],
+) -> tuple[Code, str] | None:
+    """The code and text of a land with one piece of several boundaries, or None.
+
+    Most lands of more than one region are like this: one piece P meets every region
+    along one boundary, and every other piece is a single free boundary hanging in a
+    region.  The tree is then a star around P, so its centre and codes follow at once
+    (the same codes and text as ``_Coder``, without building the tree):
+
+    - a region's code, entered from P, is the sorted codes of its free boundaries;
+    - when exactly one region R holds free boundaries the centres are R and P, and R
+      (a region) wins; otherwise the centre is P.
+    """
+    joined = [False] * len(seqs)
+    piece = [-1] * n_regions
+    for (b1, _c1), (b2, _c2) in occ.values():
+        for b in (b1, b2):
+            if not joined[b]:
+                joined[b] = True
+                r = region_of[b]
+                if piece[r] >= 0:
+                    return None  # two joined boundaries in one region: several pieces
+                piece[r] = b
+    if -1 in piece or not _connected(piece, occ):
+        return None
+    free: list[list[int]] = [[] for _ in range(n_regions)]
+    for b, j in enumerate(joined):
+        if not j:
+            free[region_of[b]].append(b)
+    holding = [r for r in range(n_regions) if free[r]]
+    centre = holding[0] if len(holding) == 1 else -1
+    code, text = _one_piece_code(seqs, region_of, kinds, occ, patterns, piece, free, centre, False)
+    code2, text2 = _one_piece_code(seqs, region_of, kinds, occ, patterns, piece, free, centre, True)
+    if code2 < code:
+        return code2, text2()
+    return code, text()
+
+
+def _connected(piece: list[int], occ: dict[int, tuple[tuple[int, int], tuple[int, int]]]) -> bool:
+    """Whether the capitals join the boundaries ``piece`` (one per region) into one piece."""
+    adj: dict[int, list[int]] = {}
+    for (b1, _c1), (b2, _c2) in occ.values():
+        adj.setdefault(b1, []).append(b2)
+        adj.setdefault(b2, []).append(b1)
+    seen = {piece[0]}
+    todo = [piece[0]]
+    while todo:
+        for b in adj.get(todo.pop(), ()):
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return len(seen) == len(piece)
+
+
+def _one_piece_code(
+    seqs: list[Boundary],
+    region_of: list[int],
+    kinds: dict[int, int],
+    occ: dict[int, tuple[tuple[int, int], tuple[int, int]]],
+    patterns: list[tuple[int, ...]],
+    piece: list[int],
+    free: list[list[int]],
+    centre: int,
+    mirrored: bool,
+) -> tuple[Code, Callable[[], str]]:
+    """The root code of a one-piece land in one orientation, and how to write it."""
+    if mirrored:
+        seqs = [b[::-1] for b in seqs]
+        patterns = [_mirror_pattern(t) for t in patterns]
+        occ = {
+            s: ((b1, len(seqs[b1]) - 1 - c1), (b2, len(seqs[b2]) - 1 - c2))
+            for s, ((b1, c1), (b2, c2)) in occ.items()
+        }
+    free_codes: dict[int, tuple[Code, int]] = {}
+    region_codes = []
+    for fs in free:
+        codes = []
+        for f in fs:
+            low, starts = _least_starts(patterns[f])
+            code = (low,)
+            free_codes[f] = (code, starts[0])
+            codes.append(code)
+        codes.sort()
+        region_codes.append(tuple(codes))
+    roots = _best_starts(patterns, piece if centre < 0 else [piece[centre]])
+    best: Code | None = None
+    best_walk: tuple[list[int], list[int]] = ([], [])
+    for b0, c0 in roots:
+        order, starts, tokens = _walk(seqs, kinds, occ, b0, c0)
+        parts: list[Code] = []
+        for b, toks in zip(order, tokens, strict=True):
+            parts.append(toks)
+            r = region_of[b]
+            if r != centre:
+                parts.append(region_codes[r])
+        code = tuple(parts)
+        if best is None or code < best:
+            best, best_walk = code, (order, starts)
+    assert best is not None
+    piece_code = best
+
+    def text() -> str:
+        """The land written from this code, as ``_Coder.write`` does for the same tree."""
+        order, starts = best_walk
+        capitals: dict[int, str] = {}
+        written = []
+        if centre >= 0:
+            items = [(fc[0], 1, fc, f, st) for f in free[centre] for fc, st in (free_codes[f],)]
+            items.append((piece_code[0], 1, piece_code, order[0], starts[0]))
+            items.sort(key=_sort_key)
+            written.append(_write_boundaries([(seqs[it[3]], it[4]) for it in items], kinds, capitals))
+        for b, start in zip(order, starts, strict=True):
+            r = region_of[b]
+            if r == centre:
+                continue
+            entry = _renamed(patterns[b][start:] + patterns[b][:start]) if start else patterns[b]
+            items = [(entry, 0, (), b, start)]
+            items += [(fc[0], 1, fc, f, st) for f in free[r] for fc, st in (free_codes[f],)]
+            items.sort(key=_sort_key)
+            written.append(_write_boundaries([(seqs[it[3]], it[4]) for it in items], kinds, capitals))
+        return "|".join(written)
+
+    if centre < 0:
+        return (1, piece_code), text
+    return (0, tuple(sorted([*(free_codes[f][0] for f in free[centre]), piece_code]))), text
+
+
+def _sort_key(item: tuple) -> tuple:
+    """How the boundaries of a region are ordered for writing (``_Coder._write_region``)."""
+    return item[0], item[1], item[2]
+
+
+def _best_starts(patterns: list[tuple[int, ...]], bnds: list[int]) -> list[tuple[int, int]]:
+    """The (boundary, start) pairs whose first boundary reads least: the only roots worth trying.
+
+    The least reading of a boundary and the starts giving it depend only on its
+    pattern, so they come from a cache (``_least_starts``); the boundaries whose
+    least reading is least overall give the roots.
+    """
+    if len(bnds) == 1:
+        b = bnds[0]
+        return [(b, c) for c in _least_starts(patterns[b])[1]]
+    infos = [(b, _least_starts(patterns[b])) for b in bnds]
+    low = min(info[0] for _b, info in infos)
+    return [(b, c) for b, info in infos if info[0] == low for c in info[1]]
+
+
+def _walk(
+    seqs: list[Boundary],
+    kinds: dict[int, int],
+    other: dict[int, tuple[tuple[int, int], tuple[int, int]]],
+    b0: int,
+    c0: int,
+) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Breadth-first reading of a piece from one starting corner (Weinberg's idea).
+
+    Each capital's other corner (``other``: its two corners in this orientation)
+    fixes where the boundary beyond it starts, so one starting corner determines the
+    whole reading.  Returns the boundaries in reading order, their starts, and their
+    tokens (capitals named through the piece, small letters per boundary).
+    """
+    order = [b0]
+    starts = [c0]
+    seen = {b0}
+    capname: dict[int, int] = {}
+    tokens: list[tuple[int, ...]] = []
+    for b, s0 in zip(order, starts):  # noqa: B905 - both grow as the walk goes
+        seq = seqs[b]
+        smallname: dict[int, int] = {}
+        toks = []
+        for s in seq[s0:] + seq[:s0] if s0 else seq:
+            kd = kinds[s]
+            if kd == K_CAP:
+                nm = capname.get(s)
+                if nm is None:
+                    nm = capname[s] = len(capname)
+                    o1, o2 = other[s]
+                    b2, c2 = o2 if o1[0] == b else o1
+                    if b2 not in seen:
+                        seen.add(b2)
+                        order.append(b2)
+                        starts.append(c2)
+                toks.append(K_CAP + nm)
+            elif kd == K_SMALL:
+                nm = smallname.get(s)
+                if nm is None:
+                    nm = smallname[s] = len(smallname)
+                toks.append(SMALL_BASE + nm)
+            else:
+                toks.append(kd)
+        tokens.append(tuple(toks))
+    return order, starts, tokens
 
 
 def _pieces(
@@ -649,7 +802,17 @@ def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> 
     """The canonical code of one cleaned land and its canonical string, computed afresh."""
     if len(regions) == 1:
         return _single_region(regions[0], lives)
-    shape = _Shape(regions, lives)
+    seqs: list[Boundary] = []
+    region_of: list[int] = []
+    for ri, r in enumerate(regions):
+        seqs += r
+        region_of += [ri] * len(r)
+    kinds, occ = _spot_kinds(seqs, region_of, lives)
+    patterns = [_normalised(b, 0, kinds) for b in seqs]
+    fast = _one_piece_land(seqs, region_of, len(regions), kinds, occ, patterns)
+    if fast is not None:
+        return fast
+    shape = _Shape(seqs, region_of, len(regions), kinds, occ, patterns)
     # Two centres are a region and a piece side by side, and a region's code (0, ...)
     # is less than any piece's (1, ...): only the first centre can win.
     node = shape.centres[0]
