@@ -164,14 +164,30 @@ class Session:
                 continue
             questions.append(("normal", lands, heap))
             sizes.append(sum(land_lives(x) for x in lands))
-        order = sorted(range(len(questions)), key=lambda i: (sizes[i], questions[i][1], questions[i][2]))
-        answers = self._ask([questions[i] for i in order], stop_at_loss=True)
+        if not questions:  # every child is a known win
+            normal._record_nimber(land, k)
+            return False
+        # The first worker searches the whole question (df-pn, as one process would); the
+        # others take the children one by one from the other end (the largest first).
+        order = sorted(range(len(questions)), key=lambda i: (-sizes[i], questions[i][1], questions[i][2]))
+        asked: list[Question] = [("normal", (land,), k)] + [questions[i] for i in order]
+
+        def decides(index: int, win: bool) -> bool:
+            return index == 0 or not win
+
+        answers = self._ask(asked, decides=decides)
         normal._looked_up.clear()  # see what the workers proved
-        if any(not win for win in answers.values()):
+        if 0 in answers:
+            win = answers[0]
+        else:
+            win = any(not w for w in answers.values())
+            if not win and len(answers) < len(questions):  # pragma: no cover - the pool answers all
+                raise RuntimeError("the workers left children of the root unanswered")
+        if win:
             normal._record_win(land, k)
-            return True
-        normal._record_nimber(land, k)
-        return False
+        else:
+            normal._record_nimber(land, k)
+        return win
 
     # ========================================================== misère play
     def _misere(self):
@@ -192,11 +208,16 @@ class Session:
     def _parallel(self, p: Position) -> bool:
         return self.jobs > 1 and p.total_lives >= self.parallel_lives
 
-    def _ask(self, questions: list[Question], stop_at_loss: bool) -> dict[int, bool]:
+    def _ask(
+        self,
+        questions: list[Question],
+        stop_at_loss: bool = False,
+        decides: Callable[[int, bool], bool] | None = None,
+    ) -> dict[int, bool]:
         if self.table is not None:
             self.table.flush()  # the workers read what this process proved
         pool = self._ensure_pool()
-        return pool.answer(questions, stop_at_loss=stop_at_loss)
+        return pool.answer(questions, stop_at_loss=stop_at_loss, decides=decides)
 
     def _ensure_pool(self) -> WorkerPool:
         if self._pool is None:

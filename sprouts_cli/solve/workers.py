@@ -152,6 +152,10 @@ def _stats(normal: Any, misere: Any) -> dict[str, int]:
 
 
 # ====================================================================== the pool
+def _is_loss(_: int, answer: bool) -> bool:
+    return not answer
+
+
 class _Worker:
     """One worker process and its pipes."""
 
@@ -197,8 +201,9 @@ class WorkerPool:
 
     ``answer(questions, stop_at_loss)`` returns the answers (True: a win for the
     player to move) of the questions by their index; with ``stop_at_loss`` it stops
-    at the first loss, and the questions not answered are missing from the result.
-    ``progress`` is called with the pool's stats now and then.
+    at the first loss (with ``decides``, at the first answer for which
+    ``decides(index, answer)`` is true), and the questions not answered are missing
+    from the result.  ``progress`` is called with the pool's stats now and then.
     """
 
     def __init__(
@@ -233,8 +238,15 @@ class WorkerPool:
         w.end()
 
     # ----------------------------------------------------------------- asking
-    def answer(self, questions: Sequence[Question], stop_at_loss: bool = False) -> dict[int, bool]:
+    def answer(
+        self,
+        questions: Sequence[Question],
+        stop_at_loss: bool = False,
+        decides: Callable[[int, bool], bool] | None = None,
+    ) -> dict[int, bool]:
         """Answer the questions on the workers (see the class docstring)."""
+        if decides is None and stop_at_loss:
+            decides = _is_loss
         pending = list(range(len(questions)))[::-1]  # popped from the end: first question first
         answers: dict[int, bool] = {}
         stopping = False
@@ -259,7 +271,7 @@ class WorkerPool:
                         raise WorkerError(f"worker {w.wid} failed on question {index + 1}: {result}")
                     if kind == "done":
                         answers[index] = bool(result)
-                        if stop_at_loss and not result and not stopping:
+                        if decides is not None and decides(index, bool(result)) and not stopping:
                             stopping = True
                             pending.clear()
                             self._stop_busy(questions)
