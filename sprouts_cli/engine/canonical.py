@@ -826,22 +826,37 @@ def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> 
 
 
 def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
-    """The lands of ``p`` after cleaning, each a list of regions (one pass, no Positions)."""
+    """The lands of ``p`` after cleaning, each a list of regions (one pass, no Positions).
+
+    A region is kept as the same tuple when nothing in it is dead, and it is alive
+    when two different spots are left in it or one spot with two lives.
+    """
     lives = p.lives
     regions: list[tuple[Boundary, ...]] = []
     for r in p.regions:
-        bs = []
-        spots: set[int] = set()
-        for b in r:
-            for s in b:
-                if not lives[s]:
-                    b = tuple(s for s in b if lives[s])
-                    break
+        bs: list[Boundary] | None = None
+        for i, b in enumerate(r):
+            if bs is None:
+                for s in b:
+                    if not lives[s]:
+                        break
+                else:
+                    if b:
+                        continue
+                bs = list(r[:i])
+            b = tuple([s for s in b if lives[s]])
             if b:
                 bs.append(b)
-                spots.update(b)
-        if sum(lives[s] for s in spots) >= 2:
-            regions.append(tuple(bs))
+        if bs is None:
+            kept = r
+        elif bs:
+            kept = tuple(bs)
+        else:
+            continue
+        b0 = kept[0]
+        s0 = b0[0]
+        if lives[s0] >= 2 or (len(b0) > 1 and b0[1] != s0) or any(s != s0 for b in kept for s in b):
+            regions.append(kept)
     if len(regions) <= 1:
         return [regions] if regions else []
     first: dict[int, int] = {}
