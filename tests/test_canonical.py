@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
+from sprouts_cli.engine.canonical import clean_lands, clear_land_cache, general_land_code, land_code
 
 
 @given(game_positions(), st.integers(0, 2**32 - 1))
@@ -67,3 +68,31 @@ def test_mirror_images_are_equal() -> None:
     a = Position.from_string("0.1ABC|1ACB")
     b = Position.from_string("0.1CBA|1BCA")
     assert a == b
+
+
+@given(game_positions(max_spots=16))
+def test_direct_paths_agree_with_the_tree(p: Position) -> None:
+    """One-region and one-piece lands take shortcuts; the tree gives the same code and text."""
+    for land in clean_lands(p):
+        assert land_code(land, p.lives) == general_land_code(land, p.lives)
+
+
+def test_direct_paths_agree_with_the_tree_on_game_sequences() -> None:
+    """Every land of a few long random games, several pieces and centres included."""
+    kinds = set()
+    for spots, seed in ((8, 1), (12, 2), (16, 3), (24, 4)):
+        for moves in range(0, 3 * spots, 2):
+            p = random_game_position(spots, moves, seed)
+            for land in clean_lands(p):
+                assert land_code(land, p.lives) == general_land_code(land, p.lives)
+                kinds.add(min(len(land), 3))
+    assert kinds == {1, 2, 3}
+
+
+def test_land_cache_keys_on_lives() -> None:
+    """The same regions with other lives are another land (the cache key holds the lives)."""
+    clear_land_cache()
+    one = Position._make((((0, 1),),), (2, 2))
+    two = Position._make((((0, 1),),), (1, 2))
+    assert one.canonical() == "11"
+    assert two.canonical() == "12"

@@ -799,9 +799,38 @@ def clear_land_cache() -> None:
 
 
 def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
-    """The canonical code of one cleaned land and its canonical string, computed afresh."""
+    """The canonical code of one cleaned land and its canonical string, computed afresh.
+
+    One-region lands and lands with one piece of several boundaries take direct
+    paths; the others build the region–piece tree (``general_land_code``).  All give
+    the same code and text as the general path (``tests/test_canonical.py``).
+    """
     if len(regions) == 1:
         return _single_region(regions[0], lives)
+    prepared = _prepare(regions, lives)
+    fast = _one_piece_land(*prepared)
+    if fast is not None:
+        return fast
+    return _tree_code(_Shape(*prepared))
+
+
+def general_land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
+    """``land_code`` through the region–piece tree always (the reference for the direct paths)."""
+    return _tree_code(_Shape(*_prepare(regions, lives)))
+
+
+Prepared = tuple[
+    list[Boundary],
+    list[int],
+    int,
+    dict[int, int],
+    dict[int, tuple[tuple[int, int], tuple[int, int]]],
+    list[tuple[int, ...]],
+]
+
+
+def _prepare(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> Prepared:
+    """Boundaries in one list, their regions, the kinds of spots, capitals' corners, patterns."""
     seqs: list[Boundary] = []
     region_of: list[int] = []
     for ri, r in enumerate(regions):
@@ -809,10 +838,11 @@ def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> 
         region_of += [ri] * len(r)
     kinds, occ = _spot_kinds(seqs, region_of, lives)
     patterns = [_normalised(b, 0, kinds) for b in seqs]
-    fast = _one_piece_land(seqs, region_of, len(regions), kinds, occ, patterns)
-    if fast is not None:
-        return fast
-    shape = _Shape(seqs, region_of, len(regions), kinds, occ, patterns)
+    return seqs, region_of, len(regions), kinds, occ, patterns
+
+
+def _tree_code(shape: _Shape) -> tuple[Code, str]:
+    """Code both orientations from the tree's centre; the lesser is written."""
     # Two centres are a region and a piece side by side, and a region's code (0, ...)
     # is less than any piece's (1, ...): only the first centre can win.
     node = shape.centres[0]
