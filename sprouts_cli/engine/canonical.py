@@ -34,8 +34,8 @@ the same.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
 
 from .notation import capital_letter, small_letter
 from .position import Boundary, Position
@@ -48,8 +48,10 @@ SMALL_BASE = 1 << 40
 
 Code = tuple
 
-#: Lands kept by ``land_code_and_text`` (about 1 kB each).
+#: Lands kept by each cache of ``land_code_and_text`` (about 1 kB each).
 LAND_CACHE_SIZE = 16_384
+_BY_LAND: OrderedDict[tuple, tuple[Code, str]] = OrderedDict()
+_BY_PATTERN: OrderedDict[tuple, tuple[Code, str]] = OrderedDict()
 
 #: Least readings of free boundaries and their mirror images, by pattern (``_both_rotations``).
 Rotations = tuple[tuple[int, ...], int, tuple[int, ...], int]
@@ -777,25 +779,46 @@ def _least_rotation(seq: Boundary, kinds: Mapping[int, int]) -> tuple[tuple[int,
 def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ...]) -> tuple[Code, str]:
     """The canonical code of one cleaned land and its canonical string.
 
-    Results are kept in an LRU cache keyed by the land exactly as given (its regions
-    and the lives met along them).  That key is not canonical, but a land that no move
+    Two LRU caches stand in front of the work.  The first is keyed by the land
+    exactly as given (its regions and the lives met along them): a land that no move
     touched keeps its spot numbers, so successive positions of a game and the children
-    of one position share most of their lands.
+    of one position share most of their lands.  The second is keyed by the same land
+    with its spots renumbered in order of first appearance: not a canonical key (one
+    position has many), but an exact one, and it catches the same land reached with
+    other spot numbers (siblings, transpositions in a search).
     """
-    return _land_cached(tuple(regions), tuple([lives[s] for r in regions for b in r for s in b]))
+    key = (tuple(regions), tuple([lives[s] for r in regions for b in r for s in b]))
+    hit = _BY_LAND.get(key)
+    if hit is not None:
+        _BY_LAND.move_to_end(key)
+        return hit
+    if len(regions) == 1:  # cheaper to code than to renumber and look up again
+        hit = _single_region(regions[0], lives)
+    else:
+        ids: dict[int, int] = {}
+        renumbered = tuple(tuple(tuple([ids.setdefault(s, len(ids)) for s in b]) for b in r) for r in regions)
+        key2 = (renumbered, key[1])
+        hit = _BY_PATTERN.get(key2)
+        if hit is None:
+            hit = land_code(list(renumbered), [lives[s] for s in ids])
+            _remember(_BY_PATTERN, key2, hit)
+        else:
+            _BY_PATTERN.move_to_end(key2)
+    _remember(_BY_LAND, key, hit)
+    return hit
 
 
-@lru_cache(maxsize=LAND_CACHE_SIZE)
-def _land_cached(regions: tuple[tuple[Boundary, ...], ...], seen_lives: tuple[int, ...]) -> tuple[Code, str]:
-    """``land_code_and_text`` behind its cache: the lives are given corner by corner."""
-    it = iter(seen_lives)
-    lives = {s: next(it) for r in regions for b in r for s in b}
-    return land_code(list(regions), lives)
+def _remember(cache: OrderedDict, key: tuple, value: tuple[Code, str]) -> None:
+    """Put ``value`` in an LRU cache of ``LAND_CACHE_SIZE`` entries."""
+    cache[key] = value
+    if len(cache) > LAND_CACHE_SIZE:
+        cache.popitem(last=False)
 
 
 def clear_land_cache() -> None:
     """Forget the cached lands (benchmarks time the work itself this way)."""
-    _land_cached.cache_clear()
+    _BY_LAND.clear()
+    _BY_PATTERN.clear()
 
 
 def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
