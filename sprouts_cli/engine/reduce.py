@@ -39,7 +39,7 @@ MAX_SET_CHOICES = 64
 
 def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
     """Rule 2: drop the second corner of a one-life spot whose corners are adjacent."""
-    if len(b) < 2 or all(lives[s] != 1 for s in b):
+    if len(b) < 2 or len(set(b)) == len(b):  # no spot twice: no two equal corners side by side
         return b
     out = list(b)
     changed = True
@@ -71,16 +71,20 @@ def reduced_lands(p: Position) -> list[str]:
     lives = p.lives
     out = []
     for land in clean_lands(p):
-        regions = [tuple(merge_adjacent_corners(b, lives) for b in r) for r in land]
+        regions = [tuple([merge_adjacent_corners(b, lives) for b in r]) for r in land]
+        spot_sets = [{s for b in r for s in b} for r in regions]
+        small = [sum([lives[s] for s in spots]) <= 3 for spots in spot_sets]
+        if not any(small):
+            out.append(land_code_and_text(regions, lives)[1])
+            continue
         occurs: dict[int, int] = {}
-        for r in regions:
-            for s in {s for b in r for s in b}:
+        for spots in spot_sets:
+            for s in spots:
                 occurs[s] = occurs.get(s, 0) + 1
         choices: list[list[Region]] = []
         budget = MAX_SET_CHOICES
-        for r in regions:
-            spots = {s for b in r for s in b}
-            if sum(lives[s] for s in spots) <= 3:
+        for r, is_small in zip(regions, small, strict=True):
+            if is_small:
                 orders = set_region_orders(r, lives, occurs)
                 if len(orders) > 1 and budget < 2:
                     orders = orders[:1]
