@@ -13,6 +13,7 @@ Goal (issue 2): 20,000 canonical forms per second on 10-spot positions, one core
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import time
@@ -85,12 +86,15 @@ def main() -> None:
         table.add_column(col, justify="right")
     for spots, games in ((10, 20), (20, 6), (30, 3)):
         positions = sample_positions(spots, games, seed=spots)
+        kids = child_sample(positions, seed=spots)
+        gc.collect()
+        gc.freeze()  # the samples live on: collections need not walk them again and again
         cold = rate(lambda p: fresh(p).canonical(), positions, cold=True)
         exact = rate(lambda p: fresh(p).canonical(), positions)
         reduced = rate(lambda p: fresh(p).reduced(), positions)
         moves = sum(len(representative_moves(p)) for p in positions) / len(positions)
-        kids = child_sample(positions, seed=spots)
         children = rate(lambda pm: apply_move(pm[0], pm[1], check=False).canonical(), kids)
+        gc.unfreeze()
         table.add_row(
             str(spots),
             str(len(positions)),
