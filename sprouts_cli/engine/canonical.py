@@ -48,8 +48,8 @@ SMALL_BASE = 1 << 40
 
 Code = tuple
 
-#: Lands kept by each cache of ``land_code_and_text`` (about 1 kB each).
-LAND_CACHE_SIZE = 16_384
+#: Lands kept by each cache of ``land_code_and_text`` (1–3 kB each with its key: 20–40 MB in all).
+LAND_CACHE_SIZE = 8_192
 _BY_LAND: OrderedDict[tuple, tuple[Code, str]] = OrderedDict()
 _BY_PATTERN: OrderedDict[tuple, tuple[Code, str]] = OrderedDict()
 
