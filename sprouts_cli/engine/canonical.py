@@ -878,15 +878,35 @@ def _tree_code(shape: _Shape) -> tuple[Code, str]:
     return best, coder.write(node)
 
 
+def _alive(region: tuple[Boundary, ...], lives: tuple[int, ...]) -> bool:
+    """Whether a move can be made in ``region``: its distinct spots have two lives."""
+    first = -1
+    for b in region:
+        for s in b:
+            v = lives[s]
+            if v:
+                if first < 0:
+                    if v >= 2:
+                        return True
+                    first = s
+                elif s != first:
+                    return True
+    return False
+
+
 def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
     """The lands of ``p`` after cleaning, each a list of regions (one pass, no Positions).
 
-    A region is kept as the same tuple when nothing in it is dead, and it is alive
-    when two different spots are left in it or one spot with two lives.
+    A region is alive when two different live spots are in it or one spot with two
+    lives (dead spots add nothing, so this is read before cleaning, and most regions
+    of a late position are dropped after one look).  A live region is kept as the
+    same tuple when nothing in it is dead.
     """
     lives = p.lives
     regions: list[tuple[Boundary, ...]] = []
     for r in p.regions:
+        if not _alive(r, lives):
+            continue
         bs: list[Boundary] | None = None
         for i, b in enumerate(r):
             if bs is None:
@@ -900,16 +920,7 @@ def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
             b = tuple([s for s in b if lives[s]])
             if b:
                 bs.append(b)
-        if bs is None:
-            kept = r
-        elif bs:
-            kept = tuple(bs)
-        else:
-            continue
-        b0 = kept[0]
-        s0 = b0[0]
-        if lives[s0] >= 2 or (len(b0) > 1 and b0[1] != s0) or any(s != s0 for b in kept for s in b):
-            regions.append(kept)
+        regions.append(r if bs is None else tuple(bs))
     if len(regions) <= 1:
         return [regions] if regions else []
     first: dict[int, int] = {}
