@@ -10,7 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.canonical import clean_lands, clear_land_cache, general_land_code, land_code
+from sprouts_cli.engine.canonical import (
+    _mirror_invariant,
+    clean_lands,
+    clear_land_cache,
+    general_land_code,
+    land_code,
+)
 
 
 @given(game_positions(), st.integers(0, 2**32 - 1))
@@ -96,3 +102,13 @@ def test_land_cache_keys_on_lives() -> None:
     two = Position._make((((0, 1),),), (1, 2))
     assert one.canonical() == "11"
     assert two.canonical() == "12"
+
+
+def test_mirror_invariance_is_only_claimed_when_mirroring_rotates() -> None:
+    assert _mirror_invariant([(1, 2), (3,), (4, 4)])
+    assert _mirror_invariant([(1, 5, 2, 5)])  # reversed: (5, 2, 5, 1), a rotation
+    assert not _mirror_invariant([(1, 2, 3)])
+    assert not _mirror_invariant([(1, 5, 2, 5, 3)])
+    for b in [(1, 2, 3, 4), (1, 1, 2), (1, 2, 1, 3), (7, 8, 9, 8)]:
+        rotations = {b[i:] + b[:i] for i in range(len(b))}
+        assert _mirror_invariant([b]) == (b[::-1] in rotations)

@@ -369,10 +369,32 @@ def _one_piece_land(
     holding = [r for r in range(n_regions) if free[r]]
     centre = holding[0] if len(holding) == 1 else -1
     code, text = _one_piece_code(seqs, region_of, kinds, occ, patterns, piece, free, centre, False)
-    code2, text2 = _one_piece_code(seqs, region_of, kinds, occ, patterns, piece, free, centre, True)
-    if code2 < code:
-        return code2, text2()
+    if not _mirror_invariant(seqs):
+        code2, text2 = _one_piece_code(seqs, region_of, kinds, occ, patterns, piece, free, centre, True)
+        if code2 < code:
+            return code2, text2()
     return code, text()
+
+
+def _mirror_invariant(seqs: list[Boundary]) -> bool:
+    """Whether mirroring the land only rotates its boundaries (then both orientations
+    have one code, and the mirror image need not be coded).
+
+    A boundary read backwards is a rotation of itself when it has at most two
+    corners, or when it is a cyclic palindrome; that needs a spot met twice (with all
+    spots distinct, ``b[i] == b[k - i]`` for every ``i`` cannot hold beyond two corners).
+    """
+    for b in seqs:
+        n = len(b)
+        if n > 2 and (len(set(b)) == n or not _cyclic_palindrome(b)):
+            return False
+    return True
+
+
+def _cyclic_palindrome(b: Boundary) -> bool:
+    """Whether ``b`` reversed is one of its rotations."""
+    r = b[::-1]
+    return any(b[i:] + b[:i] == r for i in range(len(b)))
 
 
 def _connected(piece: list[int], occ: dict[int, tuple[tuple[int, int], tuple[int, int]]]) -> bool:
@@ -871,10 +893,11 @@ def _tree_code(shape: _Shape) -> tuple[Code, str]:
     node = shape.centres[0]
     coder = _Coder(shape, False)
     best = coder.root_code(node)
-    mirror = _Coder(shape, True)
-    code = mirror.root_code(node)
-    if code < best:
-        best, coder = code, mirror
+    if not _mirror_invariant(shape.seqs):
+        mirror = _Coder(shape, True)
+        code = mirror.root_code(node)
+        if code < best:
+            best, coder = code, mirror
     return best, coder.write(node)
 
 
