@@ -30,6 +30,13 @@ The string is then written from the winning code: regions in depth-first order f
 the centre, boundaries of a region sorted, letters named by first appearance.
 Every choice made in writing depends only on codes, so equal positions are written
 the same.
+
+Speed.  Most lands need less than the whole tree: a land of one region is its sorted
+boundaries (``_single_region``), and a land with one piece of several boundaries is a
+star around it (``_one_piece_land``); both give the tree's codes and text
+(``general_land_code`` is the reference in the tests).  The mirror image is skipped
+when mirroring only rotates the boundaries.  Per-boundary work is cached by pattern,
+and whole lands by exact (not canonical) keys in ``land_code_and_text``.
 """
 
 from __future__ import annotations
