@@ -28,10 +28,20 @@ from ..engine.reduce import reduced_lands
 Lands = tuple[str, ...]
 
 
+#: A move as a plain tuple: the arguments of ``Move`` (building a frozen dataclass costs
+#: ten times more, and a search turns only about one listed move in ten into a child).
+MoveArgs = tuple
+
+
 def symmetric_moves(p: Position) -> list[Move]:
     """One move per child up to the symmetries that exchange interchangeable boundaries."""
+    return [Move(*args) for args in symmetric_move_args(p)]
+
+
+def symmetric_move_args(p: Position) -> list[MoveArgs]:
+    """``symmetric_moves`` as tuples of ``Move``'s arguments, in the same order."""
     lives = p.lives
-    out: list[Move] = []
+    out: list[MoveArgs] = []
     append = out.append
     counts = _live_counts(p)
     for ri, region in enumerate(p.regions):
@@ -58,17 +68,17 @@ def symmetric_moves(p: Position) -> list[Move]:
                 if ways is None:
                     ways = shares[bi] = _sharings(classes, free, bi)
                 for inside in ways:
-                    append(Move(ri, bi, ci, bi, cj, inside))
+                    append((ri, bi, ci, bi, cj, inside))
             # a line to another class's first boundary
             for bj, cj, t in corners[a + 1 :]:
                 if bj != bi and t != s:
-                    append(Move(ri, bi, ci, bj, cj))
+                    append((ri, bi, ci, bj, cj))
             # a line to the second boundary of its own class (same shape, interchangeable)
             bj = second.get(bi)
             if bj is not None:
                 for cj, t in enumerate(region[bj]):
                     if lives[t]:
-                        append(Move(ri, bi, ci, bj, cj))
+                        append((ri, bi, ci, bj, cj))
     return out
 
 
@@ -118,7 +128,8 @@ def land_children(land: str) -> list[Lands]:
     p = Position.from_string(land)
     intern = sys.intern
     seen: set[Lands] = set()
-    for m in symmetric_moves(p):
+    for args in symmetric_move_args(p):
+        m = Move(*args)
         seen.add(tuple(intern(x) for x in reduced_lands(apply_move(p, m, check=False))))
     return sorted(seen)
 
@@ -137,7 +148,7 @@ class LazyChildren:
 
     def __init__(self, land: str) -> None:
         self.position: Position | None = Position.from_string(land)
-        self.moves: list[Move] = symmetric_moves(self.position)
+        self.moves: list[MoveArgs] = symmetric_move_args(self.position)
         self.next = 0
         self.found: list[Lands] = []
         self.seen: set[Lands] = set()
@@ -147,7 +158,7 @@ class LazyChildren:
         """Find one more distinct child; False when there is none left."""
         p, moves, intern = self.position, self.moves, sys.intern
         while self.next < len(moves):
-            m = moves[self.next]
+            m = Move(*moves[self.next])
             self.next += 1
             child = tuple(intern(x) for x in reduced_lands(apply_move(p, m, check=False)))  # type: ignore[arg-type]
             if child not in self.seen:
@@ -181,4 +192,4 @@ class LazyChildren:
         self.seen = set()
 
 
-__all__ = ["LazyChildren", "land_children", "symmetric_moves"]
+__all__ = ["LazyChildren", "land_children", "symmetric_move_args", "symmetric_moves"]
