@@ -99,3 +99,38 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_proved(tmp_path) -> None:
         check=True,
     ).stdout
     assert json.loads(row)["outcome"] == "win"
+
+
+def test_messages_that_arrive_together_are_all_read() -> None:
+    # a buffered read could pull the second message out of select's sight: the pool hung
+    from types import SimpleNamespace
+
+    from sprouts_cli.solve.workers import _send, _Worker
+
+    r, w = os.pipe()
+    worker = _Worker.__new__(_Worker)
+    worker.proc = SimpleNamespace(stdout=os.fdopen(r, "rb"))
+    worker._inbox = bytearray()
+    with os.fdopen(w, "wb") as out:
+        _send(out, ("stats", None, None, {}))
+        _send(out, ("done", 7, True, {"cpu_ms": 1}))
+        assert [m[0] for m in worker.receive()] == ["stats", "done"]
+    assert worker.receive() is None  # the worker's end is closed
+
+
+def test_a_stop_asked_before_the_worker_started_waits_for_it(tmp_path) -> None:
+    Table(tmp_path / "t.sqlite").close()
+    with WorkerPool(1, tmp_path / "t.sqlite") as pool:
+        (w,) = pool._workers.values()
+        w.ask(0, 0, ("normal", ("0*3",), 0))
+        w.stop()  # not started yet: noted, not signalled (the worker would forget it)
+        assert w.stop_pending and not w.started
+        while not w.started:
+            for worker, msg in pool._messages():
+                if msg[0] == "started":
+                    worker.on_started(msg[1])
+        assert w.started
+        while w.task is not None:  # stopped or done, but answered either way
+            for _, msg in pool._messages():
+                if msg[0] in ("done", "stopped"):
+                    w.task = None

@@ -116,6 +116,7 @@ def worker_main(db_path: str) -> None:
                 break
             tid, question = item  # type: ignore[misc]
             stop["asked"] = False
+            _send(out, ("started", tid, None, _stats(normal, misere)))  # a stop may be sent from now on
             try:
                 if question[0] == "normal":
                     answer: Any = normal.sum_wins(tuple(question[1]), question[2])
@@ -172,16 +173,56 @@ class _Worker:
             start_new_session=True,  # Ctrl-C at the terminal reaches the main process only
         )
         self.task: tuple[int, int] | None = None  # (task id, question index)
+        self.started = False  # the worker has read the current question (a signal now stops it)
+        self.stop_pending = False  # a stop asked before the worker had read the question
+        self._inbox = bytearray()
+
+    def receive(self) -> list[tuple] | None:
+        """Every whole message that has arrived (None when the worker has gone).
+
+        The pipe is read with ``os.read``, never through a buffered file: a buffered
+        read may pull a second message into the file's buffer, where ``select`` cannot
+        see it, and the pool would wait for it forever.
+        """
+        data = os.read(self.proc.stdout.fileno(), 1 << 16)  # type: ignore[union-attr]
+        if not data:
+            return None
+        inbox = self._inbox
+        inbox += data
+        out = []
+        while len(inbox) >= _HEADER.size:
+            size = _HEADER.unpack_from(inbox)[0]
+            end = _HEADER.size + size
+            if len(inbox) < end:
+                break
+            out.append(pickle.loads(bytes(inbox[_HEADER.size : end])))
+            del inbox[:end]
+        return out
 
     def ask(self, tid: int, index: int, question: Question) -> None:
         self.task = (tid, index)
+        self.started = self.stop_pending = False
         _send(self.proc.stdin, (tid, question))  # type: ignore[arg-type]
 
     def stop(self) -> None:
-        """Ask the current question to stop (the worker commits and answers "stopped")."""
+        """Ask the current question to stop (the worker commits and answers "stopped").
+
+        A signal that came before the worker read its question would be forgotten when
+        it starts on it, so until the worker says "started" the stop is only noted.
+        """
+        if not self.started:
+            self.stop_pending = True
+            return
         if _CAN_SIGNAL and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGUSR1)
+
+    def on_started(self, tid: int) -> None:
+        """The worker has read question ``tid``: send the stop that waited for this."""
+        if self.task is not None and self.task[0] == tid:
+            self.started = True
+            if self.stop_pending:
+                self.stop()
 
     def end(self) -> None:
         """Close the pipes and make sure the process is gone."""
@@ -263,6 +304,9 @@ class WorkerPool:
                 for w, msg in self._messages():
                     kind, tid, result, stats = msg
                     self.stats.per_worker[w.wid] = stats
+                    if kind == "started":
+                        w.on_started(tid)
+                        continue
                     if kind == "stats" or w.task is None or w.task[0] != tid:
                         continue
                     index = w.task[1]
@@ -288,13 +332,13 @@ class WorkerPool:
         out = []
         for key, _ in self._selector.select(timeout=0.25):
             w: _Worker = key.data
-            msg = _receive(w.proc.stdout)  # type: ignore[arg-type]
-            if msg is None:
+            msgs = w.receive()
+            if msgs is None:
                 code = w.proc.wait()
                 self._end_worker(w)
                 self._start_worker()
                 raise WorkerError(f"worker {w.wid} died (exit code {code})")
-            out.append((w, msg))
+            out.extend((w, msg) for msg in msgs)
         return out
 
     def _stop_busy(self, questions: Sequence[Question], wait: bool = False) -> None:
@@ -314,7 +358,9 @@ class WorkerPool:
             try:
                 for w, msg in self._messages():
                     self.stats.per_worker[w.wid] = msg[3]
-                    if msg[0] != "stats" and w.task is not None and w.task[0] == msg[1]:
+                    if msg[0] == "started":
+                        w.on_started(msg[1])
+                    elif msg[0] != "stats" and w.task is not None and w.task[0] == msg[1]:
                         w.task = None
             except WorkerError:
                 pass
