@@ -168,8 +168,10 @@ class Session:
             normal._record_nimber(land, k)
             return False
         # The first worker searches the whole question (df-pn, as one process would); the
-        # others take the children one by one from the other end (the largest first).
-        order = sorted(range(len(questions)), key=lambda i: (-sizes[i], questions[i][1], questions[i][2]))
+        # others take the children one by one from the other end: the largest first, and
+        # among equals the last df-pn would turn to (it takes equal children in the order
+        # found), so that the two meet once, in the middle, when every child is needed.
+        order = sorted(range(len(questions)), key=lambda i: (-sizes[i], -i))
         asked: list[Question] = [("normal", (land,), k)] + [questions[i] for i in order]
 
         def decides(index: int, win: bool) -> bool:
