@@ -174,8 +174,14 @@ class Session:
         order = sorted(range(len(questions)), key=lambda i: (-sizes[i], -i))
         asked: list[Question] = [("normal", (land,), k)] + [questions[i] for i in order]
 
+        won_children: set[int] = set()
+
         def decides(index: int, win: bool) -> bool:
-            return index == 0 or not win
+            """The root's own answer, a lost child, or the last child proved a win."""
+            if index == 0 or not win:
+                return True
+            won_children.add(index)
+            return len(won_children) == len(questions)
 
         answers = self._ask(asked, decides=decides)
         normal._looked_up.clear()  # see what the workers proved
