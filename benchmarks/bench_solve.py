@@ -17,11 +17,11 @@ defaults (normal to 12, misère to 9, all cores); ``--timeout`` bounds each run;
 Where the time goes (normal play; cProfile of one process, ``0*9 --nimber``):
 
 * child generation is ~90% of it: the reduced canonical forms of children
-  (``engine/reduce.py``, ``engine/canonical.py``) ~70%; listing the moves of a land
-  (``children.symmetric_moves``) ~11% and parsing the land's string ~8% (both paid once
-  per land expanded: 9,632 lands, 43,000 child forms for 0*9);
-* df-pn itself (node evaluation, transposition table) ~6%; SQLite table reads ~2%,
-  writes are batched and negligible;
+  (``engine/reduce.py``, ``engine/canonical.py``) ~68%; listing the moves of a land
+  (``children.symmetric_move_args``) ~12% and parsing the land's string ~10% (both paid
+  once per land expanded: 9,072 lands, 41,500 child forms for 0*9);
+* df-pn itself (node evaluation, transposition table) ~8%; SQLite table reads under
+  2%, writes are batched and negligible;
 * df-pn expands many lands it never proves (0*9 --nimber: 9,632 expanded, 1,800 with
   a fact proved): pricing fresh nodes higher (2 x lives, a children estimate with a
   prior) was measured and expands 10-50% *more*; the cheap breadth finds refutations.
