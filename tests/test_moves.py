@@ -9,7 +9,7 @@ from games import game_positions
 from hypothesis import given
 
 from sprouts_cli.engine import IllegalMoveError, Move, Position
-from sprouts_cli.engine.moves import all_moves, apply_move, families, representative_moves
+from sprouts_cli.engine.moves import all_moves, apply_move, families, representative_moves, symmetric_moves
 
 
 def kids(text: str) -> list[str]:
@@ -102,3 +102,11 @@ def test_heap_moves_are_children() -> None:
     assert kids("*2") == ["!", "*1"]
     assert "0+*1" not in kids("0+*1")
     assert "0" in kids("0+*1")
+
+
+@given(game_positions(max_spots=8))
+def test_symmetric_moves_give_every_child(p: Position) -> None:
+    """One line per class of interchangeable boundaries loses no child, also with stumps kept."""
+    every = {apply_move(p, m, check=False).canonical() for m in representative_moves(p)}
+    assert {apply_move(p, m, check=False).canonical() for m in symmetric_moves(p)} == every
+    assert len(symmetric_moves(p)) <= len(representative_moves(p))

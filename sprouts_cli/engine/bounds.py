@@ -80,7 +80,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .canonical import land_code_and_text
-from .moves import Move, apply_move, representative_moves
+from .moves import Move, apply_move, symmetric_moves
 from .parts import clean, land_groups, land_regions, split_lands
 from .position import Position, Region
 
@@ -433,43 +433,6 @@ def _views(p: Position, complete: bool) -> list[_View]:
     return [_View(q, complete) for q in (whole_lands(p) if complete else raw_lands(p))]
 
 
-def distinct_moves(p: Position) -> list[Move]:
-    """``representative_moves`` less the moves that only swap lone boundaries of one kind.
-
-    A boundary made of one spot that occurs nowhere else (a lone seed, say) can be
-    exchanged with any other such boundary of the same lives: that is a symmetry of the
-    position.  Two moves that use such boundaries in the same roles (an end, inside,
-    outside) are exchanged by it and lead to the same position, so one is kept.  From
-    the 20-spot start this leaves 21 moves of 590.
-    """
-    lives = p.lives
-    count: dict[int, int] = {}
-    for r in p.regions:
-        for b in r:
-            for s in b:
-                count[s] = count.get(s, 0) + 1
-    lone: dict[tuple[int, int], tuple] = {}
-    for ri, r in enumerate(p.regions):
-        for bi, b in enumerate(r):
-            if len(b) == 1 and count[b[0]] == 1:
-                lone[(ri, bi)] = ("lone", lives[b[0]])
-    if not lone:
-        return representative_moves(p)
-    seen: set[tuple] = set()
-    out = []
-    for m in representative_moves(p):
-        r = m.region
-        e1 = (lone.get((r, m.boundary), ("b", m.boundary)), m.corner)
-        e2 = (lone.get((r, m.boundary2), ("b", m.boundary2)), m.corner2)
-        ends = (e1, e2) if m.boundary == m.boundary2 else tuple(sorted((e1, e2)))
-        inside = tuple(sorted(lone.get((r, k), ("b", k)) for k in m.inside))
-        sig = (r, ends, m.boundary == m.boundary2, inside)
-        if sig not in seen:
-            seen.add(sig)
-            out.append(m)
-    return out
-
-
 class _Child:
     """One child of a land: the move, its lands' bounds, and (once asked for) their keys.
 
@@ -621,7 +584,7 @@ class LengthOracle:
         if kids is None:
             self.expanded += 1
             p, complete = self._lands[key]
-            kids = [_Child(m, _views(apply_move(p, m, check=False), complete)) for m in distinct_moves(p)]
+            kids = [_Child(m, _views(apply_move(p, m, check=False), complete)) for m in symmetric_moves(p)]
             while self._kids and self._kid_count + len(kids) > self._max_children:
                 self._drop_children(next(iter(self._kids)))
             self._kids[key] = kids
@@ -795,7 +758,7 @@ class LengthOracle:
             want = exact(key) - 1
             drawing = (view.land, complete)
             options = []
-            for m in distinct_moves(view.land):
+            for m in symmetric_moves(view.land):
                 child = _Child(m, _views(apply_move(view.land, m, check=False), complete))
                 self._keys(child, key, drawing)  # named, so that what the search proved orders them
                 lo, hi = self._bounds_of(child, table)

@@ -164,6 +164,110 @@ def representative_moves(p: Position) -> list[Move]:
     return out
 
 
+#: A move as a plain tuple: the arguments of ``Move`` (building a frozen dataclass costs
+#: ten times more, and a search turns only about one listed move in ten into a child).
+MoveArgs = tuple
+
+
+def symmetric_moves(p: Position) -> list[Move]:
+    """One move per child up to the symmetries that exchange interchangeable boundaries.
+
+    ``representative_moves`` already lets interchangeable boundaries (free boundaries of
+    one shape in a region, such as lone spots) go inside a line by count; here they are
+    also used as the ends of lines by class: a line is drawn from the first boundary of
+    each class only (and between two boundaries of one class, from its first two).
+    Every other such line is the image of one of these under a symmetry of the position
+    and gives the same child, so this lists every child (``0*11``: 12 moves instead of
+    176) but not every move: use it to list children, not to name moves.
+    """
+    return [Move(*args) for args in symmetric_move_args(p)]
+
+
+def symmetric_move_args(p: Position) -> list[MoveArgs]:
+    """``symmetric_moves`` as tuples of ``Move``'s arguments, in the same order."""
+    lives = p.lives
+    out: list[MoveArgs] = []
+    append = out.append
+    counts = _live_counts(p)
+    for ri, region in enumerate(p.regions):
+        live = [k for k, b in enumerate(region) if any(lives[s] for s in b)]
+        if sum(lives[s] for s in {s for k in live for s in region[k]}) < 2:
+            continue
+        classes = interchangeable_classes(p, ri, live)
+        ends: list[int] = []  # the boundaries lines may start from, in index order
+        second: dict[int, int] = {}  # a class's first boundary -> its second one
+        for c in classes:
+            ends.append(c[0])
+            if len(c) > 1:
+                second[c[0]] = c[1]
+        ends.sort()
+        corners = [(bi, ci, s) for bi in ends for ci, s in enumerate(region[bi]) if lives[s]]
+        shares: dict[int, list[frozenset[int]]] = {}  # boundary -> the ways of sharing out the others
+        free = {k for c in classes for k in c if len(c) > 1 or _is_free(region[k], lives, counts)}
+        for a, (bi, ci, s) in enumerate(corners):
+            # a line from a corner to itself (a loop) or to another corner of the same boundary
+            for cj, t in enumerate(region[bi]):
+                if cj < ci or not lives[t] or (cj == ci and lives[s] < 2) or (cj != ci and t == s):
+                    continue
+                ways = shares.get(bi)
+                if ways is None:
+                    ways = shares[bi] = _sharings(classes, free, bi)
+                for inside in ways:
+                    append((ri, bi, ci, bi, cj, inside))
+            # a line to another class's first boundary
+            for bj, cj, t in corners[a + 1 :]:
+                if bj != bi and t != s:
+                    append((ri, bi, ci, bj, cj))
+            # a line to the second boundary of its own class (same shape, interchangeable)
+            bj = second.get(bi)
+            if bj is not None:
+                for cj, t in enumerate(region[bj]):
+                    if lives[t]:
+                        append((ri, bi, ci, bj, cj))
+    return out
+
+
+def _sharings(classes: list[list[int]], free: set[int], bi: int) -> list[frozenset[int]]:
+    """The ways a one-boundary line from ``bi`` shares out the region's other live boundaries.
+
+    Only how many of each interchangeable class go inside matters.  ``classes`` are the
+    region's classes (``interchangeable_classes``); taking ``bi`` out of its own keeps
+    the others as they are, so they are computed once per region, not once per line.
+    The order is ``interchangeable_classes``'s: free classes by their first boundary,
+    then the others.
+    """
+    loose: list[list[int]] = []
+    tied: list[list[int]] = []
+    for c in classes:
+        rest = [k for k in c if k != bi]
+        if rest:
+            (loose if rest[0] in free else tied).append(rest)
+    loose.sort(key=lambda c: c[0])
+    others = loose + tied
+    return [
+        frozenset(k for c, n in zip(others, counts, strict=True) for k in c[:n])
+        for counts in product(*(range(len(c) + 1) for c in others))
+    ]
+
+
+def _is_free(b: tuple[int, ...], lives: tuple[int, ...], counts: dict[int, int]) -> bool:
+    """A boundary whose live spots occur nowhere else (``interchangeable_classes``'s test)."""
+    live = [s for s in b if lives[s]]
+    return all(counts[s] == live.count(s) for s in live)
+
+
+def _live_counts(p: Position) -> dict[int, int]:
+    """How many times each live spot occurs in the position."""
+    lives = p.lives
+    counts: dict[int, int] = {}
+    for r in p.regions:
+        for b in r:
+            for s in b:
+                if lives[s]:
+                    counts[s] = counts.get(s, 0) + 1
+    return counts
+
+
 def check_move(p: Position, m: Move) -> None:
     """Raise IllegalMoveError saying why ``m`` is not a legal move in ``p``."""
     if not 0 <= m.region < len(p.regions):
@@ -256,7 +360,7 @@ def heap_children(p: Position) -> list[Position]:
 
 def child_forms(p: Position) -> set[str]:
     """The exact canonical forms of every position one move away."""
-    forms = {apply_move(p, m, check=False).canonical() for m in representative_moves(p)}
+    forms = {apply_move(p, m, check=False).canonical() for m in symmetric_moves(p)}
     forms.update(c.canonical() for c in heap_children(p))
     return forms
 

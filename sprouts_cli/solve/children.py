@@ -12,6 +12,8 @@ boundary of each class only (and between two boundaries of one class, from its f
 two): every other such line is the image of one of these under a symmetry, and gives
 the same child.  ``0*11`` then needs 12 canonical forms instead of 176.
 
+The listing itself (``symmetric_moves``) lives in the engine (``engine/moves.py``), which
+also uses it for ``Position.children`` and the bounds' children.
 ``tests/test_solve_children.py`` checks that the children are exactly
 ``child_parts``'s on every position reachable from 1 to 4 spots.
 """
@@ -19,108 +21,14 @@ the same child.  ``0*11`` then needs 12 canonical forms instead of 176.
 from __future__ import annotations
 
 import sys
-from itertools import product
 
-from ..engine.moves import Move, apply_move, interchangeable_classes
+from ..engine.moves import Move, MoveArgs, apply_move, symmetric_move_args, symmetric_moves
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 
 Lands = tuple[str, ...]
 
-
-#: A move as a plain tuple: the arguments of ``Move`` (building a frozen dataclass costs
-#: ten times more, and a search turns only about one listed move in ten into a child).
-MoveArgs = tuple
-
-
-def symmetric_moves(p: Position) -> list[Move]:
-    """One move per child up to the symmetries that exchange interchangeable boundaries."""
-    return [Move(*args) for args in symmetric_move_args(p)]
-
-
-def symmetric_move_args(p: Position) -> list[MoveArgs]:
-    """``symmetric_moves`` as tuples of ``Move``'s arguments, in the same order."""
-    lives = p.lives
-    out: list[MoveArgs] = []
-    append = out.append
-    counts = _live_counts(p)
-    for ri, region in enumerate(p.regions):
-        live = [k for k, b in enumerate(region) if any(lives[s] for s in b)]
-        if sum(lives[s] for s in {s for k in live for s in region[k]}) < 2:
-            continue
-        classes = interchangeable_classes(p, ri, live)
-        ends: list[int] = []  # the boundaries lines may start from, in index order
-        second: dict[int, int] = {}  # a class's first boundary -> its second one
-        for c in classes:
-            ends.append(c[0])
-            if len(c) > 1:
-                second[c[0]] = c[1]
-        ends.sort()
-        corners = [(bi, ci, s) for bi in ends for ci, s in enumerate(region[bi]) if lives[s]]
-        shares: dict[int, list[frozenset[int]]] = {}  # boundary -> the ways of sharing out the others
-        free = {k for c in classes for k in c if len(c) > 1 or _is_free(region[k], lives, counts)}
-        for a, (bi, ci, s) in enumerate(corners):
-            # a line from a corner to itself (a loop) or to another corner of the same boundary
-            for cj, t in enumerate(region[bi]):
-                if cj < ci or not lives[t] or (cj == ci and lives[s] < 2) or (cj != ci and t == s):
-                    continue
-                ways = shares.get(bi)
-                if ways is None:
-                    ways = shares[bi] = _sharings(classes, free, bi)
-                for inside in ways:
-                    append((ri, bi, ci, bi, cj, inside))
-            # a line to another class's first boundary
-            for bj, cj, t in corners[a + 1 :]:
-                if bj != bi and t != s:
-                    append((ri, bi, ci, bj, cj))
-            # a line to the second boundary of its own class (same shape, interchangeable)
-            bj = second.get(bi)
-            if bj is not None:
-                for cj, t in enumerate(region[bj]):
-                    if lives[t]:
-                        append((ri, bi, ci, bj, cj))
-    return out
-
-
-def _sharings(classes: list[list[int]], free: set[int], bi: int) -> list[frozenset[int]]:
-    """The ways a one-boundary line from ``bi`` shares out the region's other live boundaries.
-
-    Only how many of each interchangeable class go inside matters.  ``classes`` are the
-    region's classes (``interchangeable_classes``); taking ``bi`` out of its own keeps
-    the others as they are, so they are computed once per region, not once per line.
-    The order is ``interchangeable_classes``'s: free classes by their first boundary,
-    then the others.
-    """
-    loose: list[list[int]] = []
-    tied: list[list[int]] = []
-    for c in classes:
-        rest = [k for k in c if k != bi]
-        if rest:
-            (loose if rest[0] in free else tied).append(rest)
-    loose.sort(key=lambda c: c[0])
-    others = loose + tied
-    return [
-        frozenset(k for c, n in zip(others, counts, strict=True) for k in c[:n])
-        for counts in product(*(range(len(c) + 1) for c in others))
-    ]
-
-
-def _is_free(b: tuple[int, ...], lives: tuple[int, ...], counts: dict[int, int]) -> bool:
-    """A boundary whose live spots occur nowhere else (``interchangeable_classes``'s test)."""
-    live = [s for s in b if lives[s]]
-    return all(counts[s] == live.count(s) for s in live)
-
-
-def _live_counts(p: Position) -> dict[int, int]:
-    """How many times each live spot occurs in the position."""
-    lives = p.lives
-    counts: dict[int, int] = {}
-    for r in p.regions:
-        for b in r:
-            for s in b:
-                if lives[s]:
-                    counts[s] = counts.get(s, 0) + 1
-    return counts
+__all__ = ["LazyChildren", "MoveArgs", "land_children", "symmetric_move_args", "symmetric_moves"]
 
 
 def land_children(land: str) -> list[Lands]:
