@@ -107,19 +107,13 @@ def interchangeable_classes(p: Position, region: int, among: list[int]) -> list[
     symmetry of the position, so only *how many* of a class go inside matters.
     """
     lives = p.lives
-    counts: dict[int, int] = {}
-    for r in p.regions:
-        for b in r:
-            for s in b:
-                if lives[s]:
-                    counts[s] = counts.get(s, 0) + 1
+    counts = _live_counts(p)
     classes: dict[tuple[int, ...], list[int]] = {}
     out: list[list[int]] = []
     for k in among:
         b = p.regions[region][k]
-        live = [s for s in b if lives[s]]
-        if all(counts[s] == live.count(s) for s in live):
-            classes.setdefault(boundary_shape(live, lives), []).append(k)
+        if _is_free(b, lives, counts):
+            classes.setdefault(boundary_shape([s for s in b if lives[s]], lives), []).append(k)
         else:
             out.append([k])
     return list(classes.values()) + out
@@ -251,7 +245,7 @@ def _sharings(classes: list[list[int]], free: set[int], bi: int) -> list[frozens
 
 
 def _is_free(b: tuple[int, ...], lives: tuple[int, ...], counts: dict[int, int]) -> bool:
-    """A boundary whose live spots occur nowhere else (``interchangeable_classes``'s test)."""
+    """A boundary whose live spots occur nowhere else: it touches no other boundary."""
     live = [s for s in b if lives[s]]
     return all(counts[s] == live.count(s) for s in live)
 
