@@ -97,10 +97,8 @@ def test_show_a_shortest_game() -> None:
 
 
 def test_saved_game_gets_eulers_relation() -> None:
-    pytest.importorskip("sprouts_cli.picture.gamefile")
     game = POSITIONS / "loop.json"
-    if not game.exists():
-        pytest.skip("no example saved game")
+    assert game.exists(), "positions/loop.json is one of the project's example games"
     r = run(str(game), "--json")
     assert r.exit_code == 0, r.output
     [obj] = json_lines(r.output)

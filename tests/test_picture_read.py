@@ -30,7 +30,7 @@ def test_triangle_with_a_seed_inside():
 
 def test_seed_outside_goes_to_outside_region():
     pic = picture([(100, 100), (200, 100), (150, 200), (350, 350)], [(0, 1, []), (1, 2, []), (2, 0, [])])
-    assert analyse(pic).canonical() == Position.from_string("0.ABC|ACB").canonical() or True
+    assert analyse(pic).canonical() == Position.from_string("0.ABC|ACB").canonical()
     pos = analyse(pic)
     outside = [r for r in pos.regions if (3,) in r]
     assert len(outside) == 1 and len(outside[0]) == 2
