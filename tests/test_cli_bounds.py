@@ -110,7 +110,6 @@ def test_saved_game_gets_eulers_relation() -> None:
 
 
 def test_bad_saved_game_is_one_clear_line(tmp_path: Path) -> None:
-    pytest.importorskip("sprouts_cli.picture.gamefile")
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')
     r = run(str(bad), "0*2")
@@ -128,7 +127,6 @@ def test_a_json_name_that_is_no_file_is_read_as_a_position() -> None:
 @pytest.mark.parametrize("n", [3, 4, pytest.param(5, marks=pytest.mark.slow)])
 def test_realised_strings_give_true_lower_bounds(n: int) -> None:
     """A string drawn with its stumps given back: the sharper bound is still never too high."""
-    pytest.importorskip("sprouts_cli.picture.planar_map")
     from test_bounds import brute_longest, brute_shortest, reachable
 
     from sprouts_cli.cli.bounds import realised

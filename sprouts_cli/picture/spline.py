@@ -129,12 +129,6 @@ def sample_polyline(pieces: np.ndarray, per_piece: int = 1) -> np.ndarray:
     return np.array(pts)
 
 
-def curve_length(pieces: np.ndarray) -> float:
-    """Length of the curve, well approximated by sampling each piece."""
-    pts = sample_polyline(pieces, 8)
-    return float(np.hypot(*np.diff(pts, axis=0).T).sum())
-
-
 def _unit(v: np.ndarray) -> np.ndarray:
     n = float(np.hypot(*v))
     return v / n if n > 0 else np.array([1.0, 0.0])
