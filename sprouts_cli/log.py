@@ -58,6 +58,7 @@ from .engine.naming import (
     same_effect,
 )
 from .engine.position import Position
+from .engine.rules import Rules
 from .errors import LogError, SproutsError
 
 HEADER = "sprouts-log 1"
@@ -239,7 +240,7 @@ class Step:
 class ReplayedGame:
     number: int
     line: int
-    rules: str
+    rules: Rules
     players: tuple[str, str]
     start: Position
     complete: bool  # the start keeps every spot (stumps known to the lower bound)
@@ -337,9 +338,11 @@ class _ReplayState:
     def on_game(self, r: Record) -> None:
         if self.games and r.number <= self.games[-1].number:
             raise LogError(f"game {r.number} follows game {self.games[-1].number}", r.line)
-        rules = r.get("rules")
-        if rules not in ("normal", "misere"):
-            raise LogError(f"the rules are 'normal' or 'misere', not '{rules}'", r.line)
+        word = r.get("rules")
+        if word not in Rules.words(players=2):
+            known = " or ".join(f"'{w}'" for w in Rules.words(players=2))
+            raise LogError(f"the rules are {known}, not '{word}'", r.line)
+        rules = Rules(word)
         players = (r.get("first"), r.get("second"))
         for p in players:
             if p not in PLAYERS:
@@ -406,7 +409,7 @@ class _ReplayState:
         if r.fields.get("reason", "").startswith("no move left"):
             if not g.position.is_over():
                 raise LogError("the game is said to be over, but moves are left", r.line)
-            expected = _winner(g)
+            expected = g.rules.winner(g.first_to_move, g.moves)
             if winner is not None and winner != str(expected):
                 raise LogError(f"the winner is player {expected}, not {winner}", r.line)
         g.ended = {**r.fields, "line": str(r.line)}
@@ -416,18 +419,6 @@ class _ReplayState:
 
     def on_note(self, r: Record) -> None:
         self.current(r)
-
-
-def _winner(g: ReplayedGame) -> int:
-    """The winner of a finished game: the last mover in normal play, the other in misère."""
-    last_mover = (g.first_to_move - 1 + g.moves - 1) % 2 + 1
-    if g.rules == "normal":
-        return last_mover
-    return 3 - last_mover
-
-
-def player_to_move(first_to_move: int, moves_made: int) -> int:
-    return (first_to_move - 1 + moves_made) % 2 + 1
 
 
 def _recorded_position(r: Record, before: Position, fits: list, g: ReplayedGame) -> Position:
@@ -503,6 +494,5 @@ __all__ = [
     "keeps_everything",
     "move_fields",
     "parse_record",
-    "player_to_move",
     "replay_log",
 ]

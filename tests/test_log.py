@@ -9,6 +9,7 @@ import pytest
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.engine.rules import Rules
 from sprouts_cli.errors import LogError
 from sprouts_cli.log import HEADER, LogWriter, parse_record, replay_log
 from sprouts_cli.play import Game, Session
@@ -21,7 +22,7 @@ def write_games(path: Path, spots: int = 5, seeds=(1,), misere=(False,), kinds=(
     with LogWriter(path) as log:
         for seed in seeds:
             for m in misere:
-                game = Game(Position.start(spots), misere=m)
+                game = Game(Position.start(spots), rules=Rules.of(m))
                 Session(game, kinds, Settings(seconds=0.05), seed=seed, log=log, quiet=True).run()
                 lines.append([game.start] + [p.after for p in game.played])
     return lines

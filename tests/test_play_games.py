@@ -10,6 +10,7 @@ import pytest
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.moves import check_move
 from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.engine.rules import Rules
 from sprouts_cli.log import LogWriter, replay_log
 from sprouts_cli.play import Game, Session
 from sprouts_cli.players import COMPUTER_PLAYERS, Settings
@@ -27,7 +28,7 @@ def play_and_replay(
     settings: Settings = QUICK,
 ) -> None:
     log_path = tmp_path / f"{first}-{second}-{spots}-{misere}.log"
-    game = Game(Position.start(spots), misere=misere)
+    game = Game(Position.start(spots), rules=Rules.of(misere))
     with LogWriter(log_path) as log:
         outcome = Session(game, (first, second), settings, seed=seed, log=log, quiet=True).run()
     # the game ended with a legal final position

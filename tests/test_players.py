@@ -14,20 +14,14 @@ from sprouts_cli.engine.bounds import LengthOracle, lower_bound, upper_bound
 from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, check_move
 from sprouts_cli.engine.parts import clean
+from sprouts_cli.engine.rules import Rules
 from sprouts_cli.players import Settings, make_player
-from sprouts_cli.players.base import mover_wins
 from sprouts_cli.players.candidates import root_candidates
 from sprouts_cli.players.montecarlo import Rollouts, play_rounds, random_game_length
 from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
 from sprouts_cli.players.parts import NimParts, TreeParts
 
 FAST = Settings(seconds=0.1, jobs=1, tie_games=4)
-
-
-def test_the_mover_wins_by_the_parity_of_the_moves_after() -> None:
-    assert mover_wins(0, misere=False) and not mover_wins(0, misere=True)
-    assert not mover_wins(1, misere=False) and mover_wins(1, misere=True)
-    assert mover_wins(4, misere=False)
 
 
 def test_root_candidates_are_the_distinct_children() -> None:
@@ -77,10 +71,10 @@ def test_monte_carlo_counts_add_up_over_workers() -> None:
 
 
 def test_leaf_values_follow_the_parity_wanted() -> None:
-    assert leaf_value(5, 5, misere=False) == 1.0
-    assert leaf_value(5, 5, misere=True) == -1.0
-    assert leaf_value(6, 4, misere=False) == pytest.approx(-1 / 3)
-    assert leaf_value(6, 4, misere=True) == pytest.approx(1 / 3)
+    assert leaf_value(5, 5, Rules.NORMAL) == 1.0
+    assert leaf_value(5, 5, Rules.MISERE) == -1.0
+    assert leaf_value(6, 4, Rules.NORMAL) == pytest.approx(-1 / 3)
+    assert leaf_value(6, 4, Rules.MISERE) == pytest.approx(1 / 3)
 
 
 def _positions(spots: int) -> dict[str, Position]:
@@ -131,7 +125,7 @@ def test_sharp_leaves_use_the_longest_game() -> None:
             continue
         longest = oracle.longest(p)
         assert longest is not None and longest <= upper_bound(p)
-        assert sharp._leaf(p) == leaf_value(longest, lower_bound(p), False)
+        assert sharp._leaf(p) == leaf_value(longest, lower_bound(p), Rules.NORMAL)
     with make_player("parity", Settings(seconds=0.2, jobs=1, sharp=True, tie_games=2)) as player:
         choice = player.choose(Position.start(5), False, random.Random(3))
         check_move(Position.start(5), choice.move)

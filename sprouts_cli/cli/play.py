@@ -90,6 +90,7 @@ def play_command(
     and answers with a number or the words; ``undo`` and ``quit`` work.  Computer
     against computer runs unattended.
     """
+    from ..engine.rules import Rules
     from ..log import LogWriter
     from ..play import Game, PlayError, Session
     from ..players import Settings
@@ -113,7 +114,7 @@ def play_command(
             drawer = Drawer(width, height, save, svg_dir, jobs)
             err.print("drawing the start…", style="dim")
             position = drawer.begin(position, picture)
-        game = Game(position, misere=misere, first_to_move=to_move)
+        game = Game(position, Rules.of(misere), first_to_move=to_move)
         table = _open_table(db, no_db, (first, second))
         settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
         log = LogWriter(log_path) if log_path else None
@@ -295,8 +296,8 @@ def _write_output(path: str, g, k: int, width: float, height: float) -> None:
     except PictureError as e:
         raise SproutsError(f"the position cannot be drawn: {e}") from None
     meta = pic.meta.setdefault("game", {})
-    to_move = (g.first_to_move - 1 + k) % 2
-    meta.update({"rules": g.rules, "player": to_move, "moves": k})
+    to_move = g.rules.to_move(g.first_to_move, k) - 1  # the picture numbers players from 0
+    meta.update({"rules": g.rules.value, "player": to_move, "moves": k})
     if path.lower().endswith(".json"):
         save_game(path, pic, p.canonical(), [s.text for s in g.line_of_play[1 : k + 1]])
     else:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..engine import Position
+from ..engine.rules import Rules
 from ..errors import SproutsError, TableError
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
@@ -175,7 +176,7 @@ def _print(text: str, p: Position, result: dict, misere: bool, seconds: float, s
         obj = {
             "position": text,
             "canonical": p.canonical(),
-            "rules": "misere" if misere else "normal",
+            "rules": Rules.of(misere).value,
             "outcome": "win" if result["win"] else "loss",
         }
         if "nimber" in result:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.rules import Rules
 from ..errors import GameFileError, PictureError
 from .model import SPOT_RADIUS, Curve, Picture
 
@@ -76,8 +77,9 @@ def game_from_json(obj: object, where: str = "game") -> Picture:
         if key not in game:
             raise bad(f"game.{key}", "missing")
     rules = game.get("rules", "normal")
-    if rules not in ("normal", "misere"):
-        raise bad("game.rules", f"expected 'normal' or 'misere', found {rules!r}")
+    if rules not in Rules.words(players=2):
+        known = " or ".join(f"'{w}'" for w in Rules.words(players=2))
+        raise bad("game.rules", f"expected {known}, found {rules!r}")
     width = _number(game["W0"], "game.W0", bad)
     height = _number(game["H0"], "game.H0", bad)
     if width <= 0 or height <= 0:
@@ -184,7 +186,7 @@ def game_to_json(pic: Picture, position: str | None = None, move_list: list | No
     extra.setdefault("moves", len(pic.curves) // 2)
     extra.setdefault("added", 0)
     extra.setdefault("phase", "play")
-    extra.setdefault("rules", "normal")
+    extra.setdefault("rules", Rules.NORMAL.value)
     if move_list is not None:
         extra["move_list"] = move_list
     game.update(extra)

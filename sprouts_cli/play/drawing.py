@@ -84,7 +84,7 @@ class Drawer:
         self.picture = pic
         meta_game = pic.meta.setdefault("game", {})
         meta_game.update(
-            {"rules": game.rules, "player": game.to_move - 1, "moves": game.moves_made, "phase": "play"}
+            {"rules": game.rules.value, "player": game.to_move - 1, "moves": game.moves_made, "phase": "play"}
         )
         if self.save_path is not None:
             from ..picture import save_game

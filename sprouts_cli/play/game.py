@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from ..engine.moves import Move, apply_move
 from ..engine.naming import NamedMove, describe_effect, distinct_named_moves, move_words
 from ..engine.position import Position
+from ..engine.rules import Rules
 from ..errors import SproutsError
-from ..log import bounds_of, keeps_everything, player_to_move
+from ..log import bounds_of, keeps_everything
 
 
 class PlayError(SproutsError):
@@ -37,7 +38,7 @@ class Game:
     """A game from ``start``; ``first_to_move`` is the player (1 or 2) who moves from it."""
 
     start: Position
-    misere: bool = False
+    rules: Rules = Rules.NORMAL
     first_to_move: int = 1
     played: list[Played] = field(default_factory=list)
 
@@ -58,21 +59,21 @@ class Game:
     @property
     def to_move(self) -> int:
         """The player (1 or 2) whose turn it is."""
-        return player_to_move(self.first_to_move, self.moves_made)
+        return self.rules.to_move(self.first_to_move, self.moves_made)
 
     @property
-    def rules(self) -> str:
-        return "misere" if self.misere else "normal"
+    def misere(self) -> bool:
+        """Whether the computer players solve for misère play (their ``misere`` flag)."""
+        return self.rules.misere
 
     def is_over(self) -> bool:
         return self.position.is_over()
 
     def winner(self) -> int | None:
-        """The winner once no move is left: the last mover in normal play, the other in misère."""
+        """The winner once no move is left (``Rules.winner``)."""
         if not self.is_over():
             return None
-        stuck = self.to_move
-        return stuck if self.misere else 3 - stuck
+        return self.rules.winner(self.first_to_move, self.moves_made)
 
     def bounds(self) -> tuple[int, int]:
         """Upper and lower bounds on the moves left."""

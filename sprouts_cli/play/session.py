@@ -82,7 +82,7 @@ class Session:
             self.number = self.log.new_game(
                 g.start,
                 [
-                    ("rules", g.rules),
+                    ("rules", g.rules.value),
                     ("first", self.kinds[0]),
                     ("second", self.kinds[1]),
                     ("seed", self.seed),
@@ -92,9 +92,8 @@ class Session:
                     *self.log_fields,
                 ],
             )
-        rules = "misère play (who cannot move wins)" if g.misere else "normal play (who cannot move loses)"
         self.say(
-            f"Sprouts, {rules}: {self.label(1)} against {self.label(2)}; seed {self.seed}; "
+            f"Sprouts, {g.rules.describe()}: {self.label(1)} against {self.label(2)}; seed {self.seed}; "
             f"start {g.start.canonical()}"
         )
         if self.drawer is not None:
@@ -141,7 +140,7 @@ class Session:
         winner = g.winner()
         assert winner is not None
         stuck = g.to_move
-        if g.misere:
+        if g.rules.stuck_player_wins:
             reason = f"player {stuck} cannot move and wins (misère play)"
         else:
             reason = f"player {stuck} cannot move and loses (normal play)"

@@ -68,11 +68,3 @@ class Player:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def mover_wins(moves_after: int, misere: bool) -> bool:
-    """Does the player who just moved win, when ``moves_after`` more moves end the game?
-
-    In normal play the last mover wins, so the mover wins exactly when an even number
-    of moves follow its own; in misère play when an odd number do (§5.3).
-    """
-    return moves_after % 2 == (1 if misere else 0)

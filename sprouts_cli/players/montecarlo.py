@@ -1,9 +1,9 @@
 """Monte Carlo (seed 002, §5.3): random games from each candidate, the best share wins.
 
 For each candidate move a number of random games (Random's choices, §5.2) is played
-to the end from the position after it, and the games the mover wins are counted:
-in normal play the mover made the last move, and so wins, exactly when the number
-of moves after its own is even (in misère, odd).  Instead of a number of games, a
+to the end from the position after it, and the games the mover wins are counted
+(``Rules.mover_wins``: in normal play the mover wins exactly when the number of
+moves after its own is even, in misère when it is odd).  Instead of a number of games, a
 time may be given: the candidates then get rounds of one game each until the time is
 up.  With several workers every worker plays games for all candidates, each with a
 random stream of its own, and the counts are added.
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from ..engine.moves import apply_move, random_move
 from ..engine.parts import clean
 from ..engine.position import Position
-from .base import DEFAULT_GAMES, Choice, Player, mover_wins
+from ..engine.rules import Rules
+from .base import DEFAULT_GAMES, Choice, Player
 from .candidates import Candidate, break_ties, root_candidates
 
 
@@ -58,6 +59,7 @@ def play_rounds(
 
     At least one round is always played.  With both limits, the first reached stops it.
     """
+    rules = Rules.of(misere)
     rng = random.Random(seed)
     start = time.monotonic()
     played = [0] * len(children)
@@ -66,7 +68,7 @@ def play_rounds(
     while True:
         for i, child in enumerate(children):
             played[i] += 1
-            if mover_wins(random_game_length(child, rng), misere):
+            if rules.mover_wins(random_game_length(child, rng)):
                 won[i] += 1
         rounds += 1
         if games is not None and rounds >= games:

@@ -46,6 +46,7 @@ from ..engine.bounds import LengthOracle, land_facts, land_lower_bound, lower_bo
 from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
 from ..engine.parts import clean, land_regions
 from ..engine.position import Position
+from ..engine.rules import Rules
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
@@ -111,15 +112,10 @@ class RootResult:
         return [i for i, (v, e) in enumerate(zip(self.values, self.exact, strict=True)) if e and v >= b - TIE]
 
 
-def wants_odd(misere: bool) -> bool:
-    """The parity of the moves left (this one included) that the player to move wants."""
-    return not misere
-
-
-def leaf_value(upper: int, lower: int, misere: bool) -> float:
-    """``±1/(1 + M − m)``: positive when M has the parity the player to move wants (§5.4)."""
+def leaf_value(upper: int, lower: int, rules: Rules) -> float:
+    """``±1/(1 + M − m)``: positive when M moves left would win for the player to move (§5.4)."""
     spread = max(0, upper - lower)
-    good = (upper % 2 == 1) == wants_odd(misere)
+    good = rules.to_move_wins(upper)
     return (1.0 if good else -1.0) / (1 + spread)
 
 
@@ -134,7 +130,7 @@ class ParitySearch:
         rng: random.Random | None = None,
         sample: int = SAMPLE,
     ) -> None:
-        self.misere = misere
+        self.rules = Rules.of(misere)
         self.parts = parts
         self.oracle = oracle
         self.rng = rng or random.Random(0)
@@ -168,7 +164,7 @@ class ParitySearch:
     def _alone(self, beside: Any) -> float:
         """The exact value of what is beside, with no move left in the position itself."""
         if self.parts is None or beside == self.parts.zero:
-            return EXACT if self.misere else -EXACT
+            return EXACT if self.rules.stuck_player_wins else -EXACT
         return EXACT if self.parts.alone_wins(beside) else -EXACT
 
     # ------------------------------------------------------------------ leaves
@@ -188,7 +184,7 @@ class ParitySearch:
             lo, hi = self.parts.lengths(beside)
             upper += hi
             lower += lo
-        v = leaf_value(upper, lower, self.misere)
+        v = leaf_value(upper, lower, self.rules)
         if len(self.static) > TABLE_LIMIT:
             self.static.clear()
         self.static[key] = v
@@ -224,7 +220,7 @@ class ParitySearch:
         """The exact value when every part is solved: the outcome of what is beside."""
         assert self.parts is not None
         if beside == self.parts.zero:
-            return EXACT if self.misere else -EXACT
+            return EXACT if self.rules.stuck_player_wins else -EXACT
         return EXACT if self.parts.alone_wins(beside) else -EXACT
 
     # ------------------------------------------------------------------ children
@@ -358,7 +354,7 @@ class ParitySearch:
         """A leaf judged by its bounds (or exactly when no move is left)."""
         lands = land_regions(pos)
         if not lands:
-            return EXACT if self.misere else -EXACT
+            return EXACT if self.rules.stuck_player_wins else -EXACT
         lives = pos.lives
         upper = sum(land_facts(r, lives).upper for r in lands)
         lower = sum(land_lower_bound(r, lives, None) for r in lands)
@@ -366,7 +362,7 @@ class ParitySearch:
             longest = self.oracle.longest(pos, self.deadline)
             if longest is not None:
                 upper = longest
-        return leaf_value(upper, lower, self.misere)
+        return leaf_value(upper, lower, self.rules)
 
     def _order(self, child: Position, beside: Any, entry: Entry | None) -> tuple[int, float]:
         """Best first: the child the table names, then the children worst for the opponent."""
