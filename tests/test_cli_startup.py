@@ -12,3 +12,45 @@ def test_importing_the_cli_imports_no_heavy_library() -> None:
     code = f"import sys, sprouts_cli.cli; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"imported at start-up: {out.stdout.strip()}"
+
+
+#: Run a command in-process, then list the heavy libraries it imported.
+_PROBE = """
+import sys
+from sprouts_cli.cli import main
+try:
+    main({args!r})
+except SystemExit as e:
+    assert not e.code, e.code
+print("HEAVY:" + ",".join(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)
+"""
+
+
+def _heavy_imported_by(args: list[str]) -> str:
+    code = _PROBE.format(args=args, heavy=("matplotlib", "scipy", "numba", "networkx"))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = [ln for ln in run.stderr.splitlines() if ln.startswith("HEAVY:")]
+    assert lines, run.stderr
+    return lines[-1].removeprefix("HEAVY:")
+
+
+def test_engine_commands_do_not_import_the_picture_layer() -> None:
+    # bounds realises a string through picture.planar_map (pure Python): importing it
+    # must not run the picture package's heavy modules (benchmarks/bench_startup.py times it)
+    assert _heavy_imported_by(["bounds", "0*5", "1a1a.AB|AB"]) == ""
+    assert _heavy_imported_by(["children", "0*3"]) == ""
+    assert _heavy_imported_by(["solve", "0*3", "--no-db", "--jobs", "1"]) == ""
+
+
+def test_the_picture_package_imports_its_names_on_first_use() -> None:
+    code = (
+        "import sys, sprouts_cli.picture as p, sprouts_cli.picture.planar_map\n"
+        "assert 'sprouts_cli.picture.layout' not in sys.modules\n"
+        "assert p.layout_position.__module__ == 'sprouts_cli.picture.layout'\n"
+        "import sprouts_cli.picture.relax, sprouts_cli.render\n"  # imports the module analyse
+        "from sprouts_cli.picture import analyse, relax\n"
+        "assert callable(analyse) and callable(relax), (analyse, relax)\n"
+        "try:\n    p.no_such_name\nexcept AttributeError:\n    print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"

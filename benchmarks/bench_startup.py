@@ -1,0 +1,72 @@
+"""Start-up time of the engine commands (the picture layer must not be imported).
+
+Each command is run ``--runs`` times as a fresh process (``python -m sprouts_cli``);
+the table gives the median and the best wall time, and which heavy libraries the
+command imported (none for the engine commands: numba, scipy, networkx and
+matplotlib are for pictures).  The goal is under 0.3 s for every engine command.
+
+``python benchmarks/bench_startup.py --runs 10`` changes the default of 7 runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("numba", "scipy", "networkx", "matplotlib")
+
+COMMANDS = [
+    ["bounds", "0*5"],
+    ["canonical", "0*5"],
+    ["children", "0*3"],
+    ["solve", "0*4", "--no-db", "--jobs", "1"],
+    ["--version"],
+]
+
+#: Runs the command in-process, then reports the heavy modules it imported on stderr.
+PROBE = """
+import sys
+from sprouts_cli.cli import main
+try:
+    main({args!r})
+except SystemExit:
+    pass
+print("HEAVY:" + ",".join(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)
+"""
+
+
+def heavy_imports(args: list[str]) -> str:
+    code = PROBE.format(args=args, heavy=HEAVY)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    line = [ln for ln in run.stderr.splitlines() if ln.startswith("HEAVY:")]
+    return (line[-1][6:] if line else "?") or "none"
+
+
+def wall_times(args: list[str], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "sprouts_cli", *args], capture_output=True, cwd=ROOT)
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--runs", type=int, default=7, help="fresh processes per command (default 7)")
+    opts = ap.parse_args()
+    print(f"{'command':<32} {'median s':>9} {'best s':>7}  heavy libraries imported")
+    for args in COMMANDS:
+        times = wall_times(args, opts.runs)
+        label = "sprouts " + " ".join(args)
+        print(f"{label:<32} {statistics.median(times):9.3f} {min(times):7.3f}  {heavy_imports(args)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
