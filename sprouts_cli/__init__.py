@@ -1,3 +1,31 @@
-"""sprouts: solve, analyse, lay out, render and play the game of Sprouts."""
+"""sprouts: solve, analyse, lay out, render and play the game of Sprouts.
+
+From Python (``sprouts_cli/api.py``)::
+
+    from sprouts_cli import Position, solution, bounds, draw
+
+The names are loaded on first use, so that ``import sprouts_cli`` stays light for
+the command line and the worker processes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Bounds, Position, Solution, bounds, draw, solution
+
+_API = ("Bounds", "Position", "Solution", "bounds", "draw", "solution")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Bounds", "Position", "Solution", "__version__", "bounds", "draw", "solution"]
