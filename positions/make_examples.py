@@ -72,7 +72,7 @@ def main() -> None:
     pic.meta = {"game": {"player": len(ends) % 2, "moves": len(ends), "phase": "play", "rules": "normal"}}
     save_game(HERE / "game-12-spots.json", pic, position=p.canonical(), move_list=moves)
     back = load_game(HERE / "game-12-spots.json")
-    render(back, HERE / "game-12-spots.svg", lives=True, title=p.canonical())
+    render(back, HERE / "game-12-spots.svg", lives=True, legend=True, title=p.canonical())
     # the browser program's exact format (version 1, no fields of ours): 3 spots, 4 moves
     p, ends = played(3, 4, seed=7)
     pic = laid_out(p, 640, 480)

@@ -176,6 +176,15 @@ def layout_command(
 @click.option("--numbers/--no-numbers", default=True, show_default=True, help="Number the spots (1-based).")
 @click.option("--lives", is_flag=True, help="Write each live region's lives in it.")
 @click.option("--title", help="Title above the picture [the position string].")
+@click.option("--legend", is_flag=True, help="A legend of the spot colours (lives) under the picture.")
+@click.option(
+    "--scale", type=click.FloatRange(min=0.25, max=8), default=1.0, show_default=True,
+    help="Thicker curves, larger spots and text (2 reads well on a projector).",
+)  # fmt: skip
+@click.option(
+    "--dpi", type=click.FloatRange(min=10, max=1200), default=100.0, show_default=True,
+    help="PNG resolution: 100 gives one pixel per unit of the drawing area (SVG is vector).",
+)  # fmt: skip
 @click.option("--outer", default="auto", show_default=True, help="For a position string: the region outside.")
 @_with(size_options)
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [all cores].")
@@ -185,6 +194,9 @@ def render_command(
     numbers: bool,
     lives: bool,
     title: str | None,
+    legend: bool,
+    scale: float,
+    dpi: float,
     outer: str,
     width: float | None,
     height: float | None,
@@ -206,7 +218,8 @@ def render_command(
             canonical = analyse_picture(pic).position.canonical()
         else:
             pic, canonical, _ = draw(source, width, height, outer, False, jobs, 5.0)
-        render(pic, output, numbers=numbers, lives=lives, title=title if title is not None else canonical)
+        caption = title if title is not None else canonical
+        render(pic, output, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi)
     except (SproutsError, click.BadParameter) as e:
         fail(f"{source}: {e}")
         return

@@ -237,14 +237,38 @@ def picture_from_grid(
 
 
 def trivial_picture(pmap: PlanarMap, width: float, height: float) -> Picture | None:
-    """Maps too small to triangulate: no spot, or a single spot."""
+    """Maps with no curve (the start of a game): the spots spread evenly, as a person draws them."""
     if pmap.edges:
         return None
-    if pmap.n == 0:
-        return Picture(width, height, np.zeros((0, 2)), [])
-    if pmap.n == 1:
-        return Picture(width, height, np.array([[width / 2, height / 2]]), [])
-    return None
+    return Picture(width, height, spread_spots(pmap.n, width, height), [])
+
+
+def spread_spots(n: int, width: float, height: float) -> np.ndarray:
+    """``n`` points spread over the area in staggered rows: 3 make a triangle, 5 a row of 3 over 2.
+
+    The number of rows is the one that gives the roomiest cells; the rows hold as
+    many points as the columns allow, from the top, and a shorter row is centred so
+    that its points fall between those of a full row.
+    """
+    if n == 0:
+        return np.zeros((0, 2))
+    margin = 0.12 * min(width, height)
+    inner_w, inner_h = width - 2 * margin, height - 2 * margin
+
+    def room(rows: int) -> float:
+        return min(inner_w / math.ceil(n / rows), inner_h / rows)
+
+    rows = max(range(1, n + 1), key=lambda r: (room(r), -r))
+    cols = math.ceil(n / rows)
+    counts = [cols] * (n // cols) + ([n % cols] if n % cols else [])
+    rows = len(counts)
+    cell_w, cell_h = inner_w / cols, inner_h / rows
+    points = [
+        (margin + cell_w * (j + 0.5 + (cols - count) / 2), margin + cell_h * (k + 0.5))
+        for k, count in enumerate(counts)
+        for j in range(count)
+    ]
+    return np.array(points, dtype=float)
 
 
 # --------------------------------------------------------------------------- the whole of Z
