@@ -128,7 +128,8 @@ def test_old_keys_are_rekeyed(tmp_path) -> None:
         assert t.get_nimber("0*3") == 1
 
 
-def test_default_path_is_in_the_cache_directory() -> None:
-    assert default_path().name == "solved.sqlite"
-    assert "sprouts" in str(default_path())
+def test_default_path_is_in_the_data_directory(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert default_path() == tmp_path / "data" / "sprouts" / "solved.sqlite"
     assert open_table(None, use_db=False) is None

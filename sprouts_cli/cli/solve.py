@@ -41,7 +41,15 @@ from .common import Reporter, err, fail, out, print_json, read_items
     "imports",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Read a GLOP/SPOTS database ([Positions+Nimber], or POSITION!k<TAB>r lines) into the table.",
+    help="Read a GLOP/SPOTS database ([Positions+Nimber], [WinLoss_Misere:Losing_Position], "
+    "POSITION!k<TAB>r lines, or our CSV) into the table.",
+)
+@click.option(
+    "--export",
+    "export",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the table (after solving) for other programs: FILE.spr, the GLOP/SPOTS database "
+    "(nimbers, or misère losses with --misere), or FILE.csv (every fact).",
 )
 def solve_command(
     positions: tuple[str, ...],
@@ -53,6 +61,7 @@ def solve_command(
     no_db: bool,
     as_json: bool,
     imports: tuple[Path, ...],
+    export: Path | None,
 ) -> None:
     """Solve each POSITION exactly: who wins with best play, in normal or misère play.
 
@@ -66,19 +75,24 @@ def solve_command(
       sprouts solve 0*5 --nimber        0*5: first player wins (nimber 1), 0.4 s
       sprouts solve 0*8 --jobs 2 --json
       sprouts solve --import glop.spr
+      sprouts solve 0*8 --export table.spr
     """
-    if not positions and not imports:
-        fail("give at least one position (or - to read them from stdin), or --import FILE")
+    if not positions and not imports and export is None:
+        fail("give at least one position (or - to read them from stdin), or --import FILE, or --export FILE")
+    if export is not None and export.suffix.lower() not in (".spr", ".csv"):
+        fail(f"{export}: the export file name should end in .spr or .csv")
     if misere and nimber:
         fail("--nimber is for normal play; misère play has no nimbers")
-    if no_db and (db is not None or imports):
-        fail("--no-db cannot be used with --db or --import")
+    if no_db and (db is not None or imports or export is not None):
+        fail("--no-db cannot be used with --db, --import or --export")
     table = _open_table(db, no_db)
     try:
         for path in imports:
             _import(path, table)
         if positions:
             _solve_all(positions, table, misere, nimber, moves, jobs or os.cpu_count() or 1, as_json)
+        if export is not None:
+            _export(export, table, misere)
     finally:
         if table is not None:
             table.close()
@@ -109,11 +123,25 @@ def _import(path: Path, table: Table | None) -> None:
     for line, message in report.conflicts:
         err.print(f"[yellow]conflict:[/yellow] {path}: line {line}: {message}", markup=True, highlight=False)
     err.print(
-        f"{path}: {report.nimbers} nimbers and {report.wins} wins imported, "
+        f"{path}: {report.nimbers} nimbers, {report.wins} wins and "
+        f"{report.misere_losses + report.misere_wins} misère outcomes imported, "
         f"{report.already_known} already known, {report.skipped} skipped (several unknown lands), "
         f"{len(report.conflicts)} conflicts",
         markup=False,
     )
+
+
+def _export(path: Path, table: Table | None, misere: bool) -> None:
+    from ..solve.exporter import export_file
+
+    assert table is not None
+    try:
+        count = export_file(table, path, misere=misere)
+    except SproutsError as e:
+        fail(str(e))
+        return
+    what = "facts" if path.suffix.lower() == ".csv" else ("misère losses" if misere else "nimbers")
+    err.print(f"{path}: {count} {what} written from {table.path}", markup=False)
 
 
 def _solve_all(

@@ -60,11 +60,50 @@ CREATE TABLE IF NOT EXISTS misere_outcome (
 """
 
 
-def default_path() -> Path:
-    """Where the table lives unless ``--db`` says otherwise: the user's cache directory."""
-    from platformdirs import user_cache_dir
+TABLE_NAME = "solved.sqlite"
 
-    return Path(user_cache_dir("sprouts", appauthor=False)) / "solved.sqlite"
+
+def default_path() -> Path:
+    """Where the table lives unless ``--db`` says otherwise: the user's data directory.
+
+    Proofs are not a cache (a cache may be cleared at any time), so the table lives in
+    the data directory.  Versions before it kept the table in the cache directory: a
+    table found there when the data directory has none is copied over first
+    (``migrate_table``), so what was proved is still read.
+    """
+    from platformdirs import user_cache_dir, user_data_dir
+
+    path = Path(user_data_dir("sprouts", appauthor=False)) / TABLE_NAME
+    migrate_table(Path(user_cache_dir("sprouts", appauthor=False)) / TABLE_NAME, path)
+    return path
+
+
+def migrate_table(old: Path, new: Path) -> bool:
+    """Copy the table at ``old`` to ``new`` when only the old one exists; True if copied.
+
+    SQLite's backup API copies a consistent snapshot even while another process
+    writes the old table; the copy is written beside ``new`` and renamed, so a run
+    killed half way leaves no half table.  The old file is left where it was.
+    """
+    if new.exists() or not old.is_file():
+        return False
+    new.parent.mkdir(parents=True, exist_ok=True)
+    partial = new.with_name(f".{new.name}.{os.getpid()}.partial")
+    try:
+        source = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
+        try:
+            target = sqlite3.connect(str(partial))
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+        finally:
+            source.close()
+        os.replace(partial, new)
+    except (sqlite3.Error, OSError):
+        partial.unlink(missing_ok=True)
+        return False  # an unreadable old table is not copied; a fresh table is made
+    return True
 
 
 class Table:
@@ -293,6 +332,15 @@ class Table:
     def normal_items(self) -> Iterable[tuple[str, int | None, int]]:
         """Every (land, nimber or None, win mask) committed, in key order."""
         return self._db.execute("SELECT land, nimber, wins FROM normal ORDER BY land").fetchall()
+
+    def misere_tree_items(self) -> Iterable[tuple[str, str]]:
+        """Every (land, misère tree text) committed, in key order."""
+        return self._db.execute("SELECT land, tree FROM misere ORDER BY land").fetchall()
+
+    def misere_outcome_items(self) -> Iterable[tuple[str, bool]]:
+        """Every (land, misère win for the player to move) committed, in key order."""
+        rows = self._db.execute("SELECT position, win FROM misere_outcome ORDER BY position").fetchall()
+        return [(key, bool(win)) for key, win in rows]
 
 
 _UPSERT_NORMAL = """
