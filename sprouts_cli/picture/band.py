@@ -1,0 +1,456 @@
+"""The elastic band: a route tightened into a smooth way with room on both sides (Alfeld §3.4–3.5).
+
+The route (a polyline from spot ``x`` to spot ``y``) is relaxed by lowering the
+clearance energy
+
+    E = Σ |leg|  +  λ Σ_points w · Σ_obstacles φ(r),     φ(r) = ((D − d_h) / (r − d_h))²,
+
+where ``w`` is the length the point stands for, ``r`` the distance to one
+obstacle (each other curve, each spot's disc, each side of the window) and
+``d_h`` the barrier, raised during the descent towards ``d0`` (a continuation).
+Within ``ρ = √2 D`` of an end spot the distance to that spot's own curves is
+scaled up by ``ρ / r`` (angle instead of distance).  φ is cut off at 256 px.
+
+Every step moves a point across the band only, and at most 0.45 of the distance
+from its two legs to any obstacle (as in Bertault's PrEd), so the band never
+passes through anything and keeps the homotopy class it started in.  First the
+band's ends are free near the end spots (their own curves are ignored close by);
+then the ports are fixed — short stubs in the directions the curve leaves ``x``
+and reaches ``y`` — and the band relaxes between them.
+
+The energy and the caps are numba kernels (plain Python via ``.py_func``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._jit import kernel
+
+CUTOFF = 256.0  # px: obstacles farther than this are not felt
+
+
+@dataclass
+class Obstacles:
+    """What a band must keep away from: segments (tagged by curve), spots with radii, the window."""
+
+    segs: np.ndarray  # (m, 4)
+    seg_curve: np.ndarray  # (m,)
+    curve_ends: np.ndarray  # (curves, 2)
+    spots: np.ndarray
+    sizes: np.ndarray
+    width: float
+    height: float
+    extra: np.ndarray | None = None  # (k, 4) further segments (the ghost when pushing curves), curve −1
+
+
+@kernel
+def band_energy(
+    P: np.ndarray,
+    fixed: np.ndarray,
+    segs: np.ndarray,
+    seg_curve: np.ndarray,
+    n_curves: int,
+    curve_ends: np.ndarray,
+    spots: np.ndarray,
+    sizes: np.ndarray,
+    width: float,
+    height: float,
+    ends: np.ndarray,
+    rho: float,
+    ignore: float,
+    D: float,
+    dh: float,
+    lam: float,
+) -> tuple[float, np.ndarray, float]:
+    """Energy, its gradient (weights held fixed) and the least scaled distance of an inner point.
+
+    ``ends`` are the band's end spots; their own curves are measured by angle
+    within ``rho`` and ignored within ``ignore`` (the first phase).  Spots in
+    ``ends`` are no obstacles.
+    """
+    N = P.shape[0]
+    G = np.zeros((N, 2))
+    E = 0.0
+    for i in range(N - 1):
+        dx = P[i + 1, 0] - P[i, 0]
+        dy = P[i + 1, 1] - P[i, 1]
+        L = math.hypot(dx, dy)
+        E += L
+        if L > 0.0:
+            G[i, 0] -= dx / L
+            G[i, 1] -= dy / L
+            G[i + 1, 0] += dx / L
+            G[i + 1, 1] += dy / L
+    least = np.inf
+    best_r = np.empty(n_curves)
+    best_gx = np.empty(n_curves)
+    best_gy = np.empty(n_curves)
+    for i in range(1, N - 1):
+        if fixed[i]:
+            continue
+        px = P[i, 0]
+        py = P[i, 1]
+        w = 0.5 * (
+            math.hypot(px - P[i - 1, 0], py - P[i - 1, 1]) + math.hypot(P[i + 1, 0] - px, P[i + 1, 1] - py)
+        )
+        # distance to each curve: the nearest of its segments (scaled near the band's own end spots)
+        for e in range(n_curves):
+            best_r[e] = np.inf
+        for j in range(segs.shape[0]):
+            ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+            if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
+                continue
+            if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
+                continue
+            dx = bx - ax
+            dy = by - ay
+            den = dx * dx + dy * dy
+            t = 0.0
+            if den > 0.0:
+                t = ((px - ax) * dx + (py - ay) * dy) / den
+                t = min(1.0, max(0.0, t))
+            vx = px - (ax + t * dx)
+            vy = py - (ay + t * dy)
+            d = math.hypot(vx, vy)
+            e = seg_curve[j]
+            scale = 1.0
+            skip = False
+            for w2 in range(2):
+                u = curve_ends[e, w2] if e >= 0 else -1
+                if u >= 0 and (u == ends[0] or u == ends[1]):
+                    r = math.hypot(px - spots[u, 0], py - spots[u, 1])
+                    if r < ignore:
+                        skip = True
+                    elif r < rho:
+                        scale = max(scale, rho / max(r, 1e-9))
+            if skip:
+                continue
+            eff = d * scale
+            if eff < best_r[e]:
+                best_r[e] = eff
+                if d > 0.0:
+                    best_gx[e] = vx / d * scale
+                    best_gy[e] = vy / d * scale
+                else:
+                    best_gx[e] = 0.0
+                    best_gy[e] = 0.0
+        for e in range(n_curves):
+            r = best_r[e]
+            if r < least:
+                least = r
+            if r >= CUTOFF:
+                continue
+            if r <= dh:
+                return np.inf, G, r
+            q = (D - dh) / (r - dh)
+            E += lam * w * q * q
+            der = -2.0 * q * q / (r - dh)
+            G[i, 0] += lam * w * der * best_gx[e]
+            G[i, 1] += lam * w * der * best_gy[e]
+        # spots (their discs), not the band's own ends
+        for s in range(spots.shape[0]):
+            if s == ends[0] or s == ends[1]:
+                continue
+            vx = px - spots[s, 0]
+            vy = py - spots[s, 1]
+            rr = math.hypot(vx, vy)
+            r = rr - sizes[s]
+            if r < least:
+                least = r
+            if r >= CUTOFF:
+                continue
+            if r <= dh:
+                return np.inf, G, r
+            q = (D - dh) / (r - dh)
+            E += lam * w * q * q
+            der = -2.0 * q * q / (r - dh)
+            if rr > 0.0:
+                G[i, 0] += lam * w * der * vx / rr
+                G[i, 1] += lam * w * der * vy / rr
+        # the four sides of the window
+        for side in range(4):
+            if side == 0:
+                r, gx, gy = px, 1.0, 0.0
+            elif side == 1:
+                r, gx, gy = width - px, -1.0, 0.0
+            elif side == 2:
+                r, gx, gy = py, 0.0, 1.0
+            else:
+                r, gx, gy = height - py, 0.0, -1.0
+            if r < least:
+                least = r
+            if r >= CUTOFF:
+                continue
+            if r <= dh:
+                return np.inf, G, r
+            q = (D - dh) / (r - dh)
+            E += lam * w * q * q
+            der = -2.0 * q * q / (r - dh)
+            G[i, 0] += lam * w * der * gx
+            G[i, 1] += lam * w * der * gy
+    return E, G, least
+
+
+@kernel
+def _seg_seg(ax, ay, bx, by, cx, cy, dx, dy) -> float:
+    """Distance between segments ab and cd (0 when they cross)."""
+    d1x = bx - ax
+    d1y = by - ay
+    d2x = dx - cx
+    d2y = dy - cy
+    den = d1x * d2y - d1y * d2x
+    if den != 0.0:
+        t = ((cx - ax) * d2y - (cy - ay) * d2x) / den
+        u = ((cx - ax) * d1y - (cy - ay) * d1x) / den
+        if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+            return 0.0
+    best = np.inf
+    for k in range(4):
+        if k == 0:
+            px, py, qx, qy, rx, ry = ax, ay, cx, cy, dx, dy
+        elif k == 1:
+            px, py, qx, qy, rx, ry = bx, by, cx, cy, dx, dy
+        elif k == 2:
+            px, py, qx, qy, rx, ry = cx, cy, ax, ay, bx, by
+        else:
+            px, py, qx, qy, rx, ry = dx, dy, ax, ay, bx, by
+        ex = rx - qx
+        ey = ry - qy
+        den2 = ex * ex + ey * ey
+        t = 0.0
+        if den2 > 0.0:
+            t = min(1.0, max(0.0, ((px - qx) * ex + (py - qy) * ey) / den2))
+        best = min(best, math.hypot(px - qx - t * ex, py - qy - t * ey))
+    return best
+
+
+@kernel
+def band_caps(
+    P: np.ndarray,
+    segs: np.ndarray,
+    seg_curve: np.ndarray,
+    curve_ends: np.ndarray,
+    spots: np.ndarray,
+    sizes: np.ndarray,
+    width: float,
+    height: float,
+    ends: np.ndarray,
+    reach: float,
+) -> np.ndarray:
+    """How far each point may move in one step without its legs reaching anything (PrEd-style caps).
+
+    A point moves at most 0.45 of the distance from either of its legs to any
+    segment, spot disc or window side; the legs then cannot sweep across
+    anything.  A leg at an end spot is measured from its other point against that
+    spot's own curves (they meet the leg at the spot by design).
+    """
+    N = P.shape[0]
+    legd = np.full(N - 1, reach)
+    for i in range(N - 1):
+        ax, ay, bx, by = P[i, 0], P[i, 1], P[i + 1, 0], P[i + 1, 1]
+        lo_x = min(ax, bx) - reach
+        hi_x = max(ax, bx) + reach
+        lo_y = min(ay, by) - reach
+        hi_y = max(ay, by) + reach
+        best = min(reach, ax, bx, ay, by, width - ax, width - bx, height - ay, height - by)
+        for j in range(segs.shape[0]):
+            cx, cy, dx, dy = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+            if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
+                continue
+            e = seg_curve[j]
+            at_end = -1
+            if e >= 0:
+                for w2 in range(2):
+                    u = curve_ends[e, w2]
+                    if i == 0 and u == ends[0]:
+                        at_end = 1
+                    if i == N - 2 and u == ends[1]:
+                        at_end = 0
+            if at_end >= 0:
+                # the leg meets this curve at the spot: keep its free point off the curve
+                qx = P[i + at_end, 0]
+                qy = P[i + at_end, 1]
+                ex = dx - cx
+                ey = dy - cy
+                den = ex * ex + ey * ey
+                t = 0.0
+                if den > 0.0:
+                    t = min(1.0, max(0.0, ((qx - cx) * ex + (qy - cy) * ey) / den))
+                d = math.hypot(qx - cx - t * ex, qy - cy - t * ey)
+            else:
+                d = _seg_seg(ax, ay, bx, by, cx, cy, dx, dy)
+            if d < best:
+                best = d
+        for s in range(spots.shape[0]):
+            if s == ends[0] or s == ends[1]:
+                continue
+            sx = spots[s, 0]
+            sy = spots[s, 1]
+            if sx < lo_x - sizes[s] or sx > hi_x + sizes[s] or sy < lo_y - sizes[s] or sy > hi_y + sizes[s]:
+                continue
+            ex = bx - ax
+            ey = by - ay
+            den = ex * ex + ey * ey
+            t = 0.0
+            if den > 0.0:
+                t = min(1.0, max(0.0, ((sx - ax) * ex + (sy - ay) * ey) / den))
+            d = math.hypot(sx - ax - t * ex, sy - ay - t * ey) - sizes[s]
+            if d < best:
+                best = d
+        # the band's own legs that are not its neighbours: it must not cross itself
+        for j in range(N - 1):
+            if abs(j - i) <= 1:
+                continue
+            cx, cy, dx, dy = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+            if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
+                continue
+            if (i == 0 and j == N - 2) or (i == N - 2 and j == 0):
+                if P[0, 0] == P[N - 1, 0] and P[0, 1] == P[N - 1, 1]:
+                    # a loop's first and last legs meet at its spot: keep their free points apart
+                    qx, qy = (P[1, 0], P[1, 1]) if i == 0 else (P[N - 2, 0], P[N - 2, 1])
+                    ex = dx - cx
+                    ey = dy - cy
+                    den = ex * ex + ey * ey
+                    t = 0.0
+                    if den > 0.0:
+                        t = min(1.0, max(0.0, ((qx - cx) * ex + (qy - cy) * ey) / den))
+                    d = math.hypot(qx - cx - t * ex, qy - cy - t * ey)
+                    best = min(best, d)
+                    continue
+            d = _seg_seg(ax, ay, bx, by, cx, cy, dx, dy)
+            if d < best:
+                best = d
+        legd[i] = max(best, 0.0)
+    caps = np.zeros(N)
+    for i in range(N):
+        c = reach
+        if i > 0:
+            c = min(c, legd[i - 1])
+        if i < N - 1:
+            c = min(c, legd[i])
+        caps[i] = 0.45 * c
+    return caps
+
+
+# --------------------------------------------------------------------------- the descent
+
+
+@dataclass
+class BandSettings:
+    d0: float = 6.0
+    D: float = 40.0
+    lam: float = 1.0
+    spacing: float = 8.0
+    steps: int = 160
+
+
+def resample(P: np.ndarray, spacing: float) -> np.ndarray:
+    """Points spread evenly along the polyline, about ``spacing`` apart (ends kept)."""
+    legs = np.hypot(*np.diff(P, axis=0).T)
+    length = float(legs.sum())
+    m = max(2, round(length / spacing))
+    t = np.concatenate([[0.0], np.cumsum(legs)])
+    s = np.linspace(0.0, length, m + 1)
+    return np.stack([np.interp(s, t, P[:, 0]), np.interp(s, t, P[:, 1])], axis=1)
+
+
+class Band:
+    """A polyline between two spots, relaxed among the obstacles of a picture."""
+
+    def __init__(self, obstacles: Obstacles, ends: tuple[int, int], settings: BandSettings) -> None:
+        self.ob = obstacles
+        self.ends = np.array(ends, dtype=np.int64)
+        self.st = settings
+        segs = obstacles.segs
+        seg_curve = obstacles.seg_curve
+        if obstacles.extra is not None and len(obstacles.extra):
+            segs = np.concatenate([segs, obstacles.extra])
+            # the extra segments form one obstacle of their own, numbered after the curves
+            seg_curve = np.concatenate([seg_curve, np.full(len(obstacles.extra), len(obstacles.curve_ends))])
+        self.segs = np.ascontiguousarray(segs, dtype=float).reshape(-1, 4)
+        self.seg_curve = np.ascontiguousarray(seg_curve, dtype=np.int64)
+        ce = np.asarray(obstacles.curve_ends, dtype=np.int64).reshape(-1, 2)
+        self.curve_ends = np.concatenate([ce, [[-1, -1]]]).astype(np.int64)
+        self.n_curves = len(self.curve_ends)
+        self.rho = math.sqrt(2.0) * settings.D
+
+    def energy(
+        self, P: np.ndarray, fixed: np.ndarray, dh: float, ignore: float
+    ) -> tuple[float, np.ndarray, float]:
+        ob = self.ob
+        return band_energy(
+            P, fixed, self.segs, self.seg_curve, self.n_curves, self.curve_ends, ob.spots, ob.sizes,
+            ob.width, ob.height, self.ends, self.rho, ignore, self.st.D, dh, self.st.lam,
+        )  # fmt: skip
+
+    def caps(self, P: np.ndarray) -> np.ndarray:
+        ob = self.ob
+        return band_caps(
+            P, self.segs, self.seg_curve, self.curve_ends, ob.spots, ob.sizes, ob.width, ob.height,
+            self.ends, 4.0 * self.st.D,
+        )  # fmt: skip
+
+    def clearance(self, P: np.ndarray) -> float:
+        """The least distance from the band's legs to anything (0.45 of it is the tightest cap)."""
+        caps = self.caps(P)
+        return float(caps[1:-1].min() / 0.45) if len(caps) > 2 else float(caps.min() / 0.45)
+
+    def relax(
+        self, P: np.ndarray, fixed: np.ndarray, ignore: float = 0.0, steps: int | None = None
+    ) -> tuple[np.ndarray, float]:
+        """Capped, projected gradient descent with a raised barrier; returns the points and their energy."""
+        st = self.st
+        P = np.array(P, dtype=float)
+        fixed = np.asarray(fixed, dtype=np.bool_)
+        dh = 0.0
+        E, G, least = self.energy(P, fixed, dh, ignore)
+        if not math.isfinite(E):
+            return P, E
+        alpha = 0.5
+        quiet = 0
+        for step in range(steps or st.steps):
+            # the barrier follows the band's own clearance up towards d0
+            if step % 10 == 0 and math.isfinite(least):
+                new_dh = min(0.9 * st.d0, 0.8 * least)
+                if new_dh > dh:
+                    dh = new_dh
+                    E, G, least = self.energy(P, fixed, dh, ignore)
+            V = _across(P, G)
+            V[fixed] = 0.0
+            caps = self.caps(P)
+            accepted = False
+            for _ in range(12):
+                S = -alpha * V
+                norm = np.hypot(S[:, 0], S[:, 1])
+                S *= np.minimum(1.0, caps / np.maximum(norm, 1e-300))[:, None]
+                Pn = P + S
+                En, Gn, ln = self.energy(Pn, fixed, dh, ignore)
+                if En < E:
+                    accepted = True
+                    break
+                alpha *= 0.5
+            if not accepted:
+                break
+            moved = float(np.hypot(*(Pn - P).T).max())
+            gain = E - En
+            P, E, G, least = Pn, En, Gn, ln
+            alpha = min(alpha * 2.0, 8.0)
+            quiet = quiet + 1 if (moved < 0.05 or gain < 1e-4 * abs(E)) else 0
+            if quiet >= 6:
+                break
+        return P, E
+
+
+def _across(P: np.ndarray, G: np.ndarray) -> np.ndarray:
+    """The gradient with its component along the band removed (moving along it changes only spacing)."""
+    V = G.copy()
+    if len(P) > 2:
+        t = P[2:] - P[:-2]
+        t /= np.maximum(np.hypot(t[:, 0], t[:, 1]), 1e-12)[:, None]
+        dot = (V[1:-1] * t).sum(axis=1)
+        V[1:-1] -= dot[:, None] * t
+    return V

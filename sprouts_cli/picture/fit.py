@@ -1,0 +1,147 @@
+"""From a relaxed polyline to a spline, and the new spot on it (Alfeld §2.1, §3.6).
+
+:func:`fit_clamped` is a least-squares cubic B-spline with the chord-length
+parameter and the port directions imposed as the end derivatives (a clamped
+spline).  It starts with one piece and inserts one knot at a time, in the middle
+of the worst-fitting piece, until every point is within ``tol`` (1.5 px) of the
+curve.  The result is given in Bézier form, one piece per knot interval.
+
+:func:`cut_at_middle` cuts the spline where half its arc length is reached (or at
+a knot within 15% of a piece's parameter length of that place), giving the move's
+two curves and the place of the new spot.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.interpolate import BSpline
+
+from .spline import bezier_points, chord_parameters, de_casteljau_split
+
+TOLERANCE = 1.5  # px
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.hypot(*v))
+    return v / n if n > 0 else np.array([1.0, 0.0])
+
+
+def _solve(
+    u: np.ndarray, Q: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
+) -> np.ndarray:
+    """Control points of the clamped least-squares fit for these knots (ends and end directions imposed)."""
+    T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
+    n = len(T) - 4
+    C = np.zeros((n, 2))
+    C[0] = Q[0]
+    C[-1] = Q[-1]
+    C[1] = C[0] + d_start * (T[4] - T[1]) / 3.0
+    C[-2] = C[-1] - d_end * (T[n + 2] - T[n - 1]) / 3.0
+    if n > 4:
+        B = BSpline.design_matrix(np.clip(u, T[3], T[n]), T, 3).toarray()
+        known = [0, 1, n - 2, n - 1]
+        free = list(range(2, n - 2))
+        rhs = Q - B[:, known] @ C[known]
+        sol, *_ = np.linalg.lstsq(B[:, free], rhs, rcond=None)
+        C[free] = sol
+    return C
+
+
+def fit_clamped(
+    points: np.ndarray, d_start: np.ndarray, d_end: np.ndarray, tol: float = TOLERANCE, max_knots: int = 200
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pieces ``(k, 4, 2)`` and parameter lengths of the clamped fit through ``points`` within ``tol``."""
+    Q = np.asarray(points, dtype=float)
+    u = chord_parameters(Q)
+    d_start = _unit(np.asarray(d_start, dtype=float))
+    d_end = _unit(np.asarray(d_end, dtype=float))
+    knots = np.zeros(0)
+    for _ in range(max_knots):
+        C = _solve(u, Q, knots, d_start, d_end)
+        T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
+        spline = BSpline(T, C, 3)
+        err = np.hypot(*(spline(u) - Q).T)
+        worst = int(np.argmax(err))
+        if err[worst] <= tol or len(knots) >= max(0, len(Q) - 4):
+            break
+        bounds = np.concatenate([[u[0]], knots, [u[-1]]])
+        span = int(np.searchsorted(bounds, u[worst], side="right")) - 1
+        span = min(max(span, 0), len(bounds) - 2)
+        new = 0.5 * (bounds[span] + bounds[span + 1])
+        knots = np.sort(np.append(knots, new))
+    return to_bezier(spline, np.concatenate([[u[0]], knots, [u[-1]]]))
+
+
+def to_bezier(spline: BSpline, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A cubic B-spline as Bézier pieces, one per knot interval (exact: Hermite data of each piece)."""
+    a, b = bounds[:-1], bounds[1:]
+    keep = b - a > 1e-9
+    a, b = a[keep], b[keep]
+    h = b - a
+    p0, p1 = spline(a), spline(b - 1e-12 * h)
+    p1 = spline(b)
+    d = spline.derivative()
+    q0 = d(a)
+    q1 = d(b - 1e-9 * h)
+    b1 = p0 + q0 * (h[:, None] / 3.0)
+    b2 = p1 - q1 * (h[:, None] / 3.0)
+    return np.stack([p0, b1, b2, p1], axis=1), h
+
+
+def piece_lengths(pieces: np.ndarray, samples: int = 16) -> np.ndarray:
+    ts = np.linspace(0.0, 1.0, samples + 1)
+    out = np.zeros(len(pieces))
+    for i, pc in enumerate(pieces):
+        pts = bezier_points(pc, ts)
+        out[i] = float(np.hypot(*np.diff(pts, axis=0).T).sum())
+    return out
+
+
+def cut_at(pieces: np.ndarray, h: np.ndarray, share: float = 0.5) -> tuple[tuple, tuple, np.ndarray]:
+    """Cut a spline where ``share`` of its arc length is reached (Alfeld §2.1).
+
+    An existing knot within 15% of its piece's parameter length of that place is
+    used instead, so that no very short piece is made.  Returns the two parts as
+    ``(pieces, h)`` pairs and the point where they meet.
+    """
+    lengths = piece_lengths(pieces)
+    total = float(lengths.sum())
+    want = share * total
+    cum = np.concatenate([[0.0], np.cumsum(lengths)])
+    i = int(min(np.searchsorted(cum, want, side="right") - 1, len(pieces) - 1))
+    frac = (want - cum[i]) / lengths[i] if lengths[i] > 0 else 0.5
+    frac = float(min(max(frac, 0.0), 1.0))
+    if frac < 0.15 and i > 0:
+        return _at_knot(pieces, h, i)
+    if frac > 0.85 and i < len(pieces) - 1:
+        return _at_knot(pieces, h, i + 1)
+    # the arc-length share inside the piece, turned into its parameter by sampling
+    ts = np.linspace(0.0, 1.0, 33)
+    pts = bezier_points(pieces[i], ts)
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+    t = float(np.interp(frac * arc[-1], arc, ts))
+    t = min(max(t, 0.02), 0.98)
+    left, right = de_casteljau_split(pieces[i], t)
+    first = (np.concatenate([pieces[:i], [left]]), np.concatenate([h[:i], [h[i] * t]]))
+    second = (np.concatenate([[right], pieces[i + 1 :]]), np.concatenate([[h[i] * (1 - t)], h[i + 1 :]]))
+    return first, second, left[3].copy()
+
+
+def _at_knot(pieces: np.ndarray, h: np.ndarray, k: int) -> tuple[tuple, tuple, np.ndarray]:
+    return (pieces[:k].copy(), h[:k].copy()), (pieces[k:].copy(), h[k:].copy()), pieces[k, 0].copy()
+
+
+def join_parts(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two parts of one spline as one (the move's two curves, to slide their spot or move them together)."""
+    return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]])
+
+
+def arc_length(pieces: np.ndarray) -> float:
+    return float(piece_lengths(pieces).sum())
+
+
+__all__ = ["arc_length", "cut_at", "fit_clamped", "join_parts", "math", "piece_lengths", "to_bezier"]

@@ -1,0 +1,908 @@
+"""Drawing one move into the picture as it stands (Alfeld §3).
+
+A move of the engine (from a corner of spot ``x`` to a corner of spot ``y`` in one
+region, with the region's other boundaries shared out between the two sides) is
+drawn in four stages:
+
+1. **A route on the grid** (``grid_planner``): the shortest way through free
+   cells from ``x``'s corner to ``y``'s corner.  A one-boundary move (or a loop)
+   must put every other boundary of its region on its side; the route is then
+   found by the *parity search*: a ray is cut in the region from each boundary
+   that the last route left on the wrong side to an anchor known to lie on side
+   B (the far arc of the cut boundary, or the window or the region's own cycle
+   for a loop at a lone spot), and A* runs over (cell, parity bits) for a way
+   that crosses each ray an odd number of times exactly when its boundary must go
+   to side A — at most seven rays.  A loop's two ends are kept apart by a short
+   closed strip along the bisector of its corner, so that the way must go round.
+2. **The band** (``band``): the route tightened between obstacles in two phases,
+   ends free near the spots, then with fixed ports.
+3. **The spline**: the clamped least-squares fit within 1.5 px (``fit``), cut at
+   half its arc length where the new spot goes.
+4. **The check**: the picture with the move is read back from scratch
+   (``analyse``) and must give the intended position with the same spot numbers;
+   the new curves must keep ``0.6 d0`` from everything (the certificate).
+
+When there is no way, the widest way (a bottleneck search) says how much room
+there is, and :class:`NoRoom` carries it to the ladder of ``room.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import ndimage
+
+from ..engine.moves import Move, apply_move
+from ..engine.naming import numbered_key
+from ..engine.position import Position
+from ..errors import PictureError
+from ._jit import kernel
+from .analyse import Analysis, analyse_picture
+from .band import Band, BandSettings, Obstacles, resample
+from .fit import cut_at, fit_clamped
+from .geometry import point_segment_distance, segment_distance
+from .grid_planner import (
+    SHIFT,
+    STEPS,
+    Grid,
+    astar,
+    crossing_masks,
+    grow_tree,
+    room_field,
+    segment_bits,
+    widest,
+)
+from .model import COMFORT, MIN_CLEARANCE, Curve, Picture
+from .spline import straight_pieces
+
+MAX_RAYS = 7
+CERTIFY_SHARE = 0.6  # the new curves must keep 0.6 d0 (Alfeld §3.6)
+
+
+@dataclass
+class RouteSettings:
+    d0: float = MIN_CLEARANCE
+    D: float = COMFORT
+    lam: float = 1.0
+    relax: bool = True
+
+
+class NoRoom(PictureError):
+    """A move the router cannot draw here, with the room the widest way has (for the ladder)."""
+
+    def __init__(
+        self, message: str, widest: float = 0.0, needed: float = 0.0, ghost: np.ndarray | None = None
+    ):
+        super().__init__(message)
+        self.widest = widest
+        self.needed = needed
+        self.ghost = ghost  # the widest way, world points (for pushing curves apart)
+
+
+@dataclass
+class Drawn:
+    """A picture with the move drawn, how well, and the position it reads back as."""
+
+    picture: Picture
+    analysis: Analysis
+    clearance: float  # least clearance of the new curves and spot
+    energy: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def target_of(before: Position, move: Move) -> Position:
+    return apply_move(before, move)
+
+
+def same_numbered(a: Position, b: Position) -> bool:
+    return numbered_key(a)[:2] == numbered_key(b)[:2]
+
+
+# --------------------------------------------------------------------------- obstacles
+
+
+def obstacles_of(pic: Picture, analysis: Analysis) -> Obstacles:
+    """The refined control polygons of every curve as segments, and the spots and window."""
+    segs = []
+    seg_curve = []
+    for e in range(len(pic.curves)):
+        poly = analysis.certificate.polygon(e)
+        segs.append(np.concatenate([poly[:-1], poly[1:]], axis=1))
+        seg_curve.append(np.full(len(poly) - 1, e))
+    return Obstacles(
+        np.ascontiguousarray(np.concatenate(segs) if segs else np.zeros((0, 4))),
+        np.ascontiguousarray(np.concatenate(seg_curve) if seg_curve else np.zeros(0), dtype=np.int64),
+        np.array([(c.a, c.b) for c in pic.curves], dtype=np.int64).reshape(-1, 2),
+        np.ascontiguousarray(pic.spots, dtype=float),
+        np.ascontiguousarray(pic.sizes, dtype=float),
+        float(pic.width),
+        float(pic.height),
+    )
+
+
+def half_edge_polygon(analysis: Analysis, h: int) -> np.ndarray:
+    poly = analysis.certificate.polygon(h >> 1)
+    return poly if h % 2 == 0 else poly[::-1]
+
+
+def leaving_angle(analysis: Analysis, h: int, centre: np.ndarray, radius: float) -> float:
+    """The direction in which half-edge ``h`` leaves its spot, where it first reaches ``radius``."""
+    poly = half_edge_polygon(analysis, h)
+    d = np.hypot(*(poly - centre).T)
+    out = np.nonzero(d >= radius)[0]
+    if len(out):
+        k = int(out[0])
+        if k > 0:
+            # the point of leg k−1 → k on the circle
+            a, b = poly[k - 1], poly[k]
+            da, db = d[k - 1], d[k]
+            t = (radius - da) / (db - da) if db > da else 1.0
+            p = a + t * (b - a)
+        else:
+            p = poly[k]
+    else:
+        p = poly[-1] if len(poly) > 1 else poly[0] + (1.0, 0.0)
+    v = p - centre
+    return math.atan2(v[1], v[0])
+
+
+@dataclass
+class Corner:
+    """Where a curve may leave a spot: the sector from ``start`` (radians) of ``width``, or any direction."""
+
+    spot: int
+    start: float
+    width: float  # 2π for a spot with no curve or one curve
+
+    def contains(self, angle: float, margin: float = 0.0) -> bool:
+        rel = (angle - self.start) % (2 * math.pi)
+        return margin < rel < self.width - margin
+
+    @property
+    def bisector(self) -> float:
+        return self.start + self.width / 2
+
+
+def corner_of(
+    pic: Picture, analysis: Analysis, region: int, boundary: int, corner: int, radius: float
+) -> Corner:
+    """The sector at the spot of ``corner`` of a boundary walk of a region (Alfeld §3.5)."""
+    kind, items = analysis.map.regions[region][boundary]
+    if kind == "spot":
+        return Corner(items[0], 0.0, 2 * math.pi)
+    h_out = items[corner]
+    h_in = items[corner - 1]
+    s = analysis.map.tail(h_out)
+    centre = pic.spots[s]
+    a_out = leaving_angle(analysis, h_out, centre, radius)
+    if h_in ^ 1 == h_out:
+        return Corner(s, a_out, 2 * math.pi)
+    a_in = leaving_angle(analysis, h_in ^ 1, centre, radius)
+    return Corner(s, a_in, (a_out - a_in) % (2 * math.pi))
+
+
+# --------------------------------------------------------------------------- the plan of a move
+
+
+@dataclass
+class Plan:
+    """Everything the searches need about one move in one picture."""
+
+    pic: Picture
+    analysis: Analysis
+    move: Move
+    x: int
+    y: int
+    cx: Corner
+    cy: Corner
+    grid: Grid
+    ob: Obstacles
+    settings: RouteSettings
+    room: np.ndarray = field(init=False)
+    free: np.ndarray = field(init=False)
+    start: np.ndarray = field(init=False)
+    start_cost: np.ndarray = field(init=False)
+    goal_cost: np.ndarray = field(init=False)
+    strip: np.ndarray | None = None
+    open_free: np.ndarray | None = None
+
+
+def _crosses_any(a: np.ndarray, b: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    """For many segments a→b (rows), whether each properly crosses any of ``segs`` (vectorised)."""
+    if not len(segs) or not len(a):
+        return np.zeros(len(a), dtype=bool)
+    p, q = segs[None, :, :2], segs[None, :, 2:]
+    A, B = a[:, None, :], b[:, None, :]
+
+    def orient(u, v, w):
+        return (v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (v[..., 1] - u[..., 1]) * (
+            w[..., 0] - u[..., 0]
+        )
+
+    o1, o2 = orient(A, B, p), orient(A, B, q)
+    o3, o4 = orient(p, q, A), orient(p, q, B)
+    hit = (o1 * o2 <= 0) & (o3 * o4 <= 0)
+    return hit.any(axis=1)
+
+
+def end_cells(
+    plan: Plan, corner: Corner, half: int = 0, reach_cells: float = 6.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Free cells near a spot, in its sector (one half of it for a loop), joined to it by a clear leg.
+
+    Returns the cells and the lengths of their legs (grid units).
+    """
+    g = plan.grid
+    s = corner.spot
+    centre = plan.pic.spots[s]
+    size = float(plan.pic.sizes[s])
+    radius = size + reach_cells * g.cell
+    ks = g.cells_near(centre, radius)
+    ks = ks[plan.free[ks]]
+    if not len(ks):
+        return ks, np.zeros(0)
+    pts = g.centres()[ks]
+    v = pts - centre
+    r = np.hypot(v[:, 0], v[:, 1])
+    ang = np.arctan2(v[:, 1], v[:, 0])
+    rel = (ang - corner.start) % (2 * math.pi)
+    w = corner.width
+    gate = loop_gate(corner)
+    lo, hi = (0.0, w) if half == 0 else ((w / 2 - gate, w / 2) if half == 1 else (w / 2, w / 2 + gate))
+    ok = (rel > lo) & (rel < hi) & (r > size)
+    ks, pts, r = ks[ok], pts[ok], r[ok]
+    if not len(ks):
+        return ks, np.zeros(0)
+    first = centre + (pts - centre) * (size / r)[:, None]
+    near = _segs_near(plan.ob.segs, centre, radius + 1.0)
+    extra = []
+    if plan.strip is not None:
+        extra.append(plan.strip)
+    segs = np.concatenate([near, *extra]) if extra else near
+    clear = ~_crosses_any(first, pts, segs)
+    return ks[clear], r[clear] / g.cell
+
+
+def _segs_near(segs: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
+    if not len(segs):
+        return segs
+    lo = np.minimum(segs[:, :2], segs[:, 2:])
+    hi = np.maximum(segs[:, :2], segs[:, 2:])
+    ok = (lo[:, 0] <= centre[0] + radius) & (hi[:, 0] >= centre[0] - radius)
+    ok &= (lo[:, 1] <= centre[1] + radius) & (hi[:, 1] >= centre[1] - radius)
+    return segs[ok]
+
+
+def make_plan(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings) -> Plan:
+    region = analysis.map.regions[move.region]
+    grid = Grid.over(pic.width, pic.height, settings.d0)
+    radius = 1.0 + float(max(pic.sizes)) if len(pic.sizes) else 6.0
+    cx = corner_of(pic, analysis, move.region, move.boundary, move.corner, radius + grid.cell)
+    cy = corner_of(pic, analysis, move.region, move.boundary2, move.corner2, radius + grid.cell)
+    x, y = cx.spot, cy.spot
+    del region
+    ob = obstacles_of(pic, analysis)
+    plan = Plan(pic, analysis, move, x, y, cx, cy, grid, ob, settings)
+    rho = math.sqrt(2.0) * settings.D
+    room, _near, _foot, _seg = room_field(
+        grid.nx, grid.ny, grid.x0, grid.y0, grid.cell, ob.segs, ob.seg_curve, ob.curve_ends,
+        ob.spots, ob.sizes, ob.width, ob.height, 3.0 * settings.d0, np.array([x, y], dtype=np.int64),
+        rho, settings.d0,
+    )  # fmt: skip
+    # the end spots' own discs are closed: the way enters them only by its first and last legs
+    for s in {x, y}:
+        ks = grid.cells_near(pic.spots[s], float(pic.sizes[s]) + 0.5 * grid.cell)
+        room[ks] = 0.0
+    plan.room = room
+    plan.free = room >= settings.d0
+    plan.open_free = plan.free.copy()
+    if move.is_loop:
+        plan.cy = plan.cx
+    return plan
+
+
+def loop_gate(corner: Corner) -> float:
+    """Half the angle through which a loop leaves and returns beside its strip."""
+    return min(corner.width / 4, math.radians(35))
+
+
+def close_strip(plan: Plan, towards: np.ndarray | None = None) -> None:
+    """A loop's two ends are kept apart by a closed strip along the bisector of its corner (Alfeld §3.3).
+
+    At a lone spot the corner is the whole turn and the strip points towards
+    ``towards`` (what the loop must go round), else towards the most room.
+    """
+    g = plan.grid
+    s = plan.x
+    centre = plan.pic.spots[s]
+    size = float(plan.pic.sizes[s])
+    corner = plan.cx
+    assert plan.open_free is not None
+    plan.free = plan.open_free.copy()
+    if corner.width >= 2 * math.pi - 1e-9 and plan.analysis.map.degree(s) == 0:
+        if towards is not None:
+            v = towards - centre
+            corner.start = math.atan2(v[1], v[0]) - math.pi
+        else:
+            corner.start = _roomiest_direction(plan, centre) - math.pi
+    ang = corner.bisector
+    u = np.array([math.cos(ang), math.sin(ang)])
+    length = size + 3.0 * plan.settings.d0
+    a = centre + u * size
+    b = centre + u * length
+    ks = g.cells_near(0.5 * (a + b), 0.5 * (length - size) + g.cell)
+    pts = g.centres()[ks]
+    d = np.array([point_segment_distance(p[0], p[1], a[0], a[1], b[0], b[1]) for p in pts])
+    plan.free[ks[d < 0.8 * g.cell]] = False
+    plan.strip = np.array([[a[0], a[1], b[0], b[1]]])
+    # and the loop must leave through its two gates beside the strip, not round the back of the spot
+    keep = g.cells_near(centre, size + 2.0 * plan.settings.d0)
+    v = g.centres()[keep] - centre
+    rel = (np.arctan2(v[:, 1], v[:, 0]) - corner.bisector + math.pi) % (2 * math.pi) - math.pi
+    plan.free[keep[np.abs(rel) > loop_gate(corner)]] = False
+
+
+def _roomiest_direction(plan: Plan, centre: np.ndarray) -> float:
+    """The direction from a lone spot towards the most room nearby (where an empty loop fits best)."""
+    g = plan.grid
+    ks = g.cells_near(centre, 8 * plan.settings.d0)
+    if not len(ks):
+        return 0.0
+    k = ks[int(np.argmax(plan.room[ks]))]
+    v = g.centre(k) - centre
+    return math.atan2(v[1], v[0])
+
+
+# --------------------------------------------------------------------------- sides and rays
+
+
+@dataclass
+class Rays:
+    """Rays in the move's region from boundaries to the anchor, and the parity each must get."""
+
+    boundaries: list[int]  # region boundary index of each ray
+    polylines: list[np.ndarray]  # grid units
+    want_odd: dict[int, bool]  # per boundary: must the route cross its ray an odd number of times?
+
+
+def _side_of_curve(seg: np.ndarray, point: np.ndarray) -> int:
+    """0 when ``point`` lies on the side of half-edge 2e (the face on the left of a → b on screen), else 1."""
+    dx, dy = seg[2] - seg[0], seg[3] - seg[1]
+    cross = dx * (point[1] - seg[1]) - dy * (point[0] - seg[0])
+    return 0 if cross < 0 else 1
+
+
+def build_rays(plan: Plan) -> Rays | None:
+    """Rays for a one-boundary move, or None when the region's cells cannot be told apart on the grid."""
+    pic, analysis, move, g = plan.pic, plan.analysis, plan.move, plan.grid
+    settings = plan.settings
+    walks = analysis.map.regions[move.region]
+    ob = plan.ob
+    room, near, foot, nseg = room_field(
+        g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
+        ob.width, ob.height, 3.0 * settings.d0, np.array([-1, -1], dtype=np.int64), 1.0, settings.d0,
+    )  # fmt: skip
+    allowed = room > 0.75 * g.cell
+    labels, _ = ndimage.label(allowed.reshape(g.ny, g.nx), structure=np.ones((3, 3), dtype=int))
+    labels = labels.ravel()
+    # the region's cells: the component reached from x's corner
+    centre = pic.spots[plan.x]
+    ks = g.cells_near(centre, float(pic.sizes[plan.x]) + 10 * g.cell)
+    ks = ks[allowed[ks]]
+    if not len(ks):
+        return None
+    v = g.centres()[ks] - centre
+    ang = np.arctan2(v[:, 1], v[:, 0])
+    inside = np.array([plan.cx.contains(a) for a in ang], dtype=bool)
+    ks = ks[inside]
+    if not len(ks):
+        return None
+    first = (
+        centre
+        + (g.centres()[ks] - centre)
+        * (float(pic.sizes[plan.x]) / np.hypot(*(g.centres()[ks] - centre).T))[:, None]
+    )
+    ks = ks[~_crosses_any(first, g.centres()[ks], ob.segs)]
+    if not len(ks):
+        return None
+    k0 = ks[int(np.argmin(np.hypot(*(g.centres()[ks] - centre).T)))]
+    comp = labels == labels[k0]
+    # which boundary (and which half-edge) each cell of the region faces
+    half_walk: dict[int, tuple[int, int]] = {}
+    spot_walk: dict[int, int] = {}
+    for b, (kind, items) in enumerate(walks):
+        if kind == "spot":
+            spot_walk[items[0]] = b
+        else:
+            for i, h in enumerate(items):
+                half_walk[h] = (b, i)
+                spot_walk.setdefault(analysis.map.tail(h), b)
+    n_curves = len(pic.curves)
+    cells = np.nonzero(comp)[0]
+    cell_boundary = np.full(g.size, -1, dtype=np.int64)
+    cell_half = np.full(g.size, -1, dtype=np.int64)
+    centres = g.centres()
+    for k in cells:
+        o = near[k]
+        if 0 <= o < n_curves:
+            h = 2 * o + _side_of_curve(ob.segs[nseg[k]], centres[k])
+            if h not in half_walk:
+                h ^= 1
+            if h in half_walk:
+                cell_boundary[k] = half_walk[h][0]
+                cell_half[k] = h
+        elif o >= n_curves:
+            cell_boundary[k] = spot_walk.get(int(o - n_curves), -1)
+        elif o == -2:
+            cell_boundary[k] = -2
+    B = move.boundary
+    kind, items = walks[B]
+    away = 2.0 * settings.d0 + float(max(pic.sizes[plan.x], pic.sizes[plan.y])) + 2 * g.cell
+    far = (np.hypot(*(centres - pic.spots[plan.x]).T) > away) & (
+        np.hypot(*(centres - pic.spots[plan.y]).T) > away
+    )
+    others = [k for k in range(len(walks)) if k != B]
+    inside_set = set(move.inside)
+    anchor_boundary: int | None = None
+    if kind == "cycle" and analysis.map.degree(plan.x) > 0:
+        n = len(items)
+        if move.is_loop:
+            arc_b = set(items)
+        else:
+            arc_b = {items[(move.corner2 + i) % n] for i in range((move.corner - move.corner2) % n)}
+        anchor = comp & far & np.isin(cell_half, list(arc_b))
+    else:
+        # a loop at a lone spot: anchor on the window (outside) or the region's own cycle
+        if move.region == 0 or not others:
+            anchor = comp & (cell_boundary == -2)
+        else:
+            anchor_boundary = 0 if B != 0 else others[0]
+            anchor = comp & (cell_boundary == anchor_boundary)
+            if anchor_boundary in inside_set:
+                inside_set = set(others) - inside_set  # both sides read [x z]: take the other side as inside
+    sources = np.nonzero(anchor)[0].astype(np.int64)
+    if not len(sources):
+        return None
+    dist, prev = grow_tree(g.nx, comp, STEPS, sources)
+    rays = Rays([], [], {})
+    for k in others:
+        if k == anchor_boundary:
+            continue
+        rays.want_odd[k] = k in inside_set
+        targets = np.nonzero((cell_boundary == k) & comp & np.isfinite(dist))[0]
+        if not len(targets):
+            continue
+        t = targets[int(np.argmin(dist[targets]))]
+        chain = []
+        c = int(t)
+        while c >= 0:
+            chain.append(c)
+            c = int(prev[c])
+        pts = [g.to_grid(foot[chain[0]])] + [np.array([c % g.nx, c // g.nx], dtype=float) for c in chain]
+        pts.append(g.to_grid(foot[chain[-1]]))
+        rays.boundaries.append(k)
+        rays.polylines.append(np.array(pts))
+    return rays
+
+
+def _ray_segments(rays: Rays, chosen: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    segs, bits = [], []
+    for bit, i in enumerate(chosen):
+        poly = rays.polylines[i]
+        segs.append(np.concatenate([poly[:-1], poly[1:]], axis=1))
+        bits.append(np.full(len(poly) - 1, 1 << bit, dtype=np.int64))
+    if not segs:
+        return np.zeros((0, 4)), np.zeros(0, dtype=np.int64)
+    return np.ascontiguousarray(np.concatenate(segs)), np.concatenate(bits)
+
+
+def path_parity(plan: Plan, world: np.ndarray, rays: Rays, i: int) -> bool:
+    """Does the polyline (world points) cross ray ``i`` an odd number of times?"""
+    segs, bits = _ray_segments(rays, [i])
+    pts = plan.grid.to_grid(world)
+    total = 0
+    for a, b in zip(pts[:-1], pts[1:], strict=True):
+        total ^= segment_bits(a, b, segs, bits)
+    return bool(total & 1)
+
+
+# --------------------------------------------------------------------------- searching a route
+
+
+def search(
+    plan: Plan, rays: Rays | None, chosen: list[int], halves: tuple[int, int] = (0, 0)
+) -> np.ndarray | None:
+    """The shortest way (world polyline from x to y) with the chosen rays' parities as wanted.
+
+    ``halves`` says through which gate beside its strip a loop leaves and returns.
+    """
+    g = plan.grid
+    pic = plan.pic
+    start, start_len = end_cells(plan, plan.cx, half=halves[0])
+    goal, goal_len = end_cells(plan, plan.cy, half=halves[1])
+    if not len(start) or not len(goal):
+        return None
+    segs, bits = (
+        _ray_segments(rays, chosen) if rays is not None else (np.zeros((0, 4)), np.zeros(0, np.int64))
+    )
+    n_bits = len(chosen)
+    cross = (
+        crossing_masks(g.nx, g.ny, segs, bits, STEPS, *SHIFT) if n_bits else np.zeros((g.size, 8), np.int64)
+    )
+    gx = g.to_grid(pic.spots[plan.x])
+    gy = g.to_grid(pic.spots[plan.y])
+    start_bits = np.array(
+        [segment_bits(gx, g.to_grid(g.centre(k)), segs, bits) for k in start], dtype=np.int64
+    )
+    goal_cost = np.full(g.size, np.inf)
+    goal_bits = np.zeros(g.size, dtype=np.int64)
+    goal_cost[goal] = goal_len
+    for k in goal:
+        goal_bits[k] = segment_bits(g.to_grid(g.centre(k)), gy, segs, bits)
+    target = 0
+    for bit, i in enumerate(chosen):
+        assert rays is not None
+        if rays.want_odd[rays.boundaries[i]]:
+            target |= 1 << bit
+    cost, path, _ = astar(
+        g.nx, plan.free, STEPS, cross, n_bits, start.astype(np.int64), start_len.astype(float),
+        start_bits, goal_cost, goal_bits, target, float(gy[0]), float(gy[1]),
+    )  # fmt: skip
+    if not math.isfinite(cost):
+        return None
+    return np.array([pic.spots[plan.x], *g.centres()[path], pic.spots[plan.y]])
+
+
+def route(plan: Plan) -> np.ndarray | None:
+    """The route of the move: the shortest way, made to go round the right boundaries (parity search).
+
+    A loop is tried leaving through either gate beside its strip; a way that
+    crosses itself is kept only when no other is found.
+    """
+    move = plan.move
+    if move.joins_boundaries:
+        return search(plan, None, [])
+    rays = build_rays(plan)
+    orders = [(0, 0)]
+    if move.is_loop:
+        close_strip(plan, _loop_target(plan, rays))
+        orders = [(1, 2), (2, 1)]
+    fallback = None
+    for halves in orders:
+        path = _parity_route(plan, rays, halves)
+        if path is not None and not self_crossing(path):
+            return path
+        fallback = fallback if fallback is not None else path
+    return fallback
+
+
+def _loop_target(plan: Plan, rays: Rays | None) -> np.ndarray | None:
+    """Where a loop at a lone spot should head: the nearest boundary it must go round."""
+    if rays is None:
+        return None
+    centre = plan.pic.spots[plan.x]
+    best, where = math.inf, None
+    for i, k in enumerate(rays.boundaries):
+        if rays.want_odd[k]:
+            p = plan.grid.x0 + rays.polylines[i][0] * plan.grid.cell
+            p = np.array([plan.grid.x0, plan.grid.y0]) + rays.polylines[i][0] * plan.grid.cell
+            d = float(np.hypot(*(p - centre)))
+            if d < best:
+                best, where = d, p
+    return where
+
+
+def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.ndarray | None:
+    if rays is None:
+        return search(plan, None, [], halves)
+    chosen: list[int] = []
+    path = search(plan, rays, chosen, halves)
+    for _ in range(MAX_RAYS + 1):
+        if path is None:
+            return None
+        wrong = [
+            i for i, k in enumerate(rays.boundaries)
+            if i not in chosen and path_parity(plan, path, rays, i) != rays.want_odd[k]
+        ]  # fmt: skip
+        if not wrong or len(chosen) >= MAX_RAYS:
+            return path  # the judge will say whether it is right
+        chosen.extend(wrong[: MAX_RAYS - len(chosen)])
+        path = search(plan, rays, chosen, halves)
+    return path
+
+
+def self_crossing(path: np.ndarray) -> bool:
+    """Does the polyline cross, touch or run along itself (legs that are not neighbours)?"""
+    P = np.ascontiguousarray(path, dtype=float)
+    return bool(_self_touch(P, bool(np.array_equal(P[0], P[-1]))))
+
+
+@kernel
+def _self_touch(P: np.ndarray, closed: bool) -> bool:
+    n = P.shape[0] - 1
+    for i in range(n):
+        for j in range(i + 2, n):
+            if closed and i == 0 and j == n - 1:
+                continue  # a loop's first and last legs meet at its spot
+            d = segment_distance(P[i, 0], P[i, 1], P[i + 1, 0], P[i + 1, 1], P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1])
+            if d < 1e-6:
+                return True
+    return False
+
+
+def widest_way(plan: Plan) -> tuple[float, np.ndarray | None]:
+    """The room of the widest way from x's corner to y's corner (ignoring sides), and that way."""
+    g = plan.grid
+    saved = plan.free
+    plan.free = plan.room > 0.0
+    loop = plan.move.is_loop
+    start, _ = end_cells(plan, plan.cx, half=1 if loop else 0)
+    goal, _ = end_cells(plan, plan.cy, half=2 if loop else 0)
+    plan.free = saved
+    if not len(start) or not len(goal):
+        return 0.0, None
+    room = plan.room.copy()
+    if plan.strip is not None:
+        room[~plan.free & (room >= plan.settings.d0)] = 0.0
+    goal_mask = np.zeros(g.size, dtype=np.bool_)
+    goal_mask[goal] = True
+    w, path = widest(g.nx, room, STEPS, start.astype(np.int64), goal_mask)
+    if not len(path):
+        return 0.0, None
+    return float(w), np.array([plan.pic.spots[plan.x], *g.centres()[path], plan.pic.spots[plan.y]])
+
+
+# --------------------------------------------------------------------------- band, ports, spline
+
+
+def port_direction(corner: Corner, along: float) -> float:
+    """The direction a curve leaves a spot (Alfeld §3.5): the band's own, or the sector's bisector."""
+    if (corner.width >= 2 * math.pi - 1e-9 and corner.width > 0) or corner.width >= math.radians(60):
+        lo, hi = corner.start + math.radians(30), corner.start + corner.width - math.radians(30)
+    else:
+        return corner.bisector
+    rel = (along - corner.start) % (2 * math.pi)
+    rel = min(max(rel, lo - corner.start), hi - corner.start)
+    return corner.start + rel
+
+
+def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """The band on the route: first with free ends, then between fixed port stubs."""
+    st = plan.settings
+    pic = plan.pic
+    spacing = max(2.0 * plan.grid.cell, 6.0)
+    band = Band(plan.ob, (plan.x, plan.y), BandSettings(d0=st.d0, D=st.D, lam=st.lam, spacing=spacing))
+    P = resample(path, spacing)
+    if len(P) < 4:
+        P = resample(path, max(1.0, float(np.hypot(*np.diff(path, axis=0).T).sum()) / 4))
+    fixed = np.zeros(len(P), dtype=bool)
+    fixed[[0, -1]] = True
+    E = math.inf
+    if st.relax:
+        P, E = band.relax(P, fixed, ignore=2.0 * st.d0 + float(max(pic.sizes)), steps=80)
+    # the ports: short stubs in the directions the curve leaves x and reaches y
+    ends = []
+    for corner, p0, p1 in ((plan.cx, P[0], P[1]), (plan.cy, P[-1], P[-2])):
+        v = p1 - p0
+        ang = port_direction(corner, math.atan2(v[1], v[0]))
+        ends.append(np.array([math.cos(ang), math.sin(ang)]))
+    if st.relax and len(P) >= 5:
+        stub_x = min(float(np.hypot(*(P[1] - P[0]))), float(pic.sizes[plan.x]) + 0.5 * st.d0)
+        stub_y = min(float(np.hypot(*(P[-2] - P[-1]))), float(pic.sizes[plan.y]) + 0.5 * st.d0)
+        Q = P.copy()
+        Q[1] = P[0] + ends[0] * stub_x
+        Q[-2] = P[-1] + ends[1] * stub_y
+        if band.clearance(Q) > 0.0:
+            fixed2 = np.zeros(len(Q), dtype=bool)
+            fixed2[[0, 1, -2, -1]] = True
+            Q, E2 = band.relax(Q, fixed2, ignore=0.0, steps=120)
+            if math.isfinite(E2):
+                P, E = Q, E2
+    return P, E, ends[0], ends[1]
+
+
+def _new_picture(
+    pic: Picture, x: int, y: int, first: tuple, second: tuple, z: np.ndarray, player: int | None
+) -> Picture:
+    out = pic.copy()
+    out.spots = np.vstack([out.spots, z])
+    size = float(np.median(pic.sizes)) if len(pic.sizes) else 5.0
+    out.sizes = np.append(out.sizes, size)
+    z_index = len(pic.spots)
+    out.curves.append(Curve(x, z_index, first[0], first[1], player))
+    out.curves.append(Curve(z_index, y, second[0], second[1], player))
+    return out
+
+
+def curve_from_points(
+    P: np.ndarray, d_start: np.ndarray | None, d_end: np.ndarray | None, smooth: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    if smooth and d_start is not None and d_end is not None and len(P) >= 3:
+        return fit_clamped(P, d_start, -d_end)
+    return straight_pieces(P)
+
+
+@kernel
+def new_curve_clearance(
+    legs: np.ndarray,
+    eps: np.ndarray,
+    leg_curve: np.ndarray,
+    is_new: np.ndarray,
+    curve_a: np.ndarray,
+    curve_b: np.ndarray,
+    spots: np.ndarray,
+    sizes: np.ndarray,
+    near: np.ndarray,
+    new_spot: int,
+) -> float:
+    """Least clearance between the new curves (and the new spot) and everything else.
+
+    Legs of a new curve and an old curve that share a spot are not compared within
+    ``near`` of that spot (they meet there by design); the new curves are not
+    compared with each other (they are one spline).
+    """
+    best = np.inf
+    n = legs.shape[0]
+    for i in range(n):
+        ci = leg_curve[i]
+        if not is_new[ci]:
+            continue
+        ax, ay, bx, by = legs[i, 0], legs[i, 1], legs[i, 2], legs[i, 3]
+        for j in range(n):
+            cj = leg_curve[j]
+            if is_new[cj]:
+                continue
+            cx, cy, dx, dy = legs[j, 0], legs[j, 1], legs[j, 2], legs[j, 3]
+            gap = max(
+                min(cx, dx) - max(ax, bx),
+                min(ax, bx) - max(cx, dx),
+                min(cy, dy) - max(ay, by),
+                min(ay, by) - max(cy, dy),
+                0.0,
+            )
+            if gap - eps[i] - eps[j] >= best:
+                continue
+            skip = False
+            for u in (curve_a[ci], curve_b[ci]):
+                if u == curve_a[cj] or u == curve_b[cj]:
+                    r = near[u]
+                    if (
+                        point_segment_distance(spots[u, 0], spots[u, 1], ax, ay, bx, by) < r
+                        and point_segment_distance(spots[u, 0], spots[u, 1], cx, cy, dx, dy) < r
+                    ):
+                        skip = True
+            if skip:
+                continue
+            d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy) - eps[i] - eps[j]
+            if d < best:
+                best = d
+        for s in range(spots.shape[0]):
+            if s == curve_a[ci] or s == curve_b[ci]:
+                continue
+            d = point_segment_distance(spots[s, 0], spots[s, 1], ax, ay, bx, by) - eps[i] - sizes[s]
+            if d < best:
+                best = d
+    # the new spot against the old curves and the other spots
+    zx = spots[new_spot, 0]
+    zy = spots[new_spot, 1]
+    for j in range(n):
+        cj = leg_curve[j]
+        if is_new[cj]:
+            continue
+        d = (
+            point_segment_distance(zx, zy, legs[j, 0], legs[j, 1], legs[j, 2], legs[j, 3])
+            - eps[j]
+            - sizes[new_spot]
+        )
+        if d < best:
+            best = d
+    for s in range(spots.shape[0]):
+        if s != new_spot:
+            d = math.hypot(spots[s, 0] - zx, spots[s, 1] - zy) - sizes[s] - sizes[new_spot]
+            if d < best:
+                best = d
+    return best
+
+
+def clearance_of_move(pic: Picture, analysis: Analysis) -> float:
+    """The least clearance of the last two curves (the move) and the last spot, from the certificate."""
+    from .spline import npl_bound
+
+    cert = analysis.certificate
+    legs, eps, leg_curve = [], [], []
+    for e, subs in enumerate(cert.sub):
+        for p in subs:
+            bound = npl_bound(p)
+            for m in range(3):
+                legs.append((p[m, 0], p[m, 1], p[m + 1, 0], p[m + 1, 1]))
+                eps.append(bound)
+                leg_curve.append(e)
+    n_curves = len(pic.curves)
+    is_new = np.zeros(n_curves, dtype=np.bool_)
+    is_new[-2:] = True
+    near = np.asarray(pic.sizes, dtype=float) * 2.0 + MIN_CLEARANCE
+    return float(
+        new_curve_clearance(
+            np.array(legs, dtype=float).reshape(-1, 4), np.array(eps, dtype=float),
+            np.array(leg_curve, dtype=np.int64), is_new,
+            np.array([c.a for c in pic.curves], dtype=np.int64), np.array([c.b for c in pic.curves], dtype=np.int64),
+            np.ascontiguousarray(pic.spots, dtype=float), np.ascontiguousarray(pic.sizes, dtype=float), near,
+            len(pic.spots) - 1,
+        )
+    )  # fmt: skip
+
+
+def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | None = None) -> Drawn:
+    """The band, the spline, the cut and the check for one route; PictureError when it does not read back."""
+    st = plan.settings
+    P, E, d_start, d_end = relax_route(plan, path)
+    last = ""
+    best: Drawn | None = None
+    for points, smooth in ((P, True), (P, False), (path, True), (path, False)):
+        if points is path and best is not None:
+            break
+        try:
+            pieces, h = curve_from_points(points, d_start, d_end, smooth)
+            first, second, z = cut_at(pieces, h)
+            pic = _new_picture(plan.pic, plan.x, plan.y, first, second, z, player)
+            a = analyse_picture(pic)
+        except (PictureError, ValueError, np.linalg.LinAlgError) as e:
+            last = str(e)
+            continue
+        if not same_numbered(a.position, target):
+            last = f"the curve reads back as {a.position.canonical()}, not {target.canonical()}"
+            continue
+        clearance = clearance_of_move(pic, a)
+        drawn = Drawn(pic, a, clearance, E)
+        if best is None or drawn.clearance > best.clearance:
+            best = drawn
+        if clearance >= CERTIFY_SHARE * st.d0:
+            return drawn
+    if best is not None:
+        return best
+    raise PictureError(f"the route could not be drawn: {last}")
+
+
+# --------------------------------------------------------------------------- the whole router
+
+
+def draw_move(
+    pic: Picture,
+    move: Move,
+    analysis: Analysis | None = None,
+    settings: RouteSettings | None = None,
+    player: int | None = None,
+) -> Drawn:
+    """Draw ``move`` into ``pic`` (a new picture; ``pic`` is not changed), or :class:`NoRoom` saying why."""
+    settings = settings or RouteSettings()
+    analysis = analysis or analyse_picture(pic)
+    before = analysis.position
+    target = target_of(before, move)
+    plan = make_plan(pic, analysis, move, settings)
+    path = route(plan)
+    x1, y1 = plan.x + 1, plan.y + 1
+    if path is None:
+        w, ghost = widest_way(plan)
+        raise NoRoom(
+            f"the widest way between {x1} and {y1} is {w:.1f} px, {settings.d0:g} px needed",
+            w, settings.d0, ghost,
+        )  # fmt: skip
+    drawn = draw_route(plan, path, target, player)
+    need = CERTIFY_SHARE * settings.d0
+    if drawn.clearance < need:
+        w, ghost = widest_way(plan)
+        raise NoRoom(
+            f"the curve from {x1} to {y1} keeps only {max(drawn.clearance, 0.0):.1f} px, "
+            f"{need:.1f} px needed (the widest way is {w:.1f} px)",
+            min(w, drawn.clearance / CERTIFY_SHARE), settings.d0, ghost,
+        )  # fmt: skip
+    return drawn
+
+
+def timed(fn, *args, **kwargs):
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - t0
