@@ -12,7 +12,7 @@ import click
 
 from .. import __version__
 from .bounds import bounds_command
-from .moves import moves_command
+from .moves import move_command, moves_command
 from .picture import layout_command, render_command
 from .play import play_command, replay_log_command
 from .positions import canonical_command, children_command
@@ -59,6 +59,7 @@ def main() -> None:
 main.add_command(canonical_command)
 main.add_command(children_command)
 main.add_command(moves_command)
+main.add_command(move_command)
 main.add_command(bounds_command)
 main.add_command(play_command)
 main.add_command(replay_log_command)

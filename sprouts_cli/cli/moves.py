@@ -51,4 +51,100 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
     report.exit()
 
 
-__all__ = ["fail", "moves_command", "out"]
+def _words_to_move(position, words: str):
+    """The one move the words name (NotationError, IllegalMoveError, or ambiguous words refused)."""
+    from ..engine.moves import apply_move
+    from ..engine.naming import moves_from_words, numbered_key, parse_words
+
+    fits = moves_from_words(position, parse_words(words))
+    outcomes = {numbered_key(apply_move(position, m, check=False))[:2] for m in fits}
+    if len(outcomes) > 1:
+        kids = sorted({apply_move(position, m, check=False).canonical() for m in fits})
+        raise SproutsError(
+            f"{words!r} fits {len(outcomes)} different moves; add 'giving' and one of: {', '.join(kids)}"
+        )
+    return fits[0]
+
+
+@click.command("move")
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.argument("words")
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="The saved game to write."
+)
+@click.option(
+    "--ladder", default="M,A,R,Z,.", show_default=True,
+    help="Ways of making room, cheapest first: M (slide spots, push seeds), A, R, Z, . (smaller spots); "
+    "'none' for the router alone.",
+)  # fmt: skip
+@click.option(
+    "--json", "as_json", is_flag=True,
+    help='Print {"words", "position", "drawn_by", "min_clearance", "seconds"}.',
+)  # fmt: skip
+def move_command(game: str, words: str, output: str, ladder: str, as_json: bool) -> None:
+    """Draw the move WORDS into the picture of the saved game GAME and save it as OUTPUT.
+
+    WORDS are those of the log and of ``play``: ``3 → 5``, ``3 → 3 enclosing 4, 6-7``
+    (``->`` works too).  The new curve is routed through the picture as it stands
+    (Alfeld §3); when there is no room, the picture is changed, never the
+    position, by the first rung of the ladder that makes room.  The saved picture
+    reads back as the position after the move with the same spot numbers.  A move
+    that cannot be drawn is refused with the reason, and nothing is written.
+    """
+    import time
+
+    from ..errors import PictureError
+    from ..picture import analyse_picture, load_game, save_game
+    from ..picture.room import draw, parse_ladder
+    from ..picture.router import NoRoom
+
+    t0 = time.perf_counter()
+    try:
+        rungs = parse_ladder(ladder)
+    except ValueError as e:
+        fail(f"--ladder: {e}")
+        return
+    try:
+        pic = load_game(game)
+        analysis = analyse_picture(pic)
+        before = analysis.position
+        move = _words_to_move(before, words)
+        from ..engine.naming import move_words
+
+        said = move_words(before, move)
+        meta_game = pic.meta.get("game", {}) if isinstance(pic.meta, dict) else {}
+        mover = int(meta_game.get("player", 0)) if str(meta_game.get("player", 0)).isdigit() else 0
+        try:
+            result = draw(pic, move, rungs, analysis, player=mover)
+        except NoRoom as e:
+            fail(f"{game}: {said} cannot be drawn: {e}")
+            return
+        new = result.picture
+        new.meta = pic.meta
+        g = new.meta.setdefault("game", {})
+        g["player"] = 1 - mover if mover in (0, 1) else mover
+        g["moves"] = int(g.get("moves", 0) or 0) + 1
+        moves_so_far = list(g.get("move_list", []) or [])
+        save_game(output, new, result.analysis.position.canonical(), [*moves_so_far, said])
+    except (SproutsError, PictureError) as e:
+        fail(f"{game}: {e}")
+        return
+    seconds = time.perf_counter() - t0
+    if as_json:
+        print_json(
+            {
+                "words": said,
+                "position": result.analysis.position.canonical(),
+                "drawn_by": result.drawn_by,
+                "min_clearance": round(float(result.clearance), 3),
+                "seconds": round(seconds, 3),
+            }
+        )
+    else:
+        print_data(
+            f"{said}: {result.analysis.position.canonical()}  →  {output}  "
+            f"(drawn by {result.drawn_by}, least clearance {result.clearance:.1f} px, {seconds:.1f} s)"
+        )
+
+
+__all__ = ["fail", "move_command", "moves_command", "out"]

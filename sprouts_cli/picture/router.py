@@ -627,7 +627,9 @@ def _self_touch(P: np.ndarray, closed: bool) -> bool:
         for j in range(i + 2, n):
             if closed and i == 0 and j == n - 1:
                 continue  # a loop's first and last legs meet at its spot
-            d = segment_distance(P[i, 0], P[i, 1], P[i + 1, 0], P[i + 1, 1], P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1])
+            d = segment_distance(
+                P[i, 0], P[i, 1], P[i + 1, 0], P[i + 1, 1], P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+            )
             if d < 1e-6:
                 return True
     return False
@@ -737,6 +739,7 @@ def new_curve_clearance(
     sizes: np.ndarray,
     near: np.ndarray,
     new_spot: int,
+    rho: float,
 ) -> float:
     """Least clearance between the new curves (and the new spot) and everything else.
 
@@ -766,17 +769,20 @@ def new_curve_clearance(
             if gap - eps[i] - eps[j] >= best:
                 continue
             skip = False
+            scale = 1.0
             for u in (curve_a[ci], curve_b[ci]):
                 if u == curve_a[cj] or u == curve_b[cj]:
-                    r = near[u]
-                    if (
-                        point_segment_distance(spots[u, 0], spots[u, 1], ax, ay, bx, by) < r
-                        and point_segment_distance(spots[u, 0], spots[u, 1], cx, cy, dx, dy) < r
-                    ):
+                    ri = point_segment_distance(spots[u, 0], spots[u, 1], ax, ay, bx, by)
+                    rj = point_segment_distance(spots[u, 0], spots[u, 1], cx, cy, dx, dy)
+                    if ri < near[u] and rj < near[u]:
                         skip = True
+                    # curves that share a spot are apart by angle near it (as in the planner and band)
+                    r = max(ri, rj)
+                    if r < rho:
+                        scale = max(scale, rho / max(r, 1e-9))
             if skip:
                 continue
-            d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy) - eps[i] - eps[j]
+            d = (segment_distance(ax, ay, bx, by, cx, cy, dx, dy) - eps[i] - eps[j]) * scale
             if d < best:
                 best = d
         for s in range(spots.shape[0]):
@@ -831,6 +837,7 @@ def clearance_of_move(pic: Picture, analysis: Analysis) -> float:
             np.array([c.a for c in pic.curves], dtype=np.int64), np.array([c.b for c in pic.curves], dtype=np.int64),
             np.ascontiguousarray(pic.spots, dtype=float), np.ascontiguousarray(pic.sizes, dtype=float), near,
             len(pic.spots) - 1,
+            math.sqrt(2.0) * COMFORT,
         )
     )  # fmt: skip
 

@@ -1,0 +1,324 @@
+"""Making room for a move: the ladder M, A, R, Z, • (Alfeld §4.1, §4.3, §4.5–4.6, §5.9).
+
+When the router cannot draw a move with the minimum clearance, the picture is
+changed — never the position — by the cheapest of these that lets the move be
+drawn, each taken at most once per move and in this order, as the ladder allows:
+
+* **M** (``slide``, ``push``): a spot made by a move slides along its spline (the
+  spline is cut at another place, its shape unchanged), tried a clearance apart
+  in both directions, nearest first; a lone spot in the way is pushed straight
+  away from the widest way by what its disc lacks, or half or a quarter of that.
+* **A** (``adjust``) and **R** (``rearrange``): the whole picture relaxed
+  (``relax.py``); the move is then found again by its spots and drawn.
+* **Z** (``layout``): the position after the move drawn afresh (``layout.py``),
+  with the same spot numbers.
+* **•** (``smaller``): Z, with the spots in tight places drawn smaller.
+
+Every picture here is read back and compared with the position it must give.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine.moves import Move, apply_move
+from ..engine.naming import move_words, moves_from_words, parse_words
+from ..engine.position import Position
+from ..errors import IllegalMoveError, PictureError
+from .analyse import Analysis, analyse_picture
+from .fit import cut_at, join_parts
+from .model import Curve, Picture
+from .router import CERTIFY_SHARE, Drawn, NoRoom, RouteSettings, draw_move, same_numbered
+
+#: The rungs, in order, and what ``drawn_by`` says when each was the highest one needed.
+RUNGS = ("M", "A", "R", "Z", ".")
+DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller")
+MIN_SIZE = 1.5  # px: the smallest a spot is drawn
+
+
+@dataclass
+class Result:
+    """A move drawn: the new picture, what it reads as, the highest rung it needed and how well."""
+
+    picture: Picture
+    analysis: Analysis
+    drawn_by: str
+    clearance: float
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_ladder(text: str) -> tuple[str, ...]:
+    """``M,A,R,Z,.`` (any subset, commas optional; ``none`` for the router alone) as rung letters."""
+    t = text.strip().upper()
+    if t in ("", "NONE", "-"):
+        return ()
+    items = [c for c in t.replace(",", " ").replace("•", ".").split()] if ("," in t or " " in t) else list(t)
+    out = []
+    for c in items:
+        if c not in RUNGS:
+            raise ValueError(f"{c!r} is not a rung of the ladder (M, A, R, Z or .)")
+        if c not in out:
+            out.append(c)
+    return tuple(sorted(out, key=RUNGS.index))
+
+
+def _same_move(picture_position: Position, target: Position, words: str) -> Move | None:
+    """The same move in a re-drawn picture of the same position: by its spots and the position it gives."""
+    try:
+        fits = moves_from_words(picture_position, parse_words(words))
+    except (IllegalMoveError, ValueError):
+        return None
+    for m in fits:
+        if same_numbered(apply_move(picture_position, m, check=False), target):
+            return m
+    return None
+
+
+def draw(
+    pic: Picture,
+    move: Move,
+    ladder: tuple[str, ...] = RUNGS,
+    analysis: Analysis | None = None,
+    settings: RouteSettings | None = None,
+    player: int | None = None,
+    layout_jobs: int | None = 1,
+) -> Result:
+    """Draw ``move`` into ``pic``, climbing the ladder as far as it allows; NoRoom saying why otherwise."""
+    t0 = time.perf_counter()
+    settings = settings or RouteSettings()
+    analysis = analysis or analyse_picture(pic)
+    before = analysis.position
+    target = apply_move(before, move)
+    words = move_words(before, move)
+    notes: list[str] = []
+
+    def done(d: Drawn, how: str) -> Result:
+        return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes)
+
+    reason: NoRoom | PictureError
+    try:
+        return done(draw_move(pic, move, analysis, settings, player), "route")
+    except NoRoom as e:
+        reason = e
+    except PictureError as e:
+        reason = e
+    notes.append(f"route: {reason}")
+    current, current_a = pic, analysis
+    if "M" in ladder:
+        got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
+        if got is not None:
+            return done(*got)
+    for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
+        if rung not in ladder:
+            continue
+        try:
+            relaxed = _relax(current, mode)
+            ra = analyse_picture(relaxed)
+        except PictureError as e:
+            notes.append(f"{how}: {e}")
+            continue
+        current, current_a = relaxed, ra
+        m2 = _same_move(ra.position, target, words)
+        if m2 is None:
+            notes.append(f"{how}: the move was not found again")
+            continue
+        try:
+            return done(draw_move(current, m2, current_a, settings, player), how)
+        except PictureError as e:
+            reason = e
+            notes.append(f"{how}: {e}")
+    for rung, smaller in (("Z", False), (".", True)):
+        if rung not in ladder:
+            continue
+        try:
+            z = _layout(pic, target, settings, smaller, layout_jobs)
+        except PictureError as e:
+            notes.append(f"{'smaller' if smaller else 'layout'}: {e}")
+            continue
+        if z.clearance >= CERTIFY_SHARE * settings.d0 or (smaller and z.clearance > 0):
+            return done(z, "smaller" if smaller else "layout")
+        notes.append(f"layout: least clearance {z.clearance:.1f} px")
+    raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
+
+
+def _relax(pic: Picture, mode: str) -> Picture:
+    from .relax import relax
+
+    out = relax(pic, mode, seconds=10.0)
+    out.meta = pic.meta
+    return out
+
+
+# --------------------------------------------------------------------------- Z and •
+
+
+def _layout(
+    pic: Picture, target: Position, settings: RouteSettings, smaller: bool, jobs: int | None
+) -> Drawn:
+    """The position after the move drawn afresh, keeping the spot numbers (checked)."""
+    from .layout import layout_position
+
+    z = layout_position(target, pic.width, pic.height, jobs=jobs, budget=2.0)
+    a = analyse_picture(z)
+    if not same_numbered(a.position, target):
+        raise PictureError("the fresh drawing does not keep the spot numbers")
+    if smaller:
+        z = _shrink_spots(z, settings)
+        a = analyse_picture(z)
+    z.meta = pic.meta
+    return Drawn(z, a, a.min_clearance)
+
+
+def _shrink_spots(pic: Picture, settings: RouteSettings) -> Picture:
+    """Spots in tight places drawn smaller: each at most half its gap less the clearance asked for."""
+    from .relax import Params, skeleton_from_picture
+    from .relax_kernels import spot_gaps
+
+    out = pic.copy()
+    a = analyse_picture(pic)
+    sk = skeleton_from_picture(pic, a, Params().spacing)
+    gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
+    want = np.maximum(MIN_SIZE, np.minimum(out.sizes, gaps - CERTIFY_SHARE * settings.d0))
+    out.sizes = want
+    return out
+
+
+# --------------------------------------------------------------------------- M: sliding and pushing
+
+
+def _slide_or_push(
+    pic: Picture,
+    analysis: Analysis,
+    move: Move,
+    target: Position,
+    settings: RouteSettings,
+    player: int | None,
+    reason: PictureError,
+    notes: list[str],
+    budget: int = 8,
+) -> tuple[Drawn, str] | None:
+    """Slide spots along their splines, then push lone spots, near the widest way (Alfeld §4.3)."""
+    ghost = getattr(reason, "ghost", None)
+    if ghost is None or not len(ghost):
+        ghost = np.array([pic.spots[0]]) if len(pic.spots) else np.zeros((1, 2))
+    d0 = settings.d0
+    deg = pic.degrees()
+    dist = np.array([_distance_to(ghost, p) for p in pic.spots])
+    ends = {c for c in _move_ends(analysis, move)}
+    reach = 3.0 * d0 + 2.0 * float(max(pic.sizes))
+    tries = 0
+    # sliding: spots with exactly two curves, nearest the way first
+    for s in np.argsort(dist):
+        s = int(s)
+        if dist[s] > reach or tries >= budget:
+            break
+        if deg[s] != 2 or s in ends:
+            continue
+        for shift in _shifts(d0):
+            if tries >= budget:
+                break
+            moved = slide_spot(pic, s, shift)
+            if moved is None:
+                continue
+            tries += 1
+            try:
+                ma = analyse_picture(moved)
+                if not same_numbered(ma.position, analysis.position):
+                    continue
+                return draw_move(moved, move, ma, settings, player), "slide"
+            except PictureError as e:
+                notes.append(f"slide {s + 1} by {shift:+.0f} px: {e}")
+    # pushing lone spots straight away from the way
+    for s in np.argsort(dist):
+        s = int(s)
+        if dist[s] > reach or tries >= 2 * budget:
+            break
+        if deg[s] != 0 or s in ends:
+            continue
+        lack = d0 + float(pic.sizes[s]) + d0 - dist[s]
+        if lack <= 0:
+            continue
+        foot = _nearest_point(ghost, pic.spots[s])
+        away = pic.spots[s] - foot
+        n = float(np.hypot(*away))
+        away = away / n if n > 1e-9 else np.array([0.0, 1.0])
+        for share in (1.0, 0.5, 0.25):
+            tries += 1
+            moved = pic.copy()
+            moved.spots[s] = pic.spots[s] + away * lack * share
+            try:
+                ma = analyse_picture(moved)
+                if not same_numbered(ma.position, analysis.position) or ma.min_clearance < min(
+                    analysis.min_clearance, CERTIFY_SHARE * d0
+                ):
+                    continue
+                return draw_move(moved, move, ma, settings, player), "push"
+            except PictureError as e:
+                notes.append(f"push {s + 1}: {e}")
+    return None
+
+
+def _move_ends(analysis: Analysis, move: Move) -> tuple[int, int]:
+    region = analysis.position.regions[move.region]
+    return region[move.boundary][move.corner], region[move.boundary2][move.corner2]
+
+
+def _shifts(d0: float) -> list[float]:
+    out = []
+    for k in range(1, 4):
+        out.extend((k * 2.0 * d0, -k * 2.0 * d0))
+    return out
+
+
+def _distance_to(poly: np.ndarray, p: np.ndarray) -> float:
+    return float(np.hypot(*(_nearest_point(poly, p) - p)))
+
+
+def _nearest_point(poly: np.ndarray, p: np.ndarray) -> np.ndarray:
+    if len(poly) == 1:
+        return poly[0]
+    a, b = poly[:-1], poly[1:]
+    d = b - a
+    den = np.maximum((d * d).sum(axis=1), 1e-12)
+    t = np.clip(((p - a) * d).sum(axis=1) / den, 0.0, 1.0)
+    q = a + t[:, None] * d
+    k = int(np.argmin(np.hypot(*(q - p).T)))
+    return q[k]
+
+
+def slide_spot(pic: Picture, s: int, shift: float) -> Picture | None:
+    """The picture with spot ``s`` (two curves) moved ``shift`` px along the spline through it.
+
+    The two curves are joined into one spline and cut again at another place:
+    the shape does not change, only where the spot sits (Alfeld §4.3).
+    """
+    at = [(e, c) for e, c in enumerate(pic.curves) if s in (c.a, c.b)]
+    if len(at) != 2 or any(c.a == c.b for _, c in at):
+        return None
+    (e1, c1), (e2, c2) = at
+    first = c1 if c1.b == s else c1.reversed()  # p → s
+    second = c2 if c2.a == s else c2.reversed()  # s → q
+    pieces, h = join_parts((first.pieces, first.h), (second.pieces, second.h))
+    from .fit import piece_lengths
+
+    total = float(piece_lengths(first.pieces).sum() + piece_lengths(second.pieces).sum())
+    here = float(piece_lengths(first.pieces).sum())
+    share = (here + shift) / total if total > 0 else 0.5
+    if not 0.1 < share < 0.9:
+        return None
+    (pa, ha), (pb, hb), z = cut_at(pieces, h, share)
+    out = pic.copy()
+    out.spots[s] = z
+    new1 = Curve(first.a, s, pa, ha, c1.player)
+    new2 = Curve(s, second.b, pb, hb, c2.player)
+    # keep each curve's own direction and index
+    out.curves[e1] = new1 if c1.b == s else new1.reversed()
+    out.curves[e2] = new2 if c2.a == s else new2.reversed()
+    if math.isnan(float(z[0])):
+        return None
+    return out
