@@ -308,19 +308,19 @@ def band_caps(
             cx, cy, dx, dy = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
             if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
                 continue
-            if (i == 0 and j == N - 2) or (i == N - 2 and j == 0):
-                if P[0, 0] == P[N - 1, 0] and P[0, 1] == P[N - 1, 1]:
-                    # a loop's first and last legs meet at its spot: keep their free points apart
-                    qx, qy = (P[1, 0], P[1, 1]) if i == 0 else (P[N - 2, 0], P[N - 2, 1])
-                    ex = dx - cx
-                    ey = dy - cy
-                    den = ex * ex + ey * ey
-                    t = 0.0
-                    if den > 0.0:
-                        t = min(1.0, max(0.0, ((qx - cx) * ex + (qy - cy) * ey) / den))
-                    d = math.hypot(qx - cx - t * ex, qy - cy - t * ey)
-                    best = min(best, d)
-                    continue
+            closed = P[0, 0] == P[N - 1, 0] and P[0, 1] == P[N - 1, 1]
+            if closed and ((i == 0 and j == N - 2) or (i == N - 2 and j == 0)):
+                # a loop's first and last legs meet at its spot: keep their free points apart
+                qx, qy = (P[1, 0], P[1, 1]) if i == 0 else (P[N - 2, 0], P[N - 2, 1])
+                ex = dx - cx
+                ey = dy - cy
+                den = ex * ex + ey * ey
+                t = 0.0
+                if den > 0.0:
+                    t = min(1.0, max(0.0, ((qx - cx) * ex + (qy - cy) * ey) / den))
+                d = math.hypot(qx - cx - t * ex, qy - cy - t * ey)
+                best = min(best, d)
+                continue
             d = _seg_seg(ax, ay, bx, by, cx, cy, dx, dy)
             if d < best:
                 best = d
@@ -413,6 +413,17 @@ class Band:
         alpha = 0.5
         quiet = 0
         for step in range(steps or st.steps):
+            if step % 10 == 9 and not fixed[1:-1].any():
+                # points drift together where the band bends: spread them again if nothing is crossed
+                legs = np.hypot(*np.diff(P, axis=0).T)
+                if legs.min() < 0.3 * st.spacing:
+                    R = resample(P, st.spacing)
+                    if self.clearance(R) > 0.0:
+                        Rf = np.zeros(len(R), dtype=np.bool_)
+                        Rf[[0, -1]] = True
+                        ER, GR, lR = self.energy(R, Rf, dh, ignore)
+                        if math.isfinite(ER):
+                            P, fixed, E, G, least = R, Rf, ER, GR, lR
             # the barrier follows the band's own clearance up towards d0
             if step % 10 == 0 and math.isfinite(least):
                 new_dh = min(0.9 * st.d0, 0.8 * least)

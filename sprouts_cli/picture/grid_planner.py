@@ -49,7 +49,7 @@ def cell_size(d0: float) -> float:
 
 @dataclass
 class Grid:
-    """Square cells over the drawing area: cell ``k = iy · nx + ix`` has its centre at ``(x0 + ix·c, y0 + iy·c)``."""
+    """Square cells over the window; cell ``k = iy·nx + ix`` is centred at ``(x0 + ix·c, y0 + iy·c)``."""
 
     x0: float
     y0: float

@@ -67,7 +67,7 @@ def parse_ladder(text: str) -> tuple[str, ...]:
     return tuple(sorted(out, key=RUNGS.index))
 
 
-def _same_move(picture_position: Position, target: Position, words: str) -> Move | None:
+def same_move(picture_position: Position, target: Position, words: str) -> Move | None:
     """The same move in a re-drawn picture of the same position: by its spots and the position it gives."""
     try:
         fits = moves_from_words(picture_position, parse_words(words))
@@ -123,7 +123,7 @@ def draw(
             notes.append(f"{how}: {e}")
             continue
         current, current_a = relaxed, ra
-        m2 = _same_move(ra.position, target, words)
+        m2 = same_move(ra.position, target, words)
         if m2 is None:
             notes.append(f"{how}: the move was not found again")
             continue

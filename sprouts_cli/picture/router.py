@@ -28,6 +28,7 @@ there is, and :class:`NoRoom` carries it to the ladder of ``room.py``.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -504,7 +505,7 @@ def path_parity(plan: Plan, world: np.ndarray, rays: Rays, i: int) -> bool:
     segs, bits = _ray_segments(rays, [i])
     pts = plan.grid.to_grid(world)
     total = 0
-    for a, b in zip(pts[:-1], pts[1:], strict=True):
+    for a, b in itertools.pairwise(pts):
         total ^= segment_bits(a, b, segs, bits)
     return bool(total & 1)
 
@@ -834,7 +835,8 @@ def clearance_of_move(pic: Picture, analysis: Analysis) -> float:
         new_curve_clearance(
             np.array(legs, dtype=float).reshape(-1, 4), np.array(eps, dtype=float),
             np.array(leg_curve, dtype=np.int64), is_new,
-            np.array([c.a for c in pic.curves], dtype=np.int64), np.array([c.b for c in pic.curves], dtype=np.int64),
+            np.array([c.a for c in pic.curves], dtype=np.int64),
+            np.array([c.b for c in pic.curves], dtype=np.int64),
             np.ascontiguousarray(pic.spots, dtype=float), np.ascontiguousarray(pic.sizes, dtype=float), near,
             len(pic.spots) - 1,
             math.sqrt(2.0) * COMFORT,
@@ -851,6 +853,8 @@ def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | Non
     for points, smooth in ((P, True), (P, False), (path, True), (path, False)):
         if points is path and best is not None:
             break
+        if points is not path and self_crossing(points):
+            continue
         try:
             pieces, h = curve_from_points(points, d_start, d_end, smooth)
             first, second, z = cut_at(pieces, h)

@@ -1,15 +1,18 @@
 """Each move drawn into the picture, and the picture checked against the intended position (§5.9).
 
-Until the router of a later issue exists, every position of the game is drawn
-afresh (Z: the grid drawing of ``picture/layout.py``, then polished).  The position
-is the authority: the picture's position is read back (``analyse``) and must be the
-intended one with the same spot numbers (up to mirroring), or the game stops with a
-message.  The picture is saved after every move (a temporary file renamed over the
-old one), and with ``svg_dir`` a picture of every position is written.
+The start is laid out once (Z); after that every move is drawn into the picture as
+it stands by the router (``picture/router.py``), climbing the ladder of ways of
+making room (``picture/room.py``: M, A, R, Z, •) only when there is no room, so
+spots keep their places from move to move.  The position is the authority: the
+picture's position is read back (``analyse``) and must be the intended one with the
+same spot numbers (up to mirroring), or the game stops with a message.  The picture
+is saved after every move (a temporary file renamed over the old one), and with
+``svg_dir`` a picture of every position is written.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from pathlib import Path
 
@@ -37,6 +40,8 @@ class Drawer:
         self.picture = None
         self.start_picture = None
         self.seconds = 0.0
+        self.drawn_by = "layout"
+        self.pictures: list = []  # the picture after each move (index: moves made), for undo
         if self.svg_dir is not None:
             self.svg_dir.mkdir(parents=True, exist_ok=True)
 
@@ -73,7 +78,17 @@ class Drawer:
         from ..picture import analyse
 
         intended = game.position
-        pic = self._layout(intended) if game.played or self.start_picture is None else self.start_picture
+        k = game.moves_made
+        if k < len(self.pictures):  # a move taken back: its picture is kept
+            pic = self.pictures[k]
+            del self.pictures[k + 1 :]
+        elif not game.played:
+            pic = self.start_picture if self.start_picture is not None else self._layout(intended)
+        else:
+            pic = self._draw_move(game) if len(self.pictures) == k else None
+            if pic is None:
+                pic = self._layout(intended)
+                self.drawn_by = "layout"
         drawn = analyse(pic)
         if numbered_key(drawn)[0] != numbered_key(intended)[0] or drawn.lives != intended.lives:
             what = f"move {game.moves_made} ({game.played[-1].words})" if game.played else "the start"
@@ -82,6 +97,8 @@ class Drawer:
                 f"the game is at {intended.canonical()}"
             )
         self.picture = pic
+        del self.pictures[k:]
+        self.pictures.append(pic)
         meta_game = pic.meta.setdefault("game", {})
         meta_game.update(
             {"rules": game.rules.value, "player": game.to_move - 1, "moves": game.moves_made, "phase": "play"}
@@ -95,3 +112,26 @@ class Drawer:
 
             name = self.svg_dir / f"move-{game.moves_made:03d}.svg"
             render(pic, name, numbers=True, lives=True, title=title or intended.canonical())
+
+    def _draw_move(self, game: Game):
+        """The last move drawn into the previous picture (router and ladder), or None if it cannot be."""
+        from ..errors import PictureError
+        from ..picture.analyse import analyse_picture
+        from ..picture.room import draw, same_move
+
+        t0 = time.perf_counter()
+        previous = self.pictures[-1]
+        step = game.played[-1]
+        try:
+            a = analyse_picture(previous)
+            move = same_move(a.position, step.after, step.words)
+            if move is None:
+                return None
+            result = draw(previous, move, analysis=a, player=step.player - 1, layout_jobs=self.jobs)
+        except PictureError:
+            return None
+        self.seconds = time.perf_counter() - t0
+        self.drawn_by = result.drawn_by
+        pic = result.picture
+        pic.meta = copy.deepcopy(previous.meta)
+        return pic
