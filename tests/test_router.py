@@ -324,6 +324,8 @@ def test_the_band_never_crosses_an_obstacle(seed: int) -> None:
         a = analyse_picture(pic)
     except PictureError:
         return  # the two curves cross: not a picture
+    if a.min_clearance <= 0:
+        return  # a curve through a spot's disc
     r = a.position.regions
     ri = next(i for i, reg in enumerate(r) if (0,) in reg)
     if (1,) not in r[ri]:

@@ -258,12 +258,15 @@ def end_cells(
     if not len(ks):
         return ks, np.zeros(0)
     first = centre + (pts - centre) * (size / r)[:, None]
-    near = _segs_near(plan.ob.segs, centre, radius + 1.0)
-    extra = []
+    ob = plan.ob
+    own = (ob.curve_ends[ob.seg_curve] == s).any(axis=1) if len(ob.segs) else np.zeros(0, dtype=bool)
+    # the spot's own curves are tested from the edge of its disc (they meet the leg at its centre),
+    # every other curve from the centre
+    mine = _segs_near(ob.segs[own], centre, radius + 1.0)
+    others = _segs_near(ob.segs[~own], centre, radius + 1.0)
     if plan.strip is not None:
-        extra.append(plan.strip)
-    segs = np.concatenate([near, *extra]) if extra else near
-    clear = ~_crosses_any(first, pts, segs)
+        others = np.concatenate([others, plan.strip])
+    clear = ~_crosses_any(first, pts, mine) & ~_crosses_any(np.repeat(centre[None], len(pts), 0), pts, others)
     return ks[clear], r[clear] / g.cell
 
 
