@@ -198,8 +198,13 @@ def replay_log_command(
     code is 2; everything before it is kept.  ``--at K`` picks the position after
     move K of a game; ``-o`` renders it or writes it as a saved game.
     """
+    from ..dots.log import is_dots_log
     from ..log import bounds_of, replay_log
 
+    if is_dots_log(log):  # a Dots-and-Boxes log replays as ``sprouts dots replay``
+        from .dots import run_replay
+
+        return run_replay(log, game_number, at, output, as_json)
     width, height = _area(area)
     if output and Path(output).suffix.lower() not in (".svg", ".png", ".json"):
         fail(f"{output}: the output should end in .svg, .png or .json")

@@ -1,0 +1,472 @@
+"""The solver's hot loops, compiled by numba (``cache=True``) or run as plain Python.
+
+Everything here works on line sets as ints (bit i = line i, OpenSpiel's order) and
+on small integer arrays describing the board (``geometry.py`` makes them):
+
+* ``line_boxes[i]``: the one or two boxes line i is a side of (-1 pads);
+* ``box_lines[b]``: the four lines of box b;
+* ``order``: the lines, nearest the centre first (the move ordering);
+* ``lut[s, k, byte]``: symmetry s applied to byte k of a line set, for canonical keys.
+
+The same source runs uncompiled as the reference the tests compare against: with
+``SPROUTS_PURE_PYTHON=1``, or as the copy ``solver.pure_kernels()`` loads (a module
+whose global ``FORCE_PURE`` is set before its code runs).
+
+Values are net boxes for the player to move, counted over the boxes not yet taken.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+_PURE = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0") or bool(globals().get("FORCE_PURE"))
+
+try:  # pragma: no cover - numba is a dependency; this is only a guard
+    import numba
+except ImportError:  # pragma: no cover
+    numba = None
+    _PURE = True
+
+
+def kernel(fn):
+    """``numba.njit(cache=True, nogil=True)`` unless plain Python is asked for."""
+    if _PURE or numba is None:
+        return fn
+    return numba.njit(cache=True, nogil=True)(fn)
+
+
+#: stats array slots
+NODES = 0
+STOP = 1  # set to 1 from outside to stop a search (it then returns garbage, and STOPPED is 1)
+STOPPED = 2
+STORES = 3
+
+
+@kernel
+def sides(mask, box_lines, b):
+    """How many sides of box b are drawn."""
+    n = 0
+    for k in range(4):
+        n += (mask >> box_lines[b, k]) & 1
+    return n
+
+
+@kernel
+def first_missing(mask, box_lines, b, skip):
+    """An undrawn side of box b other than line ``skip`` (-1 if none)."""
+    for k in range(4):
+        line = box_lines[b, k]
+        if line != skip and not (mask >> line) & 1:
+            return line
+    return -1
+
+
+@kernel
+def across(line_boxes, line, b):
+    """The box on the other side of ``line`` from box b (-1: the edge of the board)."""
+    if line_boxes[line, 0] == b:
+        return line_boxes[line, 1]
+    return line_boxes[line, 0]
+
+
+@kernel
+def completes(mask, line_boxes, box_lines, line):
+    """How many boxes drawing ``line`` completes."""
+    n = 0
+    for k in range(2):
+        b = line_boxes[line, k]
+        if b >= 0 and sides(mask, box_lines, b) == 3:
+            n += 1
+    return n
+
+
+@kernel
+def boxes_left(mask, box_lines, nboxes):
+    n = 0
+    for b in range(nboxes):
+        if sides(mask, box_lines, b) < 4:
+            n += 1
+    return n
+
+
+@kernel
+def forced_captures(mask, must, line_boxes, box_lines, nboxes):
+    """Draw the captures that lose nothing; returns (line set, boxes gained).
+
+    Must-complete rule: every capture is forced, and the boxes taken do not depend on
+    the order (the set of boxes that become completable is the least fixed point), so
+    all of them are made at once; this is the rule itself, not a pruning.
+
+    Free form: a capturable box is taken at once when the box across its last side is
+    the edge, or has not exactly two sides drawn (taking it opens no further box, and
+    a box of three sides across makes a pair taken by one line).  Declining is only of
+    use at the end of a chain or loop, where the box across has two sides
+    (Berlekamp, *The Dots-and-Boxes Game*, ch. 3, "all but two"); those are left to
+    ``capture_options``.  The tests check this against the retrograde analysis on
+    every position of the small boards.
+    """
+    gained = 0
+    changed = True
+    while changed:
+        changed = False
+        for b in range(nboxes):
+            if sides(mask, box_lines, b) == 3:
+                line = first_missing(mask, box_lines, b, -1)
+                o = across(line_boxes, line, b)
+                so = -1
+                if o >= 0:
+                    so = sides(mask, box_lines, o)
+                if must or so != 2:
+                    mask |= np.int64(1) << line
+                    gained += 1
+                    if so == 3:
+                        gained += 1
+                    changed = True
+    return mask, gained
+
+
+@kernel
+def chain_end(mask, line_boxes, box_lines, b):
+    """Box b has three sides and the box across its last side has two: follow the chain.
+
+    Returns (the line that takes b, the decline line or -1, the far end if it is a
+    capturable box or -1).  The decline (Berlekamp's all-but-two and all-but-four) is
+    the far side of the second box when exactly two boxes are left in a chain that
+    ends at the edge or at a box of fewer than two sides (the opponent gets a pair),
+    or the middle line when exactly four boxes are left between two capturable ends
+    (two pairs).
+    """
+    take = first_missing(mask, box_lines, b, -1)
+    cur = across(line_boxes, take, b)
+    prev = take
+    length = 2
+    first_exit = -1
+    while True:
+        nxt_line = first_missing(mask, box_lines, cur, prev)
+        if first_exit < 0:
+            first_exit = nxt_line
+        nxt = across(line_boxes, nxt_line, cur)
+        s = -1
+        if nxt >= 0:
+            s = sides(mask, box_lines, nxt)
+        if s <= 1:
+            if length == 2:
+                return take, first_exit, -1
+            return take, -1, -1
+        if s == 3:
+            if length + 1 == 4:
+                return take, first_exit, nxt
+            return take, -1, nxt
+        length += 1
+        prev = nxt_line
+        cur = nxt
+
+
+@kernel
+def capture_options(mask, line_boxes, box_lines, nboxes, buf):
+    """Free form, after ``forced_captures``: the moves worth trying when a box can be taken.
+
+    Fills ``buf`` with lines to draw, a decline written as ``-(line + 1)``, and returns
+    how many (0 when no box can be taken).  A chain end with no useful decline is
+    simply taken.  When every capturable chain may be declined: one chain alone gives
+    take or decline; several give one take per chain end, never a decline while
+    another chain can still be taken (its boxes are better taken first, and the
+    decline kept for the last chain).
+    """
+    n = 0
+    first_take = -1
+    first_decline = -1
+    first_far = -1
+    count = 0
+    for b in range(nboxes):
+        if sides(mask, box_lines, b) == 3:
+            take, decline, far = chain_end(mask, line_boxes, box_lines, b)
+            if decline < 0:
+                buf[0] = take
+                return 1
+            if count == 0:
+                first_take = take
+                first_decline = decline
+                first_far = far
+            buf[n] = take
+            n += 1
+            count += 1
+    if count == 0:
+        return 0
+    if count == 1 or (count == 2 and first_far >= 0):
+        buf[0] = first_take
+        buf[1] = -(first_decline + 1)
+        return 2
+    return n
+
+
+@kernel
+def canonical(mask, lut, corners):
+    """The smallest line set equivalent to ``mask`` under the board's symmetries and corner swaps.
+
+    A corner box's two outer sides both join it to the edge, so which of them is
+    drawn does not matter (in Strings-and-Coins both are strings to the ground):
+    ``corners[k] = (a, b)`` with a < b, and a set holding b but not a is the same
+    position as the one holding a instead.  The corners are mapped onto each other
+    by the symmetries, so the least image over symmetries of the corner-normalised
+    set is the least of the whole class.
+    """
+    best = np.int64(-1)
+    for s in range(lut.shape[0]):
+        m = np.int64(0)
+        for k in range(lut.shape[1]):
+            m |= lut[s, k, (mask >> (8 * k)) & 255]
+        for c in range(corners.shape[0]):
+            a = corners[c, 0]
+            b = corners[c, 1]
+            if (m >> b) & 1 and not (m >> a) & 1:
+                m = (m & ~(np.int64(1) << b)) | (np.int64(1) << a)
+        if best < 0 or m < best:
+            best = m
+    return best
+
+
+@kernel
+def creates_capture(mask, line_boxes, box_lines, line):
+    """True when drawing ``line`` (completing nothing) leaves a box with three sides."""
+    for k in range(2):
+        b = line_boxes[line, k]
+        if b >= 0 and sides(mask, box_lines, b) == 2:
+            return True
+    return False
+
+
+@kernel
+def negamax(
+    mask,
+    alpha,
+    beta,
+    must,
+    full,
+    nboxes,
+    line_boxes,
+    box_lines,
+    order,
+    lut,
+    corners,
+    twin,
+    tt_key,
+    tt_lo,
+    tt_hi,
+    stats,
+):
+    """Alpha-beta (fail-soft) value of the line set for the player to move.
+
+    Forced or safe captures are made first and their boxes added; the rest is stored
+    in the transposition table under its canonical line set, as a lower and an upper
+    bound.  Moves: at a chain end that may be declined, take or decline
+    (``capture_options``); otherwise every line, first those that give nothing away,
+    nearest the centre first, then the sacrifices.
+    """
+    stats[0] += 1
+    if stats[1] != 0:
+        stats[2] = 1
+        return 0
+    mask, gained = forced_captures(mask, must, line_boxes, box_lines, nboxes)
+    if mask == full:
+        return gained
+    a = alpha - gained
+    b = beta - gained
+    left = boxes_left(mask, box_lines, nboxes)
+    lo = -left
+    hi = left
+    key = canonical(mask, lut, corners)
+    slot = ((key ^ (key >> 29)) * 0x9E3779B1) & (tt_key.shape[0] - 1)
+    if tt_key[slot] == key:
+        lo = np.int64(tt_lo[slot])
+        hi = np.int64(tt_hi[slot])
+    if lo >= b or lo == hi:
+        return lo + gained
+    if hi <= a:
+        return hi + gained
+    if lo > a:
+        a = lo
+    if hi < b:
+        b = hi
+    a0 = a
+    best = -left - 1
+    if not must:
+        buf = np.empty(nboxes + 1, dtype=np.int64)
+        count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
+        if count > 0:
+            for k in range(count):
+                line = buf[k]
+                if line >= 0:
+                    v = 1 + negamax(
+                        mask | (np.int64(1) << line),
+                        a - 1,
+                        b - 1,
+                        must,
+                        full,
+                        nboxes,
+                        line_boxes,
+                        box_lines,
+                        order,
+                        lut,
+                        corners,
+                        twin,
+                        tt_key,
+                        tt_lo,
+                        tt_hi,
+                        stats,
+                    )
+                else:
+                    v = -negamax(
+                        mask | (np.int64(1) << (-line - 1)),
+                        -b,
+                        -a,
+                        must,
+                        full,
+                        nboxes,
+                        line_boxes,
+                        box_lines,
+                        order,
+                        lut,
+                        corners,
+                        twin,
+                        tt_key,
+                        tt_lo,
+                        tt_hi,
+                        stats,
+                    )
+                if v > best:
+                    best = v
+                    if v > a:
+                        a = v
+                        if a >= b:
+                            break
+            return _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats) + gained
+    for sacrifices in range(2):
+        for k in range(order.shape[0]):
+            line = order[k]
+            if (mask >> line) & 1:
+                continue
+            if twin[line] >= 0 and not (mask >> twin[line]) & 1:
+                continue  # the other outer side of a free corner box gives the same position
+            if creates_capture(mask, line_boxes, box_lines, line) != (sacrifices == 1):
+                continue
+            v = -negamax(
+                mask | (np.int64(1) << line),
+                -b,
+                -a,
+                must,
+                full,
+                nboxes,
+                line_boxes,
+                box_lines,
+                order,
+                lut,
+                corners,
+                twin,
+                tt_key,
+                tt_lo,
+                tt_hi,
+                stats,
+            )
+            if v > best:
+                best = v
+                if v > a:
+                    a = v
+                    if a >= b:
+                        return _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats) + gained
+    return _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats) + gained
+
+
+@kernel
+def _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats):
+    """Record what the search proved about ``key`` (fail-soft bounds) and return ``best``."""
+    if stats[2] != 0:
+        return best
+    if best <= a0:
+        hi = best
+    elif best >= b:
+        lo = best
+    else:
+        lo = best
+        hi = best
+    tt_key[slot] = key
+    tt_lo[slot] = lo
+    tt_hi[slot] = hi
+    stats[3] += 1
+    return best
+
+
+@kernel
+def retrograde(num_lines, must, line_boxes, box_lines):
+    """Brute force: the value of every line set, from the full board back to the empty one.
+
+    Every legal move is tried (every undrawn line; under the must-complete rule only
+    completing lines when there are any), with no pruning.  Returns an int8 array
+    indexed by the line set.
+    """
+    size = np.int64(1) << num_lines
+    value = np.zeros(size, dtype=np.int8)
+    for mask in range(size - 2, -1, -1):
+        any_capture = False
+        if must:
+            for line in range(num_lines):
+                if not (mask >> line) & 1 and completes(mask, line_boxes, box_lines, line) > 0:
+                    any_capture = True
+                    break
+        best = -128
+        for line in range(num_lines):
+            if (mask >> line) & 1:
+                continue
+            k = completes(mask, line_boxes, box_lines, line)
+            if any_capture and k == 0:
+                continue
+            child = mask | (np.int64(1) << line)
+            v = k + value[child] if k > 0 else -value[child]
+            if v > best:
+                best = v
+        value[mask] = best
+    return value
+
+
+@kernel
+def check_pruning(table, num_lines, must, nboxes, line_boxes, box_lines):
+    """Every line set whose value the solver's move rules get wrong, one step deep.
+
+    For each line set: the forced/safe captures, then the moves the search tries
+    (``capture_options`` or every line), each child valued by the brute-force
+    ``table``.  Returns the line sets where this differs from the table's value.
+    """
+    bad = []
+    size = np.int64(1) << num_lines
+    full = size - 1
+    for mask0 in range(size - 1):
+        mask, gained = forced_captures(mask0, must, line_boxes, box_lines, nboxes)
+        if mask == full:
+            v = gained
+        else:
+            best = -1000
+            count = 0
+            buf = np.empty(nboxes + 1, dtype=np.int64)
+            if not must:
+                count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
+            if count > 0:
+                for k in range(count):
+                    line = buf[k]
+                    if line >= 0:
+                        w = 1 + table[mask | (np.int64(1) << line)]
+                    else:
+                        w = -table[mask | (np.int64(1) << (-line - 1))]
+                    if w > best:
+                        best = w
+            else:
+                for line in range(num_lines):
+                    if not (mask >> line) & 1:
+                        w = -table[mask | (np.int64(1) << line)]
+                        if w > best:
+                            best = w
+            v = gained + best
+        if v != table[mask0]:
+            bad.append(mask0)
+    return bad

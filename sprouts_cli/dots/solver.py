@@ -1,0 +1,265 @@
+"""Solving Dots-and-Boxes positions: MTD(f) over a fail-soft alpha-beta with a transposition table.
+
+The value of a position is the net number of the boxes not yet taken that the
+player to move gets with best play (a box taken adds one for its taker; drawing a
+line that completes a box gives another move).  Two rules: the free form (a player
+may decline a box) and the must-complete form (Holladay 1966: a player who can
+complete a box must).
+
+The search (``_kernels.negamax``, compiled by numba):
+
+* captures that cannot be wrong are made at once: under the must-complete rule all
+  of them (they are forced and their result does not depend on the order); in the
+  free form a box whose last side does not open a further box;
+* at the end of a chain or an opened loop, the free form tries only taking the box
+  and the all-but-two / all-but-four decline;
+* the transposition table keeps a lower and an upper bound per line set, keyed by
+  the smallest image of the line set under the board's 4 (or 8) symmetries;
+* moves are tried nearest the centre first, those that give no box away before the
+  sacrifices; MTD(f) narrows the value by null-window searches that share the table.
+
+The brute-force ``retrograde`` analysis (every line set, every legal move, no
+pruning) is the reference the tests compare it with.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from . import _kernels
+from .board import Board, DotsPosition
+
+
+class OutOfTime(Exception):
+    """The search was stopped by its time limit; ``bounds`` is what was proved of the value."""
+
+    def __init__(self, bounds: tuple[int, int], nodes: int, seconds: float) -> None:
+        self.bounds = bounds
+        self.nodes = nodes
+        self.seconds = seconds
+        super().__init__(
+            f"out of time after {seconds:.1f} s and {nodes} nodes; the value is in [{bounds[0]}, {bounds[1]}]"
+        )
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The board as the arrays the kernels read."""
+
+    board: Board
+    line_boxes: np.ndarray
+    box_lines: np.ndarray
+    order: np.ndarray
+    lut: np.ndarray
+    corners: np.ndarray
+    twin: np.ndarray
+
+    @classmethod
+    def of(cls, board: Board) -> Geometry:
+        return _geometry(board)
+
+
+@cache
+def _geometry(board: Board) -> Geometry:
+    n = board.num_lines
+    line_boxes = np.full((n, 2), -1, dtype=np.int64)
+    for line, boxes in enumerate(board.line_boxes):
+        line_boxes[line, : len(boxes)] = boxes
+    box_lines = np.array([board.box_lines(b) for b in range(board.num_boxes)], dtype=np.int64)
+    order = np.array(board.centre_first, dtype=np.int64)
+    chunks = (n + 7) // 8
+    lut = np.zeros((len(board.symmetries), chunks, 256), dtype=np.int64)
+    for s, perm in enumerate(board.symmetries):
+        for k in range(chunks):
+            for byte in range(256):
+                image = 0
+                for bit in range(8):
+                    line = 8 * k + bit
+                    if byte >> bit & 1 and line < n:
+                        image |= 1 << perm[line]
+                lut[s, k, byte] = image
+    corners = np.array(board.corner_pairs, dtype=np.int64).reshape(-1, 2)
+    twin = np.full(n, -1, dtype=np.int64)
+    for a, b in board.corner_pairs:
+        twin[b] = a
+    return Geometry(board, line_boxes, box_lines, order, lut, corners, twin)
+
+
+def pure_kernels():
+    """A second copy of ``_kernels`` that runs as plain Python (the reference for the compiled one)."""
+    return _pure_kernels()
+
+
+@cache
+def _pure_kernels():
+    path = Path(_kernels.__file__)
+    spec = importlib.util.spec_from_file_location("sprouts_cli.dots._kernels_pure", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.FORCE_PURE = True  # type: ignore[attr-defined]
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Result:
+    """A solved position: its value, the moves achieving it (when asked), and the cost."""
+
+    position: DotsPosition
+    must_complete: bool
+    value: int
+    best_moves: list[int] | None
+    seconds: float
+    nodes: int
+
+
+@dataclass
+class Solver:
+    """A solver for one board and rule, keeping its transposition table between questions.
+
+    ``table_bits`` sets the table to 2**bits entries (12 bytes each).  ``pure`` runs
+    the plain-Python copy of the kernels instead of the compiled one.
+    """
+
+    board: Board
+    must_complete: bool = False
+    table_bits: int = 22
+    pure: bool = False
+    nodes: int = 0
+    _k: object = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.geometry = Geometry.of(self.board)
+        size = 1 << self.table_bits
+        self.tt_key = np.full(size, -1, dtype=np.int64)
+        self.tt_lo = np.zeros(size, dtype=np.int16)
+        self.tt_hi = np.zeros(size, dtype=np.int16)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self._k = pure_kernels() if self.pure else _kernels
+
+    # ------------------------------------------------------------ the kernel
+
+    def _search(self, lines: int, alpha: int, beta: int) -> int:
+        g = self.geometry
+        v = self._k.negamax(
+            np.int64(lines),
+            np.int64(alpha),
+            np.int64(beta),
+            self.must_complete,
+            np.int64(self.board.full),
+            np.int64(self.board.num_boxes),
+            g.line_boxes,
+            g.box_lines,
+            g.order,
+            g.lut,
+            g.corners,
+            g.twin,
+            self.tt_key,
+            self.tt_lo,
+            self.tt_hi,
+            self.stats,
+        )
+        return int(v)
+
+    def _run(self, work, deadline: float | None):
+        """Run ``work`` (kernel calls), stopping it at ``deadline`` (time.monotonic) if given."""
+        self.stats[1] = self.stats[2] = 0
+        if deadline is None or self.pure:
+            return work()
+        box: dict[str, object] = {}
+
+        def target() -> None:
+            try:
+                box["value"] = work()
+            except BaseException as e:  # pragma: no cover - passed on below
+                box["error"] = e
+
+        thread = threading.Thread(target=target, daemon=True)
+        thread.start()
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            self.stats[1] = 1
+            thread.join()
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        return box.get("value")
+
+    # ------------------------------------------------------------ questions
+
+    def value(self, position: DotsPosition, time_limit: float | None = None) -> int:
+        """The value by MTD(f); raises ``OutOfTime`` with the bounds proved when the limit is hit."""
+        self._check(position)
+        left = position.boxes_left
+        lo, hi = -left, left
+        start_nodes = int(self.stats[0])
+        started = time.monotonic()
+        deadline = None if time_limit is None else started + time_limit
+        guess = 0
+        while lo < hi:
+            beta = max(guess, lo + 1)
+            v = self._run(lambda b=beta: self._search(position.lines, b - 1, b), deadline)
+            if self.stats[2]:
+                self.nodes += int(self.stats[0]) - start_nodes
+                raise OutOfTime((lo, hi), int(self.stats[0]) - start_nodes, time.monotonic() - started)
+            assert v is not None
+            guess = v
+            if v < beta:
+                hi = v
+            else:
+                lo = v
+        self.nodes += int(self.stats[0]) - start_nodes
+        return lo
+
+    def move_value_at_least(self, position: DotsPosition, line: int, target: int) -> bool:
+        """Does drawing ``line`` give the mover at least ``target``?"""
+        child, gained = position.play(line)
+        if gained:
+            need = target - gained
+            return self._search(child.lines, need - 1, need) >= need
+        return self._search(child.lines, -target, -target + 1) <= -target
+
+    def best_moves(self, position: DotsPosition, value: int) -> list[int]:
+        """Every legal line whose value is ``value`` (the position's value)."""
+        self.stats[1] = self.stats[2] = 0
+        before = int(self.stats[0])
+        moves = [
+            line
+            for line in position.legal_lines(self.must_complete)
+            if self.move_value_at_least(position, line, value)
+        ]
+        self.nodes += int(self.stats[0]) - before
+        return moves
+
+    def solve(self, position: DotsPosition, moves: bool = False, time_limit: float | None = None) -> Result:
+        started = time.perf_counter()
+        before = self.nodes
+        value = self.value(position, time_limit)
+        best = self.best_moves(position, value) if moves else None
+        return Result(
+            position, self.must_complete, value, best, time.perf_counter() - started, self.nodes - before
+        )
+
+    def _check(self, position: DotsPosition) -> None:
+        if position.board != self.board:
+            raise ValueError(f"this solver is for {self.board} boards, not {position.board}")
+
+
+def retrograde(board: Board, must_complete: bool = False, pure: bool = False) -> np.ndarray:
+    """Brute force: the value of every line set of a small board (an int8 array indexed by the set)."""
+    if board.num_lines > 26:
+        raise ValueError(f"the brute-force table of a {board} board would have 2**{board.num_lines} entries")
+    g = Geometry.of(board)
+    k = pure_kernels() if pure else _kernels
+    return k.retrograde(np.int64(board.num_lines), must_complete, g.line_boxes, g.box_lines)
+
+
+def solve(position: DotsPosition, must_complete: bool = False, moves: bool = False) -> Result:
+    """One position, with a fresh solver."""
+    return Solver(position.board, must_complete).solve(position, moves)

@@ -1,0 +1,168 @@
+"""The Dots-and-Boxes solver against brute force, in both rules.
+
+The reference is the retrograde analysis (every line set, every legal move, no
+pruning), itself checked against a plain recursive minimax on the smallest boards.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from sprouts_cli.dots import Board, DotsPosition, Solver, retrograde
+from sprouts_cli.dots import _kernels as K
+from sprouts_cli.dots.solver import Geometry, pure_kernels
+
+RULES = [False, True]
+SMALL = ["1x1", "1x2", "2x1", "1x3", "2x2"]
+
+
+def minimax(board: Board, must: bool):
+    """Plain recursive minimax on positions, the rules as ``DotsPosition`` states them."""
+
+    @cache
+    def value(lines: int) -> int:
+        p = DotsPosition(board, lines)
+        if p.finished:
+            return 0
+        best = -100
+        for line in p.legal_lines(must):
+            child, gained = p.play(line, must)
+            best = max(best, gained + value(child.lines) if gained else -value(child.lines))
+        return best
+
+    return value
+
+
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", SMALL)
+def test_retrograde_is_minimax(name: str, must: bool) -> None:
+    board = Board.parse(name)
+    table = retrograde(board, must)
+    value = minimax(board, must)
+    assert all(table[m] == value(m) for m in range(board.full + 1))
+
+
+@pytest.mark.parametrize("must", RULES)
+def test_compiled_and_plain_retrograde_agree(must: bool) -> None:
+    board = Board(2, 2)
+    assert np.array_equal(retrograde(board, must), retrograde(board, must, pure=True))
+
+
+def _pruning_errors(board: Board, must: bool) -> list[int]:
+    g = Geometry.of(board)
+    table = retrograde(board, must)
+    return list(
+        K.check_pruning(
+            table, np.int64(board.num_lines), must, np.int64(board.num_boxes), g.line_boxes, g.box_lines
+        )
+    )
+
+
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", [*SMALL, "2x3", "1x5"])
+def test_the_search_rules_lose_nothing_on_every_position(name: str, must: bool) -> None:
+    """Safe/forced captures and the take-or-decline choice, one step deep, on every line set."""
+    assert _pruning_errors(Board.parse(name), must) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", ["3x3", "2x4"])
+def test_the_search_rules_lose_nothing_on_every_position_of_larger_boards(name: str, must: bool) -> None:
+    assert _pruning_errors(Board.parse(name), must) == []
+
+
+def _solver_agrees_everywhere(name: str, must: bool, step: int = 1) -> None:
+    board = Board.parse(name)
+    table = retrograde(board, must)
+    solver = Solver(board, must, table_bits=16)
+    wrong = [m for m in range(0, board.full + 1, step) if solver.value(DotsPosition(board, m)) != table[m]]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", SMALL)
+def test_solver_on_every_position_of_small_boards(name: str, must: bool) -> None:
+    _solver_agrees_everywhere(name, must)
+
+
+@pytest.mark.parametrize("must", RULES)
+def test_solver_on_positions_of_2x3(must: bool) -> None:
+    _solver_agrees_everywhere("2x3", must, step=97)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", ["2x3", "3x2", "1x6"])
+def test_solver_on_every_position_of_2x3(name: str, must: bool) -> None:
+    _solver_agrees_everywhere(name, must)
+
+
+@pytest.mark.parametrize("must", RULES)
+def test_compiled_and_plain_search_agree(must: bool) -> None:
+    board = Board(2, 3)
+    table = retrograde(board, must)
+    fast = Solver(board, must, table_bits=12)
+    plain = Solver(board, must, table_bits=12, pure=True)
+    rng = random.Random(7)
+    for _ in range(12):
+        lines = rng.getrandbits(board.num_lines) & rng.getrandbits(
+            board.num_lines
+        )  # mid-game: about 1/4 drawn
+        p = DotsPosition(board, lines)
+        assert fast.value(p) == plain.value(p) == table[lines]
+    assert pure_kernels().negamax is not K.negamax
+
+
+@pytest.mark.parametrize("must", RULES)
+def test_best_moves_are_exactly_the_moves_achieving_the_value(must: bool) -> None:
+    board = Board(2, 3)
+    table = retrograde(board, must)
+    solver = Solver(board, must, table_bits=16)
+    rng = random.Random(3)
+    for _ in range(40):
+        p = DotsPosition(board, rng.getrandbits(board.num_lines) & rng.getrandbits(board.num_lines))
+        if p.finished:
+            continue
+        v = solver.value(p)
+        expected = []
+        for line in p.legal_lines(must):
+            child, gained = p.play(line, must)
+            if (gained + table[child.lines] if gained else -table[child.lines]) == v:
+                expected.append(line)
+        assert solver.best_moves(p, v) == expected
+
+
+# Published values of the empty boards (Wilson; Barker and Korf), player to move.
+FREE = {"1x1": -1, "2x2": 2, "2x3": -2, "3x3": -3, "3x4": 0}
+MUST = {"1x1": -1, "2x2": 2, "2x3": -2, "3x3": -3, "3x4": -2}
+
+
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", ["1x1", "2x2", "2x3", "3x3"])
+def test_empty_boards(name: str, must: bool) -> None:
+    board = Board.parse(name)
+    assert Solver(board, must).value(DotsPosition(board)) == (MUST if must else FREE)[name]
+    assert (
+        Solver(Board(board.cols, board.rows), must).value(DotsPosition(Board(board.cols, board.rows)))
+        == (MUST if must else FREE)[name]
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("must", RULES)
+def test_empty_3x4(must: bool) -> None:
+    board = Board(3, 4)
+    assert Solver(board, must, table_bits=24).value(DotsPosition(board)) == (MUST if must else FREE)["3x4"]
+
+
+def test_the_rules_differ_in_mid_game() -> None:
+    board = Board(2, 3)
+    free, must = retrograde(board, False), retrograde(board, True)
+    differ = int(np.count_nonzero(free != must))
+    assert differ > 1000  # of 131,072 positions
+    assert np.any(free > must) and np.any(free < must)  # either side may gain from declining
