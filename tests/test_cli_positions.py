@@ -65,3 +65,15 @@ def test_children_bad_input() -> None:
     r = run("children", "AB")
     assert r.exit_code == 2
     assert "occurs once" in r.stderr
+
+
+def test_canonical_and_solve_read_spots_strings_with_small_letters_per_boundary() -> None:
+    from sprouts_cli.cli import main
+
+    runner = CliRunner()
+    got = runner.invoke(main, ["canonical", "1a1a.1a2a", "1a1a.1aAa|22A"])
+    assert got.exit_code == 0, got.output
+    assert got.output.split() == ["1a1a.1b2b", "1a1a.1bAb|A22"]
+    got = runner.invoke(main, ["solve", "--no-db", "--nimber", "--json", "1a1a.1a2a", "1a2a.2a2a"])
+    assert got.exit_code == 0, got.output
+    assert [json.loads(line)["nimber"] for line in got.output.splitlines()] == [1, 1]

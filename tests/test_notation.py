@@ -100,7 +100,8 @@ def test_canonical_output_reads_back_in_glop1() -> None:
         ("A|2", 1, "occurs once"),
         ("1a|1a", 2, "occurs once"),
         ("AB.AB|0", 4, "twice in one region"),
-        ("a2.a2", 4, "two boundaries"),
+        ("a2.a2", 1, "occurs once on its boundary"),
+        ("1aaa", 4, "occurs 3 times on one boundary"),
         ("0*3A|A", 1, "whole boundaries"),
         ("0*3x", 4, "unknown character 'x'"),
         ("0.}+0", 4, "GLOP 2 dialect"),
@@ -135,3 +136,30 @@ def test_parse_print_round_trip(p: Position) -> None:
     assert Position.from_string(p.notation("glop1")) == p
     c = p.canonical()
     assert Position.from_string(c).canonical() == c
+
+
+# Small letters are local to their boundary: SPOTS writes these, each with two spots 'a'.
+SPOTS_STRINGS = [
+    # (string, same position with distinct letters, nimber, misère: first player wins)
+    ("1a1a.1a2a", "1a1a.1b2b", 1, None),
+    ("1a1a.2a2a", "1a1a.2b2b", 0, None),
+    ("1a2a.2a2a", "1a2a.2b2b", 1, False),
+    ("1a1a.1aAa|22A", "1a1a.1bAb|22A", 0, None),
+]
+
+
+@pytest.mark.parametrize(("spots", "distinct", "nimber", "misere_win"), SPOTS_STRINGS)
+def test_small_letters_are_local_to_their_boundary(
+    spots: str, distinct: str, nimber: int, misere_win: bool | None
+) -> None:
+    from sprouts_cli.solve.session import Session
+
+    p = Position.from_string(spots)
+    assert p.canonical() == Position.from_string(distinct).canonical()
+    assert Position.from_string(p.canonical()) == p  # the canonical form reads back
+    assert Position.from_string(p.notation()).canonical() == p.canonical()
+    with Session(None) as session:
+        assert session.nimber(p) == nimber
+    if misere_win is not None:
+        with Session(None, misere=True) as session:
+            assert session.outcome(p) is misere_win

@@ -84,7 +84,8 @@ def format_position(p: Position, dialect: str = "glop2") -> str:
     """Write a position as it is stored: its own order of regions, boundaries, corners.
 
     Regions are grouped into lands; letters are named in order of first appearance
-    (capitals per land, small letters per region).
+    (capitals per land; small letters distinct across a region, which reads back
+    the same although the reader takes small letters as local to their boundary).
     """
     from .parts import land_groups
 
@@ -375,14 +376,16 @@ def _build(parsed: _Parsed, text: str) -> Position:
         capital_spot: dict[int, int] = {}
         for region in land:
             ri = len(regions)
-            smalls: dict[int, list[tuple[int, _Vertex]]] = {}
-            small_spot: dict[int, int] = {}
             out_region = []
             for bi, boundary in enumerate(region):
+                # Small letters are local to their boundary: the same letter on another
+                # boundary (of this region or another) is another spot.
+                smalls: dict[int, list[_Vertex]] = {}
+                small_spot: dict[int, int] = {}
                 out_b = []
                 for v in boundary:
                     if v.kind == SMALL:
-                        smalls.setdefault(v.letter, []).append((bi, v))
+                        smalls.setdefault(v.letter, []).append(v)
                         if v.letter not in small_spot:
                             small_spot[v.letter] = len(lives)
                             lives.append(1)
@@ -396,9 +399,9 @@ def _build(parsed: _Parsed, text: str) -> Position:
                     else:
                         out_b.append(len(lives))
                         lives.append(LIVES_OF[v.kind])
+                for seen in smalls.values():
+                    _check_small(seen, text)
                 out_region.append(tuple(out_b))
-            for seen in smalls.values():
-                _check_small(seen, text)
             regions.append(tuple(out_region))
         for seen3 in capitals.values():
             _check_capital(seen3, text)
@@ -415,27 +418,21 @@ def _build(parsed: _Parsed, text: str) -> Position:
     return position
 
 
-def _check_small(seen: list[tuple[int, _Vertex]], text: str) -> None:
-    v = seen[0][1]
+def _check_small(seen: list[_Vertex], text: str) -> None:
+    v = seen[0]
     if len(seen) == 1:
         raise NotationError(
-            f"small letter '{v.text}' occurs once in its region; a one-life spot seen once is written 2",
+            f"small letter '{v.text}' occurs once on its boundary; a one-life spot seen once is "
+            "written 2 (small letters are local to their boundary)",
             text,
             v.column,
         )
     if len(seen) > 2:
         raise NotationError(
-            f"letter '{v.text}' occurs {len(seen)} times in its region; a letter names one "
-            "spot with two corners, so it occurs exactly twice",
+            f"small letter '{v.text}' occurs {len(seen)} times on one boundary; a small letter "
+            "names one spot with both corners on that boundary, so it occurs exactly twice",
             text,
-            seen[2][1].column,
-        )
-    if seen[0][0] != seen[1][0]:
-        raise NotationError(
-            f"small letter '{v.text}' occurs on two boundaries of one region; a spot with both "
-            "corners in one region lies on one boundary",
-            text,
-            seen[1][1].column,
+            seen[2].column,
         )
 
 
