@@ -59,3 +59,11 @@ class LogError(SproutsError):
         self.line = line
         where = f"line {line}: " if line is not None else ""
         super().__init__(f"{where}{message}")
+
+
+class LimitError(SproutsError):
+    """An input larger than a command can handle (``sprouts_cli/limits.py``), refused before any work."""
+
+
+class OutputError(SproutsError):
+    """A file that cannot be written where it was asked for (missing or read-only directory)."""

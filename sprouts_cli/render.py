@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import SproutsError
-from .picture.gamefile import write_atomic
+from .files import write_atomic
 from .picture.model import Picture
 
 #: Spot colours by lives: seeds, sprouts, links, stumps.

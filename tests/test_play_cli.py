@@ -143,6 +143,7 @@ def test_play_from_a_position_string(tmp_path: Path) -> None:
 def test_a_drawn_game_is_saved_after_every_move_and_can_be_resumed(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     svg = tmp_path / "pictures"
+    svg.mkdir()  # --svg does not create directories
     log = tmp_path / "drawn.log"
     args = ["play", "--spots", "2", "--first", "random", "--second", "random", "--seed", "4", "--jobs", "1"]
     r = run(*args, "--misere", "--save", str(save), "--svg", str(svg), "--log", str(log), "--area", "400x300")

@@ -29,7 +29,8 @@ from ..engine.bounds import (
 )
 from ..engine.parts import clean
 from ..errors import GameFileError, PictureError, SproutsError
-from .common import Item, Reporter, out, print_json, read_items
+from ..limits import check_limits
+from .common import Item, Reporter, names_a_file, out, print_json, read_items, read_position
 
 
 @dataclass
@@ -45,10 +46,11 @@ class Loaded:
 
 def load_item(item: Item, realise: bool = True) -> Loaded:
     """A position string, or a saved game when the argument is a ``.json`` file."""
-    path = Path(item.text)
-    if item.text.lower().endswith(".json") and path.is_file():
-        return load_saved_game(path)
+    if names_a_file(item.text):
+        read_position(item.text, "bounds")  # a missing or oversized file is refused before any work
+        return load_saved_game(Path(item.text))
     p = Position.from_string(item.text)
+    check_limits(p, "bounds")
     drawing = realised(p) if realise else None
     if drawing is None:
         return Loaded(p, stumps_known=False, drawing=p)
@@ -296,5 +298,5 @@ def bounds_command(
                 print_report(report, limit, line, show or "")
         except SproutsError as e:
             # a saved game's errors already name the file
-            report_bad.bad(None if str(e).startswith(item.text) else item, e)
+            report_bad.bad(item, e)
     report_bad.exit()

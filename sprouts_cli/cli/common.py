@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
-from ..errors import SproutsError
+from ..errors import GameFileError, SproutsError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Position
 
 #: People read stdout through rich; data lines are printed without markup.
 out = Console(highlight=False, soft_wrap=True)
@@ -26,7 +31,20 @@ class Item:
 
     @property
     def where(self) -> str:
-        return f"line {self.line}" if self.line is not None else repr(self.text)
+        if self.line is not None:
+            return f"line {self.line}"
+        return repr(self.text) if names_a_file(self.text) else quote(self.text)
+
+
+#: Error messages quote at most this many characters of an input.
+QUOTE_CHARS = 60
+
+
+def quote(text: str, limit: int = QUOTE_CHARS) -> str:
+    """``text`` quoted for an error message, cut to about ``limit`` characters."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[: limit - 1]) + f"… ({len(text):,} characters)"
 
 
 def read_items(args: tuple[str, ...]) -> Iterator[Item]:
@@ -41,6 +59,68 @@ def read_items(args: tuple[str, ...]) -> Iterator[Item]:
             yield Item(arg, None)
 
 
+def names_a_file(text: str) -> bool:
+    """Whether an argument is a file name rather than a position string.
+
+    Position strings never hold ``/`` and never end in ``.json``, so a mistyped file
+    name (``gmae.json``) is reported as a missing file, not as bad notation.
+    """
+    return text.lower().endswith(".json") or "/" in text or os.sep in text
+
+
+def read_position(text: str, command: str) -> Position:
+    """A position string, or the position of a saved game when ``text`` names a file,
+    refused with one line when it is beyond what ``command`` can do (``limits.py``)."""
+    from ..engine import Position
+    from ..limits import check_limits
+
+    if names_a_file(text):
+        picture = read_game(text)
+        from ..errors import PictureError
+        from ..picture import analyse
+
+        try:
+            p = analyse(picture)
+        except PictureError as e:
+            raise GameFileError(f"{text}: {e}") from None
+    else:
+        p = Position.from_string(text)
+    check_limits(p, command)
+    return p
+
+
+def read_game(text: str):
+    """The picture of a saved game, its file checked (exists, size, spots) before the
+    picture layer is even imported, so that a file beyond the limits is refused at once."""
+    from pathlib import Path
+
+    from ..files import read_json_file
+    from ..limits import check_game_spots
+
+    if not text.lower().endswith(".json"):
+        raise GameFileError(f"{text}: a saved game is a .json file")
+    obj = read_json_file(Path(text))
+    game = obj.get("game") if isinstance(obj, dict) else None
+    if isinstance(game, dict):
+        for key in ("spots", "edges"):
+            if isinstance(game.get(key), list):
+                check_game_spots(len(game[key]) // (2 if key == "edges" else 1), text)
+    from ..picture.gamefile import game_from_json
+
+    return game_from_json(obj, where=text)
+
+
+def where_and_what(source: str, error: Exception) -> str:
+    """``source: error``, naming ``source`` once even when the error already names it."""
+    message = str(error)
+    from ..errors import OutputError
+
+    if isinstance(error, OutputError) or message.startswith(f"{source}:"):
+        return message
+    shown = quote(source) if len(source) > QUOTE_CHARS and not names_a_file(source) else source
+    return f"{shown}: {message}"
+
+
 class Reporter:
     """Counts bad inputs and prints each as one red line on stderr."""
 
@@ -50,6 +130,8 @@ class Reporter:
     def bad(self, item: Item | None, error: Exception) -> None:
         self.failures += 1
         where = f"{item.where}: " if item is not None else ""
+        if item is not None and item.line is None and str(error).startswith(f"{item.text}:"):
+            where = ""  # a file's errors name the file already
         err.print(f"[red]error:[/red] {where}{_escape(str(error))}")
 
     def exit(self) -> None:
@@ -79,4 +161,19 @@ def print_data(text: str) -> None:
     click.echo(text)
 
 
-__all__ = ["Item", "Reporter", "SproutsError", "err", "fail", "out", "print_data", "print_json", "read_items"]
+__all__ = [
+    "QUOTE_CHARS",
+    "Item",
+    "Reporter",
+    "SproutsError",
+    "err",
+    "fail",
+    "names_a_file",
+    "out",
+    "print_data",
+    "print_json",
+    "quote",
+    "read_items",
+    "read_position",
+    "where_and_what",
+]

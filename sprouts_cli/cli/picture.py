@@ -5,18 +5,20 @@ Every picture written is read back and must give the position it draws (§1.2).
 
 from __future__ import annotations
 
-import os
 import time
 
 import click
 
-from ..engine import Position
 from ..errors import PictureError, SproutsError
-from .common import err, fail, print_data, print_json
+from ..files import check_output
+from .common import err, fail, names_a_file, print_data, print_json, read_game, read_position, where_and_what
+
+#: ``layout -o`` writes a saved game, or a picture of it, by the output's extension.
+LAYOUT_SUFFIXES = (".json", ".svg", ".png")
 
 
 def _is_file(arg: str) -> bool:
-    return arg.lower().endswith(".json") and os.path.isfile(arg)
+    return names_a_file(arg)
 
 
 def _outer(value: str) -> int | None:
@@ -32,6 +34,8 @@ def _outer(value: str) -> int | None:
 
 
 def _progress(done: int, total: int) -> None:
+    if not err.is_terminal:  # progress is for a person watching, not for a pipe or a log
+        return
     err.print(f"[dim]layouts drawn: {done} of {total} tried[/dim]", highlight=False)
 
 
@@ -43,14 +47,15 @@ def draw(
     grid: bool,
     jobs: int | None,
     budget: float,
+    command: str = "layout",
 ):
     """The picture Z draws for a position string or a saved game, with its canonical form and clearance."""
-    from ..picture import analyse_picture, load_game  # heavy: only when used
+    from ..picture import analyse_picture  # heavy: only when used
     from ..picture.layout import layout_map
     from ..picture.planar_map import realise
 
     if _is_file(arg):
-        old = load_game(arg)
+        old = read_game(arg)
         analysis = analyse_picture(old)
         pmap, expected = analysis.map, analysis.position.canonical()
         width = width or old.width
@@ -58,7 +63,7 @@ def draw(
         meta = old.meta
         first = 0  # the present outside (analyse lists it first)
     else:
-        position = Position.from_string(arg)
+        position = read_position(arg, command)
         pmap, expected = realise(position), position.canonical()
         meta = {}
         first = None
@@ -96,7 +101,8 @@ def _with(options):
 @click.command("layout")
 @click.argument("source")
 @click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="The saved game to write."
+    "-o", "--output", required=True, type=click.Path(dir_okay=False),
+    help="The saved game to write (.json), or its picture (.svg, .png).",
 )
 @click.option(
     "--outer", default="auto", show_default=True, help="Region to put outside: auto, or its number."
@@ -136,24 +142,32 @@ def layout_command(
     a saved game is relaxed instead (A keeps the spots, R moves everything).  The
     picture written always reads back as the same position.
     """
-    from ..picture import analyse_picture, load_game, save_game  # heavy: only when used
-
     t0 = time.perf_counter()
     try:
+        check_output(output, LAYOUT_SUFFIXES)  # before any work, and before the heavy imports
+        if mode and not _is_file(source):
+            raise SproutsError(f"--{mode} works on a saved game (a .json file)")
+        if not _is_file(source):
+            read_position(source, "layout")
+        from ..picture import analyse_picture, save_game  # heavy: only when used
+
         if mode:
-            if not _is_file(source):
-                fail(f"{source!r}: --{mode} works on a saved game (a .json file)")
             from ..picture.relax import relax
 
-            old = load_game(source)
+            old = read_game(source)
             expected = analyse_picture(old).position.canonical()
             pic = relax(old, mode)
             clearance = analyse_picture(pic).min_clearance
         else:
             pic, expected, clearance = draw(source, width, height, outer, grid, jobs, budget)
-        save_game(output, pic, position=expected)
+        if output.lower().endswith(".json"):
+            save_game(output, pic, position=expected)
+        else:
+            from ..render import render
+
+            render(pic, output, title=expected)
     except (SproutsError, click.BadParameter) as e:
-        fail(f"{source}: {e}")
+        fail(where_and_what(source, e))
         return
     seconds = time.perf_counter() - t0
     if as_json:
@@ -207,21 +221,22 @@ def render_command(
     The format follows the output's extension.  Curves are written as their exact
     cubic Bézier pieces; spots are coloured by their lives.
     """
-    from ..picture import analyse_picture, load_game  # heavy: only when used
-    from ..render import render
-
     try:
-        if not output.lower().endswith((".svg", ".png")):
-            raise SproutsError(f"{output}: the output must end in .svg or .png")
+        check_output(output, (".svg", ".png"))  # before any work, and before the heavy imports
         if _is_file(source):
-            pic = load_game(source)
+            pic = read_game(source)
+            from ..picture import analyse_picture  # heavy: only when used
+
             canonical = analyse_picture(pic).position.canonical()
         else:
-            pic, canonical, _ = draw(source, width, height, outer, False, jobs, 5.0)
+            read_position(source, "render")
+            pic, canonical, _ = draw(source, width, height, outer, False, jobs, 5.0, command="render")
+        from ..render import render
+
         caption = title if title is not None else canonical
         render(pic, output, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi)
     except (SproutsError, click.BadParameter) as e:
-        fail(f"{source}: {e}")
+        fail(where_and_what(source, e))
         return
     print_data(f"{canonical}  →  {output}")
 

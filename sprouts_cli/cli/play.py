@@ -9,13 +9,13 @@ writes the log line by line (§7.3), and with ``--save``/``--svg`` draws every m
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import click
 
 from ..errors import SproutsError
+from ..limits import check_limits
 from ..players import PLAYER_NAMES
-from .common import err, fail, out, print_data, print_json
+from .common import err, fail, names_a_file, out, print_data, print_json, read_game, read_position
 
 
 def _area(text: str) -> tuple[float, float]:
@@ -103,6 +103,7 @@ def play_command(
         fail("--quiet is for computer against computer; a person needs to see the game")
     jobs = jobs or os.cpu_count() or 1
     try:
+        _check_outputs(save, svg_dir, log_path, db)
         position, picture, to_move = _start_position(start, spots)
         if misere is None:
             saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
@@ -138,6 +139,20 @@ def play_command(
         print_data(f"{who} wins after {outcome.moves} moves")
 
 
+def _check_outputs(save: str | None, svg_dir: str | None, log_path: str | None, db: str | None) -> None:
+    """Refuse, before the game starts, files that could not be written (no directory is created)."""
+    from ..files import check_directory, check_output
+
+    if save:
+        check_output(save, (".json",))
+    if svg_dir:
+        check_directory(svg_dir)
+    if log_path:
+        check_output(log_path)
+    if db:
+        check_output(db)
+
+
 def _open_table(db: str | None, no_db: bool, kinds: tuple[str, str]):
     """The table of solved positions the exact solvers read and write (only for players that solve)."""
     if no_db or not {"parity", "perfect"} & set(kinds):
@@ -168,15 +183,16 @@ def _start_position(start: str | None, spots: int | None):
     if spots is not None:
         return Position.start(spots), None, 1
     assert start is not None
-    if start.lower().endswith(".json") and Path(start).is_file():
-        from ..picture import analyse, load_game
+    if names_a_file(start):
+        from ..picture import analyse
 
-        picture = load_game(start)
+        picture = read_game(start)
+        check_limits(analyse(picture), "play")
         meta = picture.meta.get("game", {}) if isinstance(picture.meta, dict) else {}
         player = meta.get("player", 0)
         to_move = 2 if player == 1 else 1
         return analyse(picture), picture, to_move
-    return Position.from_string(start), None, 1
+    return read_position(start, "play"), None, 1
 
 
 @click.command("replay-log")
@@ -206,8 +222,13 @@ def replay_log_command(
 
         return run_replay(log, game_number, at, output, as_json)
     width, height = _area(area)
-    if output and Path(output).suffix.lower() not in (".svg", ".png", ".json"):
-        fail(f"{output}: the output should end in .svg, .png or .json")
+    if output:
+        from ..files import check_output
+
+        try:
+            check_output(output, (".svg", ".png", ".json"))
+        except SproutsError as e:
+            fail(str(e))
     result = replay_log(log)
     games = result.games
     chosen = None

@@ -11,7 +11,7 @@ from rich.table import Table
 from ..engine import Position
 from ..engine.notation import DIALECTS
 from ..errors import SproutsError
-from .common import Reporter, out, print_data, print_json, read_items
+from .common import Reporter, out, print_data, print_json, read_items, read_position
 
 dialect_option = click.option(
     "--dialect",
@@ -22,17 +22,13 @@ dialect_option = click.option(
 )
 
 
-def position_argument(text: str) -> Position:
-    """A position string, or a saved game when the argument is an existing ``.json`` file.
+def position_argument(text: str, command: str = "canonical") -> Position:
+    """A position string, or a saved game when the argument names a ``.json`` file.
 
     The picture layer (scipy, matplotlib) is imported only when a file is given, so
-    that plain position work starts fast.
+    that plain position work starts fast.  Inputs beyond ``command``'s limits are refused.
     """
-    if text.lower().endswith(".json"):
-        from ..picture import position_argument as from_file
-
-        return from_file(text)
-    return Position.from_string(text)
+    return read_position(text, command)
 
 
 def _in_dialect(form: str, dialect: str) -> str:
@@ -87,7 +83,7 @@ def children_command(position: str, as_json: bool, dialect: str) -> None:
     items = list(read_items((position,)))
     for item in items:
         try:
-            p = Position.from_string(item.text)
+            p = read_position(item.text, "children")
             kids = sorted(_in_dialect(c, dialect) for c in p.children())
             if as_json:
                 print_json(

@@ -13,7 +13,7 @@ from ..engine.rules import Rules
 from ..errors import SproutsError, TableError
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
-from .common import Reporter, err, fail, out, print_json, read_items
+from .common import Reporter, err, fail, out, print_json, read_items, read_position
 
 
 @click.command("solve")
@@ -102,7 +102,9 @@ def _open_table(db: Path | None, no_db: bool) -> Table | None:
     if no_db:
         return None
     try:
-        return Table(db if db is not None else default_path())
+        if db is None:
+            return Table(default_path(), create_directory=True)
+        return Table(db)
     except SproutsError as e:
         fail(str(e))
         raise  # fail() exits; this keeps type checkers content
@@ -160,7 +162,7 @@ def _solve_all(
         with progress:
             for item in read_items(positions):
                 try:
-                    p = Position.from_string(item.text)
+                    p = read_position(item.text, "solve")
                 except SproutsError as e:
                     report.bad(item, e)
                     continue

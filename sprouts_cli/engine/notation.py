@@ -25,6 +25,13 @@ DIALECTS = ("glop2", "glop1")
 
 LIVES_OF = {"0": 3, "1": 2, "2": 1, "3": 0}
 
+#: The reader refuses longer strings and more spots before building anything (``0*99999999``
+#: would otherwise grow past 4 GB); each command has its own, lower limits (``limits.py``).
+MAX_TEXT = 100_000
+MAX_SPOTS = 20_000
+#: Digits in one number (a heap, a count, a letter number): more is never a real position.
+MAX_DIGITS = 9
+
 
 # ------------------------------------------------------------------ writing
 def small_letter(index: int) -> str:
@@ -137,6 +144,15 @@ class _Reader:
         self.text = text
         self.chars = [(c, i + 1) for i, c in enumerate(text) if not c.isspace()]
         self.i = 0
+        self.spots = 0
+
+    def count_spots(self, k: int, column: int) -> None:
+        """Count ``k`` more spots, refusing a string with more than ``MAX_SPOTS``."""
+        self.spots += k
+        if self.spots > MAX_SPOTS:
+            raise self.fail(
+                f"more than {MAX_SPOTS:,} spot corners; a position string may have at most that", column
+            )
 
     def peek(self) -> str:
         return self.chars[self.i][0] if self.i < len(self.chars) else ""
@@ -165,10 +181,18 @@ class _Reader:
         if not digits:
             found = f"'{self.peek()}'" if self.peek() else "the end"
             raise self.fail(f"expected {what} (digits), found {found}", start)
+        if len(digits) > MAX_DIGITS:
+            raise self.fail(f"a number of {len(digits):,} digits; numbers have at most {MAX_DIGITS}", start)
         return int(digits)
 
     def vertex(self) -> _Vertex | None:
         """Read one vertex token, or return None if the next character is not one."""
+        v = self._vertex()
+        if v is not None:
+            self.count_spots(1, v.column)
+        return v
+
+    def _vertex(self) -> _Vertex | None:
         c = self.peek()
         col = self.column()
         if not c:
@@ -189,6 +213,8 @@ class _Reader:
             self.take()
             if k < 1:
                 raise self.fail(f"letter numbers start at 1, not {k}", col)
+            if k > MAX_SPOTS:
+                raise self.fail(f"letter number {k:,}; a position has at most {MAX_SPOTS:,} spots", col)
             return _Vertex(SMALL if c == "m" else CAPITAL, k, col, f"{c}({k})")
         if c in SMALL_LETTERS:
             self.take()
@@ -209,6 +235,10 @@ class _Reader:
 
 def parse_position(text: str) -> Position:
     """Read a position string in either dialect; NotationError says what and where."""
+    if len(text) > MAX_TEXT:
+        raise NotationError(
+            f"{len(text):,} characters; a position string may have at most {MAX_TEXT:,}", "", MAX_TEXT + 1
+        )
     reader = _Reader(text)
     if reader.at_end():
         raise NotationError("empty position string (the position with no move is '!')", text, 1)
@@ -273,6 +303,7 @@ def _parse_boundary2(r: _Reader) -> list[list[_Vertex]]:
         k = r.number("how many boundaries '0' (0*k)")
         if k < 1:
             raise r.fail("'0*k' needs k of at least 1", start)
+        r.count_spots(k - 1, start)
         if r.vertex() is not None:
             raise r.fail("'0*k' stands for k whole boundaries '0'; end it with '.', '|' or '+'", start)
         return [[_Vertex(ZERO, 0, start, "0")] for _ in range(k)]

@@ -77,14 +77,15 @@ def __getattr__(name: str) -> Any:
 
 def position_argument(text: str) -> Position:
     """A command-line argument as a position: an existing ``.json`` file is a saved game."""
-    if text.lower().endswith(".json") and os.path.isfile(text):
+    if text.lower().endswith(".json"):
         from .analyse import analyse
         from .gamefile import load_game
 
         try:
             return analyse(load_game(text, check=False))
         except PictureError as e:
-            raise GameFileError(f"{text}: {e}") from None
+            message = str(e)
+            raise GameFileError(message if message.startswith(f"{text}:") else f"{text}: {message}") from None
     return Position.from_string(text)
 
 

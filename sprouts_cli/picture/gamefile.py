@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from ..engine.rules import Rules
 from ..errors import GameFileError, PictureError
+from ..files import read_json_file, write_atomic
+from ..limits import check_game_spots
 from .model import SPOT_RADIUS, Curve, Picture
 
 FORMAT = "sprouts-game"
@@ -38,14 +39,10 @@ _GAME_KEYS = ("W0", "H0", "spots", "edges")
 def load_game(path: str | os.PathLike, check: bool = True) -> Picture:
     """Read a saved game; with ``check`` the picture is analysed and refused if it is not a drawing."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise GameFileError(f"{p}: cannot read: {e.strerror or e}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise GameFileError(f"{p}: line {e.lineno}, column {e.colno}: not JSON: {e.msg}") from None
+    obj = read_json_file(p)
+    game = obj.get("game") if isinstance(obj, dict) else None
+    if isinstance(game, dict) and isinstance(game.get("spots"), list):
+        check_game_spots(len(game["spots"]), str(p))
     pic = game_from_json(obj, where=str(p))
     if check:
         from .analyse import analyse_picture
@@ -214,31 +211,6 @@ def save_game(
         if back != position:
             raise PictureError(f"{path}: the picture as written would not read back as {position}; not saved")
     write_atomic(path, json.dumps(obj, indent=1) + "\n")
-
-
-def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
-    """Never a half-written file: write a temporary file beside ``path`` and ``os.replace`` it."""
-    p = Path(path)
-    directory = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8") if isinstance(text, str) else text)
-            f.flush()
-            os.fsync(f.fileno())
-        # the mode a new file would have had (or the old file's), not mkstemp's private 0600
-        if p.exists():
-            mode = p.stat().st_mode & 0o777
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _num(v: float) -> float | int:

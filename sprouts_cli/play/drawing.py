@@ -42,8 +42,6 @@ class Drawer:
         self.seconds = 0.0
         self.drawn_by = "layout"
         self.pictures: list = []  # the picture after each move (index: moves made), for undo
-        if self.svg_dir is not None:
-            self.svg_dir.mkdir(parents=True, exist_ok=True)
 
     def begin(self, start: Position, picture=None) -> Position:
         """Draw the start (or take the saved game's picture); the start as the picture numbers it.

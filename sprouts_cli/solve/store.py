@@ -113,7 +113,13 @@ class Table:
     has committed.  Writes are buffered for at most ``flush_seconds``.
     """
 
-    def __init__(self, path: str | os.PathLike[str], flush_seconds: float = 0.5, timeout: float = 60.0):
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        flush_seconds: float = 0.5,
+        timeout: float = 60.0,
+        create_directory: bool = False,
+    ):
         self.path = Path(path)
         self.flush_seconds = flush_seconds
         self._lock = threading.RLock()
@@ -125,7 +131,11 @@ class Table:
         self.hits = 0
         self.written = 0
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if create_directory:  # the default place in the cache; a --db path's directory must exist
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif not self.path.parent.is_dir():
+                where = str(self.path.parent)
+                raise TableError(f"{self.path}: no such directory {where!r} (it is not created)")
             self._db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             self._db.execute("PRAGMA journal_mode = WAL")
@@ -355,4 +365,6 @@ def open_table(db: str | os.PathLike[str] | None, use_db: bool = True) -> Table 
     """The table the command line asked for: ``--db PATH``, the default one, or none (``--no-db``)."""
     if not use_db:
         return None
-    return Table(db if db is not None else default_path())
+    if db is None:
+        return Table(default_path(), create_directory=True)
+    return Table(db)

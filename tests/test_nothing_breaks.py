@@ -1,0 +1,161 @@
+"""Issue 9: inputs beyond the limits, missing and unwritable files, binary and deep JSON.
+
+Each case answers with one line on stderr and exit code 2, never a traceback, and
+before any long work.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sprouts_cli.cli import main
+
+POSITIONS = Path(__file__).resolve().parent.parent / "positions"
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def one_line_error(r, *words: str) -> str:
+    """The single stderr line of a refused command, checked to hold ``words``."""
+    assert r.exit_code == 2, r.output
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
+
+
+# ------------------------------------------------------------------ hard limits
+@pytest.mark.parametrize(
+    ("command", "text", "words"),
+    [
+        ("canonical", "0*99999999", ("20,000",)),
+        ("solve", "0*99999999", ("20,000",)),
+        ("bounds", "0*99999999", ("20,000",)),
+        ("children", "0*99999999", ("20,000",)),
+        ("bounds", "0*100000", ("20,000",)),
+        ("bounds", "0*1001", ("1,001 spots", "bounds takes at most 1,000")),
+        ("children", "0*1001", ("children takes at most 1,000",)),
+        ("solve", "0*21", ("63 lives", "at most 60")),
+        ("solve", "0+*1001", ("*1,000",)),
+        ("canonical", "1m(99999999)m(99999999)", ("letter number",)),
+        ("canonical", "0+*12345678901234567890", ("digits",)),
+    ],
+)
+def test_inputs_beyond_a_commands_limits_are_refused_at_once(command: str, text: str, words) -> None:
+    one_line_error(run(command, text), *words)
+
+
+@pytest.mark.parametrize("command", ["layout", "render"])
+def test_layout_and_render_refuse_positions_they_cannot_draw_in_time(command: str, tmp_path: Path) -> None:
+    one_line_error(run(command, "0*201", "-o", str(tmp_path / "x.svg")), "201 spots", "at most 200")
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_very_long_boundary_is_refused_before_it_is_named() -> None:
+    letters = [f"m({i})" for i in range(1, 1502)]  # a path of 1,501 spots between two ends
+    text = "1" + "".join(letters) + "1" + "".join(reversed(letters))
+    one_line_error(run("canonical", text), "3,004 corners", "2,000")
+
+
+def test_error_messages_quote_at_most_sixty_characters_of_the_input() -> None:
+    text = "0." * 16_500 + "x"  # a 33 KB line with a fault at the end
+    line = one_line_error(run("canonical", text), "column 33001")
+    assert len(line) < 200
+    line = one_line_error(run("canonical", "0." * 60_000), "100,000")
+    assert len(line) < 200
+
+
+def test_a_saved_game_with_too_many_spots_is_refused_before_it_is_analysed(tmp_path: Path) -> None:
+    game = json.loads((POSITIONS / "loop.json").read_text())
+    game["game"]["spots"] = [{"x": i % 100, "y": i // 100} for i in range(20_000)]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(game))
+    for command in ("canonical", "bounds"):
+        one_line_error(run(command, str(big)), "20,000 spots", "at most 1,000")
+
+
+# ------------------------------------------------------------------ reading files
+@pytest.mark.parametrize("command", ["canonical", "bounds", "children", "solve", "layout", "render"])
+def test_a_mistyped_file_name_is_a_missing_file_not_bad_notation(command: str, tmp_path: Path) -> None:
+    extra = ["-o", str(tmp_path / "x.svg")] if command in ("layout", "render") else []
+    if command == "solve":
+        extra = ["--no-db"]
+    line = one_line_error(run(command, "gmae.json", *extra), "gmae.json", "no such file")
+    assert "column" not in line
+
+
+@pytest.mark.parametrize("kind", ["binary", "deep", "broken"])
+@pytest.mark.parametrize("command", ["canonical", "bounds", "render"])
+def test_binary_deep_or_broken_json_files_give_one_line_naming_the_file_once(
+    kind: str, command: str, tmp_path: Path
+) -> None:
+    f = tmp_path / "loop.json"
+    if kind == "binary":
+        f.write_bytes(bytes(range(256)) * 4)
+    elif kind == "deep":
+        f.write_text("[" * 100_000 + "]" * 100_000)
+    else:
+        game = json.loads((POSITIONS / "loop.json").read_text())
+        game["game"]["spots"][0].update(x=game["game"]["spots"][1]["x"], y=game["game"]["spots"][1]["y"])
+        f.write_text(json.dumps(game))
+    extra = ["-o", str(tmp_path / "x.svg")] if command == "render" else []
+    line = one_line_error(run(command, str(f), *extra))
+    assert line.count("loop.json") == 1, line
+
+
+# ------------------------------------------------------------------ writing files
+@pytest.mark.parametrize("command", ["render", "layout"])
+@pytest.mark.parametrize("where", ["missing", "not a directory"])
+def test_an_output_in_a_missing_directory_is_refused_before_any_work(
+    command: str, where: str, tmp_path: Path
+) -> None:
+    parent = tmp_path / "nowhere"
+    if where == "not a directory":
+        parent.write_text("a file")
+    one_line_error(run(command, "0*2", "-o", str(parent / "x.svg")), "x.svg", where.split()[-1])
+    assert not (tmp_path / "nowhere").is_dir()
+
+
+def test_layout_chooses_the_format_by_the_outputs_extension(tmp_path: Path) -> None:
+    svg = tmp_path / "x.svg"
+    r = run("layout", "0*2", "-o", str(svg), "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert svg.read_text().lstrip().startswith("<?xml")
+    one_line_error(run("layout", "0*2", "-o", str(tmp_path / "x.txt")), ".json or .svg or .png")
+
+
+def test_play_and_replay_refuse_outputs_in_missing_directories(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    base = ["play", "--spots", "2", "--first", "random", "--second", "random", "--seed", "1", "-q"]
+    base += ["--jobs", "1"]
+    one_line_error(run(*base, "--save", str(missing / "g.json")), "no such directory")
+    one_line_error(run(*base, "--svg", str(missing)), "no such directory")
+    one_line_error(run(*base, "--log", str(missing / "g.log")), "no such directory")
+    assert not missing.exists()
+    log = tmp_path / "games.log"
+    assert run(*base, "--log", str(log)).exit_code == 0
+    one_line_error(run("replay", str(log), "-o", str(missing / "x.svg")), "no such directory")
+
+
+def test_db_in_a_missing_directory_is_refused_not_created(tmp_path: Path) -> None:
+    one_line_error(run("solve", "0*2", "--db", str(tmp_path / "nowhere" / "t.sqlite")), "no such directory")
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_write_atomic_turns_os_errors_into_one_line(tmp_path: Path) -> None:
+    from sprouts_cli.errors import OutputError
+    from sprouts_cli.files import write_atomic
+
+    with pytest.raises(OutputError, match="no such directory"):
+        write_atomic(tmp_path / "nowhere" / "x.svg", "text")
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(OutputError, match="cannot write"):
+        write_atomic(tmp_path / "afile" / "x.svg", "text")
