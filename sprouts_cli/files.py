@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 from .errors import GameFileError, OutputError
 from .limits import check_game_size
+
+#: The recursion limit while a JSON file is decoded (the interpreter's own default).
+JSON_RECURSION_LIMIT = 1000
 
 
 def read_json_file(p: Path) -> object:
@@ -34,12 +38,19 @@ def read_json_file(p: Path) -> object:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise GameFileError(f"{p}: not a text file (byte {e.start + 1} is not UTF-8)") from None
+    # The decoder recurses once per level of nesting; solvers raise the recursion limit for
+    # their own needs, and with a high limit a deeply nested file would overflow the C stack
+    # (a crash, not an error).  A saved game is a few levels deep.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(limit, JSON_RECURSION_LIMIT))
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise GameFileError(f"{p}: line {e.lineno}, column {e.colno}: not JSON: {e.msg}") from None
     except RecursionError:
         raise GameFileError(f"{p}: nested too deeply to be a saved game") from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def check_directory(path: str | os.PathLike, for_file: str | os.PathLike | None = None) -> None:

@@ -24,7 +24,6 @@ did).
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 import types
 from typing import TYPE_CHECKING, Any
