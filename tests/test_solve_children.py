@@ -12,7 +12,7 @@ from sprouts_cli.engine import Position
 from sprouts_cli.engine.explore import child_parts, reachable_positions
 from sprouts_cli.engine.moves import representative_moves
 from sprouts_cli.engine.reduce import reduced_lands
-from sprouts_cli.solve.children import land_children, symmetric_moves
+from sprouts_cli.solve.children import land_children, read_land, symmetric_moves
 
 
 @cache
@@ -47,3 +47,29 @@ def test_interchangeable_boundaries_are_used_once() -> None:
     p = Position.from_string("0*11")
     assert len(symmetric_moves(p)) == 12 < len(representative_moves(p))
     assert len(land_children("0*11")) == 7
+
+
+def _same_position(text: str) -> None:
+    fast, ref = read_land(text), Position.from_string(text)
+    assert (fast.regions, fast.lives, fast.heaps) == (ref.regions, ref.lives, ref.heaps), text
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_read_land_reads_as_the_notation_does(n: int) -> None:
+    for land in lands_from(n):
+        _same_position(land)
+        for child in land_children(land):
+            for x in child:
+                _same_position(x)
+
+
+@given(game_positions(max_spots=12))
+def test_read_land_reads_random_lands_as_the_notation_does(p: Position) -> None:
+    for land in reduced_lands(p):
+        _same_position(land)
+
+
+def test_read_land_reads_long_letter_names() -> None:
+    _same_position("abcdefghijklm(13)m(13)lkjihgfedcba.0*3.1")
+    capitals = [f"n({k})" if k > 25 else chr(64 + k) for k in range(1, 28)]
+    _same_position(f"0.{''.join(capitals)}|{''.join(reversed(capitals))}")
