@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.canonical import (
     _mirror_invariant,
+    _sorted_land,
     clean_lands,
     clear_land_cache,
     general_land_code,
@@ -112,3 +113,13 @@ def test_mirror_invariance_is_only_claimed_when_mirroring_rotates() -> None:
     for b in [(1, 2, 3, 4), (1, 1, 2), (1, 2, 1, 3), (7, 8, 9, 8)]:
         rotations = {b[i:] + b[:i] for i in range(len(b))}
         assert _mirror_invariant([b]) == (b[::-1] in rotations)
+
+
+@given(game_positions(max_spots=16), st.integers(0, 2**32 - 1))
+def test_sorted_layout_is_the_same_land(p: Position, seed: int) -> None:
+    """The cache key of ``land_code_and_text`` is the land itself, laid out another way."""
+    rng = random.Random(seed)
+    for r in (p, reordered(rotated(renamed(p, rng), rng), rng)):
+        for land in clean_lands(r):
+            laid, lives = _sorted_land(land, r.lives)
+            assert land_code(list(laid), lives) == land_code(land, r.lives)

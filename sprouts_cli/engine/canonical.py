@@ -45,7 +45,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 
 from .notation import capital_letter, small_letter
-from .position import Boundary, Position
+from .position import Boundary, Position, Region
 
 # Token values inside codes: 0, 1, 2 as written; capitals 3, 4, ...; small letters after.
 K_ZERO, K_ONE, K_TWO = 0, 1, 2
@@ -812,9 +812,10 @@ def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ..
     exactly as given (its regions and the lives met along them): a land that no move
     touched keeps its spot numbers, so successive positions of a game and the children
     of one position share most of their lands.  The second is keyed by the same land
-    with its spots renumbered in order of first appearance: not a canonical key (one
-    position has many), but an exact one, and it catches the same land reached with
-    other spot numbers (siblings, transpositions in a search).
+    laid out in a standard way (``_sorted_land``): not a canonical key (one position
+    may have several), but an exact one, and it catches the same land reached with
+    other spot numbers, boundaries and regions in another order or boundaries read
+    from another corner (siblings, transpositions in a search).
     """
     key = (tuple(regions), tuple([lives[s] for r in regions for b in r for s in b]))
     hit = _BY_LAND.get(key)
@@ -824,17 +825,60 @@ def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ..
     if len(regions) == 1:  # cheaper to code than to renumber and look up again
         hit = _single_region(regions[0], lives)
     else:
-        ids: dict[int, int] = {}
-        renumbered = tuple(tuple(tuple([ids.setdefault(s, len(ids)) for s in b]) for b in r) for r in regions)
-        key2 = (renumbered, key[1])
+        key2 = _sorted_land(regions, lives)
         hit = _BY_PATTERN.get(key2)
         if hit is None:
-            hit = land_code(list(renumbered), [lives[s] for s in ids])
+            hit = land_code(list(key2[0]), key2[1])
             _remember(_BY_PATTERN, key2, hit)
         else:
             _BY_PATTERN.move_to_end(key2)
     _remember(_BY_LAND, key, hit)
     return hit
+
+
+def _sorted_land(
+    regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]
+) -> tuple[tuple[tuple[Boundary, ...], ...], tuple[int, ...]]:
+    """The land with each boundary read from its least corner, boundaries and regions sorted
+    by those readings, and spots renumbered as they first appear; and the lives of the spots.
+
+    Every step is a symmetry of the position (rotating a boundary, reordering boundaries
+    and regions, renaming spots), so the result is the same land; ties keep the order
+    given, so equal lands can still come out differently (one search in three of those
+    that renumbering alone missed: ``0*10`` codes 20,000 lands instead of 30,800).
+    """
+    where: dict[int, int] = {}
+    twice: set[int] = set()
+    for ri, r in enumerate(regions):
+        for b in r:
+            for s in b:
+                o = where.get(s)
+                if o is None:
+                    where[s] = ri
+                else:
+                    twice.add(s)
+                    if o != ri:
+                        where[s] = -1
+    kinds: dict[int, int] = {}
+    for s, ri in where.items():
+        lv = lives[s]
+        kinds[s] = 3 - lv if lv >= 2 else K_CAP if ri < 0 else K_SMALL if s in twice else K_TWO
+    laid: list[tuple[tuple, Region]] = []
+    for r in regions:
+        items = []
+        for b in r:
+            if len(b) == 1:
+                items.append(((kinds[b[0]],), b))
+            else:
+                low, starts = _least_starts(_normalised(b, 0, kinds))
+                c = starts[0]
+                items.append((low, b[c:] + b[:c] if c else b))
+        items.sort(key=_first)
+        laid.append((tuple([it[0] for it in items]), tuple([it[1] for it in items])))
+    laid.sort(key=_first)
+    ids: dict[int, int] = {}
+    renumbered = tuple(tuple(tuple([ids.setdefault(s, len(ids)) for s in b]) for b in r) for _k, r in laid)
+    return renumbered, tuple([lives[s] for s in ids])
 
 
 def _remember(cache: OrderedDict, key: tuple, value: tuple[Code, str]) -> None:

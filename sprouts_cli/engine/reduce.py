@@ -28,13 +28,19 @@ canonical tree) is kept; ``tests/test_reduce.py`` checks every rule by brute for
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from itertools import product
 
-from .canonical import clean_lands, land_code_and_text
+from .canonical import LAND_CACHE_SIZE, clean_lands, land_code_and_text
 from .position import Boundary, Position, Region
 
 #: At most this many variants are canonicalised to settle the order of set regions.
 MAX_SET_CHOICES = 64
+
+#: Reduced strings of cleaned lands, by the land exactly as given (regions and the lives met
+#: along them).  A move changes one land; the others keep their spot numbers, and in a
+#: search about a third of the lands of children were met before exactly so.
+_REDUCED: OrderedDict[tuple, str] = OrderedDict()
 
 
 def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
@@ -71,37 +77,54 @@ def reduced_lands(p: Position) -> list[str]:
     lives = p.lives
     out = []
     for land in clean_lands(p):
-        regions = [tuple([merge_adjacent_corners(b, lives) for b in r]) for r in land]
-        spot_sets = [{s for b in r for s in b} for r in regions]
-        small = [sum([lives[s] for s in spots]) <= 3 for spots in spot_sets]
-        if not any(small):
-            out.append(land_code_and_text(regions, lives)[1])
-            continue
-        occurs: dict[int, int] = {}
-        for spots in spot_sets:
-            for s in spots:
-                occurs[s] = occurs.get(s, 0) + 1
-        choices: list[list[Region]] = []
-        budget = MAX_SET_CHOICES
-        for r, is_small in zip(regions, small, strict=True):
-            if is_small:
-                orders = set_region_orders(r, lives, occurs)
-                if len(orders) > 1 and budget < 2:
-                    orders = orders[:1]
-                elif len(orders) > 1:
-                    budget //= 2
-                choices.append(orders)
-            else:
-                choices.append([r])
-        best: tuple | None = None
-        best_text = ""
-        for variant in product(*choices):
-            code, text = land_code_and_text(list(variant), lives)
-            if best is None or code < best:
-                best, best_text = code, text
-        out.append(best_text)
+        key = (tuple(land), tuple([lives[s] for r in land for b in r for s in b]))
+        text = _REDUCED.get(key)
+        if text is None:
+            text = _REDUCED[key] = _reduced_land(land, lives)
+            if len(_REDUCED) > LAND_CACHE_SIZE:
+                _REDUCED.popitem(last=False)
+        else:
+            _REDUCED.move_to_end(key)
+        out.append(text)
     out.sort()
     return out
+
+
+def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
+    """The reduced string of one cleaned land (rules 2 and 3 on top of the exact form)."""
+    regions = [tuple([merge_adjacent_corners(b, lives) for b in r]) for r in land]
+    spot_sets = [{s for b in r for s in b} for r in regions]
+    small = [sum([lives[s] for s in spots]) <= 3 for spots in spot_sets]
+    if not any(small):
+        return land_code_and_text(regions, lives)[1]
+    occurs: dict[int, int] = {}
+    for spots in spot_sets:
+        for s in spots:
+            occurs[s] = occurs.get(s, 0) + 1
+    choices: list[list[Region]] = []
+    budget = MAX_SET_CHOICES
+    for r, is_small in zip(regions, small, strict=True):
+        if is_small:
+            orders = set_region_orders(r, lives, occurs)
+            if len(orders) > 1 and budget < 2:
+                orders = orders[:1]
+            elif len(orders) > 1:
+                budget //= 2
+            choices.append(orders)
+        else:
+            choices.append([r])
+    best: tuple | None = None
+    best_text = ""
+    for variant in product(*choices):
+        code, text = land_code_and_text(list(variant), lives)
+        if best is None or code < best:
+            best, best_text = code, text
+    return best_text
+
+
+def clear_reduced_cache() -> None:
+    """Forget the cached reduced lands (benchmarks time the work itself this way)."""
+    _REDUCED.clear()
 
 
 def reduced_form(p: Position) -> str:
