@@ -37,6 +37,13 @@ from .common import Reporter, err, fail, out, print_json, read_items, read_posit
 @click.option("--no-db", is_flag=True, help="Keep nothing: use no table of solved positions.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input.")
 @click.option(
+    "--players",
+    type=click.IntRange(2, 3),
+    default=2,
+    show_default=True,
+    help="3: which player, if any, can force making the last move against the other two.",
+)
+@click.option(
     "--import",
     "imports",
     multiple=True,
@@ -60,6 +67,7 @@ def solve_command(
     db: Path | None,
     no_db: bool,
     as_json: bool,
+    players: int,
     imports: tuple[Path, ...],
     export: Path | None,
 ) -> None:
@@ -74,6 +82,7 @@ def solve_command(
     Examples:
       sprouts solve 0*5 --nimber        0*5: first player wins (nimber 1), 0.4 s
       sprouts solve 0*8 --jobs 2 --json
+      sprouts solve 0*4 --players 3     can a player force the last move?
       sprouts solve --import glop.spr
       sprouts solve 0*8 --export table.spr
     """
@@ -85,6 +94,13 @@ def solve_command(
         fail("--nimber is for normal play; misère play has no nimbers")
     if no_db and (db is not None or imports or export is not None):
         fail("--no-db cannot be used with --db, --import or --export")
+    if players == 3:
+        from .solve_three import solve_three
+
+        if export is not None:
+            fail("--export writes the table of two-player results; it cannot be used with --players 3")
+        solve_three(positions, misere, nimber, imports, moves, as_json)
+        return
     table = _open_table(db, no_db)
     try:
         for path in imports:
