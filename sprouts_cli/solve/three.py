@@ -39,7 +39,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..engine.bounds import lower_bound, upper_bound
+from ..engine.bounds import OutOfTime, lower_bound, upper_bound
 from ..engine.moves import apply_move, heap_children, symmetric_moves
 from ..engine.position import Position
 
@@ -81,6 +81,9 @@ class ThreeSolver:
         self._children: dict[str, list[Position]] = {}
         self._range: dict[str, tuple[int, int]] = {}
         self.searched = 0
+        #: A ``time.monotonic()`` value after which a search raises ``OutOfTime``
+        #: (what was proved before stays in the table: only finished answers are kept).
+        self.deadline: float | None = None
 
     # ------------------------------------------------------------------ public
     def solve(self, p: Position) -> ThreeResult:
@@ -144,6 +147,8 @@ class ThreeSolver:
             answer = True
         else:
             self.searched += 1
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise OutOfTime
             kids = self._kids(p, key)
             if not kids:  # pragma: no cover - the bounds make lo == hi == 0 here
                 answer = offset == last_mover_offset(0)
