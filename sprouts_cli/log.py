@@ -13,11 +13,12 @@ The grammar (the README has it with examples)::
                                                             lines starting with "#" are skipped)
     kind    := "game" | "move" | "think" | "undo" | "end" | "note"
 
-* ``game N`` starts game N: ``rules`` (normal | misere), ``first``/``second`` (the
+* ``game N`` starts game N: ``rules`` (normal | misere | three-player), ``first``/``second`` (the
   players), ``seed``, ``time`` (seconds per computer move), ``area`` (the drawing
   area ``WxH``, or ``none``), ``spots`` (spot numbers in use), ``start`` (the
   canonical form), ``numbered`` (the regions as 1-based spot lists, ``naming.py``),
-  ``spot-lives`` (one digit per spot), ``to-move`` (1 or 2), ``date``.
+  ``spot-lives`` (one digit per spot), ``to-move`` (1 or 2), ``date``; in a
+  ``three-player`` game also ``third``, and ``to-move`` may be 3.
 * ``move K`` is the K-th move of the current game: ``player`` (1 | 2), ``by``
   (human | random | montecarlo | parity | perfect), ``play`` (the move in words),
   ``effect`` (the region it joined boundaries in or split, and its lives; checked up
@@ -241,7 +242,7 @@ class ReplayedGame:
     number: int
     line: int
     rules: Rules
-    players: tuple[str, str]
+    players: tuple[str, ...]
     start: Position
     complete: bool  # the start keeps every spot (stumps known to the lower bound)
     first_to_move: int = 1
@@ -339,11 +340,15 @@ class _ReplayState:
         if self.games and r.number <= self.games[-1].number:
             raise LogError(f"game {r.number} follows game {self.games[-1].number}", r.line)
         word = r.get("rules")
-        if word not in Rules.words(players=2):
-            known = " or ".join(f"'{w}'" for w in Rules.words(players=2))
+        if word not in [r.value for r in Rules]:
+            known = " or ".join(f"'{r.value}'" for r in Rules)
             raise LogError(f"the rules are {known}, not '{word}'", r.line)
         rules = Rules(word)
         players = (r.get("first"), r.get("second"))
+        if Rules(word).players == 3:
+            players = (*players, r.get("third"))
+        elif "third" in r.fields:
+            raise LogError(f"a third player in a game of {word} play (three-player play has three)", r.line)
         for p in players:
             if p not in PLAYERS:
                 raise LogError(f"unknown player '{p}' (players are {', '.join(PLAYERS)})", r.line)
@@ -360,8 +365,8 @@ class _ReplayState:
         if "spots" in r.fields and r.fields["spots"] != str(len(lives)):
             raise LogError(f"spots {r.fields['spots']} but {len(lives)} spot lives are given", r.line)
         to_move = r.fields.get("to-move", "1")
-        if to_move not in ("1", "2"):
-            raise LogError(f"to-move is 1 or 2, not '{to_move}'", r.line)
+        if to_move not in [str(k) for k in range(1, len(players) + 1)]:
+            raise LogError(f"to-move is a player from 1 to {len(players)}, not '{to_move}'", r.line)
         g = ReplayedGame(
             r.number, r.line, rules, players, start, keeps_everything(start), int(to_move), r.fields
         )

@@ -38,6 +38,19 @@ def _area(text: str) -> tuple[float, float]:
     "--second", type=click.Choice(PLAYER_NAMES), default="parity", show_default=True, help="Player 2."
 )
 @click.option(
+    "--third",
+    type=click.Choice(PLAYER_NAMES),
+    default=None,
+    help="Player 3 (three players; default parity).",
+)
+@click.option(
+    "--players",
+    "players",
+    type=click.IntRange(2, 3),
+    default=None,
+    help="2 or 3 players; with 3 the last mover wins [default: 2, or 3 with --third].",
+)
+@click.option(
     "--misere/--normal",
     default=None,
     help="Misère play (who cannot move wins) or normal play [default: normal, or a saved game's rules].",
@@ -62,11 +75,16 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--db", type=click.Path(dir_okay=False), help="The table of solved positions (default: cache).")
 @click.option("--no-db", is_flag=True, help="Use no table of solved positions.")
 @click.option("--quiet", "-q", is_flag=True, help="Computer against computer: print only the result.")
+@click.option("--batch", type=click.IntRange(1), help="Play N computer games in parallel (no pictures).")
+@click.option("--stats", type=click.Path(dir_okay=False), help="--batch: one CSV row per game here.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="--batch: a plot (.png/.svg).")
 def play_command(
     start: str | None,
     spots: int | None,
     first: str,
     second: str,
+    third: str | None,
+    players: int | None,
     misere: bool | None,
     seconds: float,
     games: int | None,
@@ -81,8 +99,11 @@ def play_command(
     db: str | None,
     no_db: bool,
     quiet: bool,
+    batch: int | None,
+    stats: str | None,
+    plot_path: str | None,
 ) -> None:
-    """Play a game of Sprouts in the terminal.
+    """Play a game of Sprouts in the terminal (or a batch of computer games).
 
     START is a position string (``0*5``, ``0.AB|AB``) or a saved game (``game.json``);
     or give ``--spots N``.  A person sees the position, its regions and lives and the
@@ -90,7 +111,6 @@ def play_command(
     and answers with a number or the words; ``undo`` and ``quit`` work.  Computer
     against computer runs unattended.
     """
-    from ..engine.rules import Rules
     from ..log import LogWriter
     from ..play import Game, PlayError, Session
     from ..players import Settings
@@ -99,15 +119,32 @@ def play_command(
     width, height = _area(area)
     if (start is None) == (spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
-    if quiet and "human" in (first, second):
-        fail("--quiet is for computer against computer; a person needs to see the game")
     jobs = jobs or os.cpu_count() or 1
+    if batch is None and (stats or plot_path):
+        fail("--stats and --plot go with --batch N")
+    if batch is not None:
+        from .play_batch import run_batch
+
+        rules = _rules(players, third, misere, None)
+        kinds = (first, second, third or "parity")[: rules.players]
+        if rules.players == 3:
+            _check_three(kinds)
+        if save or svg_dir or log_path:
+            fail("--batch plays without pictures or logs (--save, --svg, --log)")
+        run_batch(
+            batch, kinds, rules, spots, start, seconds, games, depth, sharp, seed, jobs, stats, plot_path
+        )
+        return
     try:
         _check_outputs(save, svg_dir, log_path, db)
         position, picture, to_move = _start_position(start, spots)
-        if misere is None:
-            saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
-            misere = saved == "misere"
+        saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
+        rules = _rules(players, third, misere, saved)
+        kinds = (first, second, third or "parity")[: rules.players]
+        if rules.players == 3:
+            _check_three(kinds)
+        if quiet and "human" in kinds:
+            fail("--quiet is for computer against computer; a person needs to see the game")
         drawer = None
         if save or svg_dir:
             from ..play.drawing import Drawer
@@ -115,12 +152,12 @@ def play_command(
             drawer = Drawer(width, height, save, svg_dir, jobs)
             err.print("drawing the start…", style="dim")
             position = drawer.begin(position, picture)
-        game = Game(position, Rules.of(misere), first_to_move=to_move)
-        table = _open_table(db, no_db, (first, second))
+        game = Game(position, rules, first_to_move=to_move)
+        table = _open_table(db, no_db, kinds)
         settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
         log = LogWriter(log_path) if log_path else None
         try:
-            session = Session(game, (first, second), settings, seed, log, drawer, quiet=quiet)
+            session = Session(game, kinds, settings, seed, log, drawer, quiet=quiet)
             outcome = session.run()
         finally:
             if log is not None:
@@ -153,7 +190,35 @@ def _check_outputs(save: str | None, svg_dir: str | None, log_path: str | None, 
         check_output(db)
 
 
-def _open_table(db: str | None, no_db: bool, kinds: tuple[str, str]):
+def _rules(players: int | None, third: str | None, misere: bool | None, saved: str | None):
+    """The rule of the game from the options (and a saved game's rule); a clear error when they clash."""
+    from ..engine.rules import Rules
+
+    if players is None:
+        players = 3 if third is not None or saved == Rules.THREE_PLAYER.value else 2
+    if players == 2:
+        if third is not None:
+            fail("--third is for three players (--players 3)")
+        if misere is None:
+            misere = saved == Rules.MISERE.value
+        return Rules.of(misere)
+    if misere:
+        fail(
+            "misère play is not defined for three players (the last mover loses, but which of the "
+            "other two wins?); three players play the normal rule: the last mover wins"
+        )
+    return Rules.THREE_PLAYER
+
+
+def _check_three(kinds: tuple[str, ...]) -> None:
+    from ..players import THREE_PLAYER_COMPUTERS
+
+    for k in kinds:
+        if k != "human" and k not in THREE_PLAYER_COMPUTERS:
+            fail(f"{k} cannot play with three players; choose human, {', '.join(THREE_PLAYER_COMPUTERS)}")
+
+
+def _open_table(db: str | None, no_db: bool, kinds: tuple[str, ...]):
     """The table of solved positions the exact solvers read and write (only for players that solve)."""
     if no_db or not {"parity", "perfect"} & set(kinds):
         return None
@@ -190,7 +255,7 @@ def _start_position(start: str | None, spots: int | None):
         check_limits(analyse(picture), "play")
         meta = picture.meta.get("game", {}) if isinstance(picture.meta, dict) else {}
         player = meta.get("player", 0)
-        to_move = 2 if player == 1 else 1
+        to_move = player + 1 if player in (1, 2) else 1
         return analyse(picture), picture, to_move
     return read_position(start, "play"), None, 1
 
@@ -204,15 +269,26 @@ def _start_position(start: str | None, spots: int | None):
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per move.")
 @click.option("--area", default="800x600", show_default=True, help="Drawing area WxH for -o.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), help="The game as one HTML page.")
+@click.option("--gif", "gif_path", type=click.Path(dir_okay=False), help="The game as an animated GIF.")
 def replay_log_command(
-    log: str, game_number: int | None, at: int | None, output: str | None, as_json: bool, area: str
+    log: str,
+    game_number: int | None,
+    at: int | None,
+    output: str | None,
+    as_json: bool,
+    area: str,
+    html_path: str | None,
+    gif_path: str | None,
 ) -> None:
     """Rebuild every position of every game in LOG and check every move.
 
     The first line that does not replay (an illegal move, a position that is not the
     one recorded, a truncated last line) is reported with its number, and the exit
     code is 2; everything before it is kept.  ``--at K`` picks the position after
-    move K of a game; ``-o`` renders it or writes it as a saved game.
+    move K of a game; ``-o`` renders it or writes it as a saved game.  ``--html``
+    writes the game as one self-contained page to step through (slider, arrow
+    keys), ``--gif`` as an animation with one frame per position.
     """
     from ..dots.log import is_dots_log
     from ..log import bounds_of, replay_log
@@ -229,6 +305,7 @@ def replay_log_command(
             check_output(output, (".svg", ".png", ".json"))
         except SproutsError as e:
             fail(str(e))
+    watch = _check_watch_paths(html_path, gif_path)
     result = replay_log(log)
     games = result.games
     chosen = None
@@ -258,7 +335,7 @@ def replay_log_command(
                         "lower": lower,
                     }
                 )
-    elif at is None and not output:
+    elif at is None and not output and not watch:
         _print_games(games, game_number)
     if chosen is not None and (at is not None or output):
         k = chosen.moves if at is None else at
@@ -275,11 +352,27 @@ def replay_log_command(
                     _print_step(chosen, step)
             except SproutsError as e:
                 fail(str(e))
+    if watch and chosen is not None and result.error is None:
+        from .watch import write_watch
+
+        write_watch(chosen, html_path, gif_path, log, width, height)
     if result.error is not None:
         fail(f"{log}: {result.error}")
-    if not as_json and at is None and not output:
+    if not as_json and at is None and not output and not watch:
         total = sum(g.moves for g in games)
         out.print(f"{len(games)} game(s), {total} move(s): every move legal and every position as recorded")
+
+
+def _check_watch_paths(html_path: str | None, gif_path: str | None) -> bool:
+    from ..files import check_output
+
+    for path, ends in ((html_path, (".html", ".htm")), (gif_path, (".gif",))):
+        if path is not None:
+            try:
+                check_output(path, ends)
+            except SproutsError as e:
+                fail(str(e))
+    return bool(html_path or gif_path)
 
 
 def _print_games(games, game_number: int | None) -> None:
@@ -287,8 +380,7 @@ def _print_games(games, game_number: int | None) -> None:
         if game_number is not None and g.number != game_number:
             continue
         out.print(
-            f"game {g.number}: {g.rules} play, {g.players[0]} against {g.players[1]}, "
-            f"start {g.start.canonical()}",
+            f"game {g.number}: {g.rules} play, {' against '.join(g.players)}, start {g.start.canonical()}",
             markup=False,
         )
         for s in g.steps[1:]:

@@ -74,8 +74,8 @@ def game_from_json(obj: object, where: str = "game") -> Picture:
         if key not in game:
             raise bad(f"game.{key}", "missing")
     rules = game.get("rules", "normal")
-    if rules not in Rules.words(players=2):
-        known = " or ".join(f"'{w}'" for w in Rules.words(players=2))
+    if rules not in [r.value for r in Rules]:
+        known = " or ".join(f"'{r.value}'" for r in Rules)
         raise bad("game.rules", f"expected {known}, found {rules!r}")
     width = _number(game["W0"], "game.W0", bad)
     height = _number(game["H0"], "game.H0", bad)

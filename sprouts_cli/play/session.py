@@ -33,12 +33,12 @@ class Outcome:
 
 
 class Session:
-    """One game between two players (``human`` or a computer player's name)."""
+    """One game between two or three players (``human`` or a computer player's name)."""
 
     def __init__(
         self,
         game: Game,
-        kinds: tuple[str, str],
+        kinds: tuple[str, ...],
         settings: Settings | None = None,
         seed: int | None = None,
         log: LogWriter | None = None,
@@ -47,6 +47,8 @@ class Session:
         log_fields: list[tuple[str, object]] | None = None,
         quiet: bool = False,
     ) -> None:
+        if len(kinds) != game.rules.players:
+            raise PlayError(f"{game.rules.describe()} needs {game.rules.players} players, not {len(kinds)}")
         self.game = game
         self.kinds = kinds
         self.settings = settings or Settings()
@@ -57,7 +59,8 @@ class Session:
         self.term = terminal or Terminal()
         self.quiet = quiet
         self.players: dict[int, Player | None] = {
-            i + 1: None if k == HUMAN else make_player(k, self.settings) for i, k in enumerate(kinds)
+            i + 1: None if k == HUMAN else make_player(k, self.settings, len(kinds))
+            for i, k in enumerate(kinds)
         }
         self.number = 0
         self.log_fields = log_fields or []
@@ -85,6 +88,7 @@ class Session:
                     ("rules", g.rules.value),
                     ("first", self.kinds[0]),
                     ("second", self.kinds[1]),
+                    *([("third", self.kinds[2])] if len(self.kinds) > 2 else []),
                     ("seed", self.seed),
                     ("time", f"{s.seconds:g}"),
                     ("area", self._area()),
@@ -93,7 +97,9 @@ class Session:
                 ],
             )
         self.say(
-            f"Sprouts, {g.rules.describe()}: {self.label(1)} against {self.label(2)}; seed {self.seed}; "
+            f"Sprouts, {g.rules.describe()}: "
+            + " against ".join(self.label(i) for i in range(1, len(self.kinds) + 1))
+            + f"; seed {self.seed}; "
             f"start {g.start.canonical()}"
         )
         if self.drawer is not None:
@@ -140,7 +146,9 @@ class Session:
         winner = g.winner()
         assert winner is not None
         stuck = g.to_move
-        if g.rules.stuck_player_wins:
+        if g.rules.players == 3:
+            reason = f"player {stuck} cannot move, player {winner} made the last move (three players)"
+        elif g.rules.stuck_player_wins:
             reason = f"player {stuck} cannot move and wins (misère play)"
         else:
             reason = f"player {stuck} cannot move and loses (normal play)"

@@ -78,7 +78,7 @@ class TieBreak:
 
 def break_ties(
     tied: list[Candidate],
-    misere: bool,
+    misere,
     rng: random.Random,
     rollouts,
     games: int,
@@ -86,8 +86,9 @@ def break_ties(
 ) -> tuple[Candidate, TieBreak]:
     """One of ``tied``: the one whose random games the mover won most often, then at random.
 
-    ``rollouts`` is a ``montecarlo.Rollouts``; it plays ``games`` rounds at most and
-    stops after ``seconds`` (at least one round).
+    ``misere`` is the two-player flag or a ``Rules``.  ``rollouts`` is a
+    ``montecarlo.Rollouts``; it plays ``games`` rounds at most and stops after
+    ``seconds`` (at least one round).
     """
     if len(tied) == 1:
         return tied[0], TieBreak(1)

@@ -53,13 +53,15 @@ class Tally:
 
 
 def play_rounds(
-    children: list[Position], misere: bool, games: int | None, seconds: float | None, seed: int
+    children: list[Position], misere: bool | Rules, games: int | None, seconds: float | None, seed: int
 ) -> Tally:
     """Rounds of one random game per candidate, until ``games`` rounds or ``seconds`` have passed.
 
     At least one round is always played.  With both limits, the first reached stops it.
+    ``misere`` is the two-player flag or a ``Rules`` (three players: the mover wins when
+    the moves after its own are a multiple of three).
     """
-    rules = Rules.of(misere)
+    rules = misere if isinstance(misere, Rules) else Rules.of(misere)
     rng = random.Random(seed)
     start = time.monotonic()
     played = [0] * len(children)
@@ -92,7 +94,12 @@ class Rollouts:
         self._pool: ProcessPoolExecutor | None = None
 
     def tally(
-        self, children: list[Position], misere: bool, games: int | None, seconds: float | None, seed: int
+        self,
+        children: list[Position],
+        misere: bool | Rules,
+        games: int | None,
+        seconds: float | None,
+        seed: int,
     ) -> Tally:
         if self.jobs == 1 or len(children) == 0:
             return play_rounds(children, misere, games, seconds, seed)
@@ -125,12 +132,14 @@ class MonteCarloPlayer(Player):
 
     name = "montecarlo"
 
-    def __init__(self, settings=None) -> None:
+    def __init__(self, settings=None, rules: Rules | None = None) -> None:
         super().__init__(settings)
         self.rollouts = Rollouts(self.settings.jobs)
+        self.rules = rules  # a rule of its own (three players), else the game's misère flag
 
     def choose(self, p: Position, misere: bool, rng: random.Random) -> Choice:
         t0 = time.monotonic()
+        rules = self.rules if self.rules is not None else Rules.of(misere)
         cands = root_candidates(p)
         if not cands:
             raise ValueError("no move is left")
@@ -139,7 +148,7 @@ class MonteCarloPlayer(Player):
             return Choice(c.move, c.child, summary="the only move", fields=[("candidates", 1)])
         games = self.settings.games
         seconds = None if games is not None else max(0.0, self.settings.seconds - (time.monotonic() - t0))
-        tally = self.rollouts.tally([c.child for c in cands], misere, games, seconds, rng.getrandbits(31))
+        tally = self.rollouts.tally([c.child for c in cands], rules, games, seconds, rng.getrandbits(31))
         best = max(tally.share(i) for i in range(len(cands)))
         tied = [c for i, c in enumerate(cands) if tally.share(i) == best]
         pick = tied[0] if len(tied) == 1 else rng.choice(tied)

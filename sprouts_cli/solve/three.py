@@ -91,7 +91,7 @@ class ThreeSolver:
         t0 = time.perf_counter()
         before = self.searched
         answers = [False, False, False]
-        lo, hi = self._lengths(p)
+        lo, hi = self.lengths(p)
         # Only players the lengths leave some chance are searched, and once one is
         # proved to force the last move the others cannot.
         hopeful = [r for r in range(PLAYERS) if _has_length(lo, hi, r)]
@@ -114,7 +114,8 @@ class ThreeSolver:
         return [c.canonical() for c in self._kids(p, p.canonical()) if self._forces(c, c.canonical(), 2)]
 
     # ------------------------------------------------------------------ search
-    def _lengths(self, p: Position, key: str | None = None) -> tuple[int, int]:
+    def lengths(self, p: Position, key: str | None = None) -> tuple[int, int]:
+        """Lower and upper bounds on the moves left (kept by canonical form)."""
         key = key if key is not None else p.canonical()
         hit = self._range.get(key)
         if hit is None:
@@ -140,7 +141,7 @@ class ThreeSolver:
         hit = self.known.get((key, offset))
         if hit is not None:
             return hit
-        lo, hi = self._lengths(p, key)
+        lo, hi = self.lengths(p, key)
         if not _has_length(lo, hi, offset):
             answer = False
         elif lo == hi:
