@@ -1,0 +1,316 @@
+"""Games to watch: a replayed game as one self-contained HTML page, or as an animated GIF.
+
+The page holds every position's picture as inline SVG, the move list in words, a
+slider, buttons and the arrow keys (← →, Home, End) to step through the game; a URL
+fragment ``#k=5`` opens it at the position after move 5.  It loads nothing: no
+network, no external script or style (a Content-Security-Policy says so to the
+browser).  The GIF has one frame per position (matplotlib's Pillow writer).
+
+The pictures are drawn from the positions alone: each position afresh (Z layout and
+polish, ``picture/layout.py``), read back and checked to be the position of the
+game with the same spot numbers, as ``sprouts play --svg`` does.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .engine.naming import numbered_key
+from .engine.position import Position
+from .errors import SproutsError
+from .log import ReplayedGame, bounds_of
+
+
+@dataclass
+class Frame:
+    """One position of the game to show: after move ``move`` (0: the start)."""
+
+    move: int
+    words: str  # the move in words ("start" for the first frame)
+    player: int | None  # who made the move
+    by: str | None
+    position: Position
+    upper: int
+    lower: int
+
+
+def frames_of(game: ReplayedGame) -> list[Frame]:
+    """The start and every move standing at the end of the game (undone moves left out)."""
+    out = []
+    for s in game.line_of_play:
+        upper, lower = bounds_of(s.position, game.complete)
+        player = game.rules.to_move(game.first_to_move, s.move - 1) if s.move else None
+        out.append(Frame(s.move, s.text, player, s.by, s.position, upper, lower))
+    return out
+
+
+def draw_frames(
+    frames: list[Frame],
+    width: float = 600,
+    height: float = 450,
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list:
+    """A checked picture of every frame's position (the same spot numbers as the game)."""
+    from .errors import PictureError
+    from .picture import analyse, layout_position
+
+    pictures = []
+    for i, f in enumerate(frames):
+        if progress:
+            progress(i, len(frames))
+        try:
+            pic = layout_position(f.position, width, height, jobs=jobs)
+        except PictureError as e:
+            raise SproutsError(f"the position after move {f.move} cannot be drawn: {e}") from None
+        drawn = analyse(pic)
+        if numbered_key(drawn)[0] != numbered_key(f.position)[0]:
+            raise SproutsError(
+                f"the drawing of the position after move {f.move} reads {drawn.canonical()} with other "
+                f"spot numbers than the game's {f.position.canonical()}"
+            )
+        pictures.append(pic)
+    return pictures
+
+
+def frame_title(f: Frame, game: ReplayedGame) -> str:
+    if f.move == 0:
+        return f"start: {f.position.canonical()}"
+    return f"move {f.move}: {f.words}"
+
+
+def svg_of(pic, title: str | None) -> str:
+    """The picture as SVG text (no XML prologue: ready to be inlined)."""
+    from .render import render_bytes
+
+    text = render_bytes(pic, "svg", numbers=True, lives=True, title=title).decode("utf-8")
+    start = text.find("<svg")
+    return text[start:]
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def prefix_ids(svg: str, prefix: str) -> str:
+    """Make the ids of one inlined SVG unique in the page (and the references to them)."""
+    ids = set(_ID.findall(svg))
+    for name in sorted(ids, key=len, reverse=True):
+        new = f"{prefix}{name}"
+        svg = svg.replace(f'id="{name}"', f'id="{new}"')
+        svg = svg.replace(f"url(#{name})", f"url(#{new})")
+        svg = svg.replace(f'href="#{name}"', f'href="#{new}"')
+    return svg
+
+
+def describe_players(game: ReplayedGame) -> str:
+    return ", ".join(f"player {i} {kind}" for i, kind in enumerate(game.players, start=1))
+
+
+def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: str = "") -> str:
+    """The page: every frame's SVG, the move list, a slider, buttons and keys."""
+    esc = html.escape
+    last = len(frames) - 1
+    figures = []
+    for i, (f, svg) in enumerate(zip(frames, svgs, strict=True)):
+        hidden = "" if i == 0 else " hidden"
+        figures.append(
+            f'<figure class="frame" id="frame-{i}" data-move="{f.move}"{hidden}>\n'
+            f"{prefix_ids(svg, f'f{i}-')}\n"
+            f"<figcaption>{esc(frame_title(f, game))}</figcaption>\n</figure>"
+        )
+    items = []
+    for i, f in enumerate(frames):
+        who = f"player {f.player} ({f.by or game.players[f.player - 1]})" if f.player else ""
+        label = "start" if f.move == 0 else f"{f.move}. {who}: {f.words}"
+        items.append(
+            f'<li data-k="{i}"><button type="button" class="move" data-k="{i}">{esc(label)}</button>'
+            f' <code>{esc(f.position.canonical())}</code>'
+            f' <span class="left">{f.lower}–{f.upper} left</span></li>'
+        )
+    ended = game.ended or {}
+    result = ""
+    if ended:
+        winner = ended.get("winner", "none")
+        reason = esc(ended.get("reason", ""))
+        result = f"Winner: player {winner} ({reason})." if winner not in ("none", "") else f"Left: {reason}."
+    data = {
+        "titles": [frame_title(f, game) for f in frames],
+        "positions": [f.position.canonical() for f in frames],
+    }
+    title = f"Sprouts game {game.number}: {game.start.canonical()}"
+    return PAGE.format(
+        title=esc(title),
+        heading=esc(title),
+        about=esc(f"{game.rules.describe()}; {describe_players(game)}; {last} moves"),
+        source=esc(source),
+        result=result,
+        last=last,
+        figures="\n".join(figures),
+        items="\n".join(items),
+        data=json.dumps(data).replace("</", "<\\/"),
+    )
+
+
+def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, source: str = "") -> None:
+    from .picture.gamefile import write_atomic
+
+    frames = frames_of(game)
+    svgs = [svg_of(pic, None) for pic in pictures]  # the caption names the move
+    write_atomic(path, html_page(game, frames, svgs, source))
+
+
+def write_gif(
+    path: str | os.PathLike, game: ReplayedGame, pictures: list, seconds_per_frame: float = 1.0
+) -> int:
+    """An animated GIF, one frame per position (matplotlib's Pillow writer); returns the frame count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation, PillowWriter
+    from matplotlib.image import imread
+
+    from .render import render_bytes
+
+    frames = frames_of(game)
+    images = [
+        imread(io.BytesIO(render_bytes(pic, "png", numbers=True, lives=True, title=frame_title(f, game))))
+        for f, pic in zip(frames, pictures, strict=True)
+    ]
+    h, w = images[0].shape[:2]
+    fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.axis("off")
+    shown = ax.imshow(images[0])
+
+    def show(i: int):
+        shown.set_data(images[i])
+        return (shown,)
+
+    anim = FuncAnimation(fig, show, frames=len(images), blit=True, repeat=False)
+    from pathlib import Path
+
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp.gif")
+    try:
+        anim.save(str(tmp), writer=PillowWriter(fps=1.0 / seconds_per_frame))
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(fig)
+    return len(images)
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy"
+      content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1em 2em; color: #1d2733; }}
+h1 {{ font-size: 1.3em; margin-bottom: 0.2em; }}
+.about {{ color: #555; margin-top: 0; }}
+main {{ display: flex; gap: 2em; align-items: flex-start; flex-wrap: wrap; }}
+.frame {{ margin: 0; }}
+.frame svg {{ max-width: 640px; height: auto; border: 1px solid #d0d4d9; }}
+figcaption {{ font-family: monospace; margin-top: 0.3em; }}
+.controls {{ display: flex; gap: 0.5em; align-items: center; margin: 0.6em 0; }}
+#slider {{ width: 320px; }}
+ol {{ list-style: none; padding: 0; margin: 0; max-height: 560px; overflow-y: auto; position: relative; }}
+li {{ padding: 0.15em 0.3em; }}
+li.current {{ background: #fff3c4; }}
+button.move {{ background: none; border: none; padding: 0; cursor: pointer; text-align: left; font: inherit; }}
+code {{ color: #555; }}
+.left {{ color: #888; font-size: 0.85em; }}
+</style>
+</head>
+<body>
+<h1>{heading}</h1>
+<p class="about">{about}</p>
+<main>
+<section>
+<div class="controls">
+<button type="button" id="first" title="the start (Home)">«</button>
+<button type="button" id="prev" title="back (←)">‹</button>
+<input type="range" id="slider" min="0" max="{last}" value="0" step="1" aria-label="position">
+<button type="button" id="next" title="on (→)">›</button>
+<button type="button" id="end" title="the end (End)">»</button>
+<span id="status" aria-live="polite">position 0 of {last}</span>
+</div>
+<div id="frames">
+{figures}
+</div>
+<p class="result">{result}</p>
+</section>
+<section>
+<h2>Moves</h2>
+<ol id="moves">
+{items}
+</ol>
+<p class="source">{source}</p>
+</section>
+</main>
+<script id="game-data" type="application/json">{data}</script>
+<script>
+(function () {{
+  "use strict";
+  var last = {last};
+  var current = 0;
+  var slider = document.getElementById("slider");
+  var status = document.getElementById("status");
+  var data = JSON.parse(document.getElementById("game-data").textContent);
+  var list = document.getElementById("moves");
+  function keepInView(item) {{  // scroll the list only, never the page
+    if (item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+    else if (item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)
+      list.scrollTop = item.offsetTop + item.offsetHeight - list.clientHeight;
+  }}
+  function show(k) {{
+    k = Math.max(0, Math.min(last, k | 0));
+    document.getElementById("frame-" + current).hidden = true;
+    var old = document.querySelector('li[data-k="' + current + '"]');
+    if (old) old.classList.remove("current");
+    current = k;
+    document.getElementById("frame-" + k).hidden = false;
+    var item = document.querySelector('li[data-k="' + k + '"]');
+    if (item) {{ item.classList.add("current"); keepInView(item); }}
+    slider.value = String(k);
+    status.textContent = "position " + k + " of " + last + ": " + data.positions[k];
+    document.body.setAttribute("data-current", String(k));
+    try {{ history.replaceState(null, "", "#k=" + k); }} catch (err) {{ /* not where it is refused */ }}
+  }}
+  slider.addEventListener("input", function () {{ show(parseInt(slider.value, 10)); }});
+  document.getElementById("first").addEventListener("click", function () {{ show(0); }});
+  document.getElementById("prev").addEventListener("click", function () {{ show(current - 1); }});
+  document.getElementById("next").addEventListener("click", function () {{ show(current + 1); }});
+  document.getElementById("end").addEventListener("click", function () {{ show(last); }});
+  Array.prototype.forEach.call(document.querySelectorAll("button.move"), function (b) {{
+    b.addEventListener("click", function () {{ show(parseInt(b.getAttribute("data-k"), 10)); }});
+  }});
+  document.addEventListener("keydown", function (e) {{
+    if (e.target === slider) return;  // the slider steps by itself (its input event)
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") {{ show(current + 1); e.preventDefault(); }}
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") {{ show(current - 1); e.preventDefault(); }}
+    else if (e.key === "Home") {{ show(0); e.preventDefault(); }}
+    else if (e.key === "End") {{ show(last); e.preventDefault(); }}
+  }});
+  var m = /k=(\\d+)/.exec(location.hash);
+  show(m ? parseInt(m[1], 10) : 0);
+}})();
+</script>
+</body>
+</html>
+"""
+
+__all__ = ["Frame", "draw_frames", "frames_of", "html_page", "prefix_ids", "write_gif", "write_html"]

@@ -1,0 +1,148 @@
+"""``sprouts replay LOG --html/--gif``: the page parsed (every frame valid SVG), driven in a real browser."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from browser import KEYS, Browser, find_chromium
+from click.testing import CliRunner
+
+from sprouts_cli.cli import main
+from sprouts_cli.log import replay_log
+from sprouts_cli.replay_html import prefix_ids
+
+SVG = "{http://www.w3.org/2000/svg}svg"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory) -> tuple[Path, Path, int]:
+    """A three-player game from 2 spots, as a log, a page and an animation."""
+    d = tmp_path_factory.mktemp("watch")
+    log = d / "game.log"
+    r = run(
+        "play",
+        "--spots",
+        "2",
+        "--first",
+        "random",
+        "--second",
+        "montecarlo",
+        "--third",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--log",
+        str(log),
+        "--no-db",
+        "-q",
+    )
+    assert r.exit_code == 0, r.output
+    page, gif = d / "game.html", d / "game.gif"
+    r = run("replay", str(log), "--html", str(page), "--gif", str(gif), "--area", "400x300")
+    assert r.exit_code == 0, r.output
+    moves = replay_log(log).games[-1].moves
+    return page, gif, moves
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_every_frame_is_valid_svg_and_nothing_is_loaded(watched) -> None:
+    page, _, moves = watched
+    text = page.read_text(encoding="utf-8")
+    parser = _Collect()
+    parser.feed(text)
+    figures = [a for t, a in parser.tags if t == "figure"]
+    assert len(figures) == moves + 1
+    svgs = re.findall(r"<svg\b.*?</svg>", text, flags=re.S)
+    assert len(svgs) == moves + 1
+    ids: set[str] = set()
+    for svg in svgs:
+        root = ET.fromstring(svg)  # well-formed XML
+        assert root.tag == SVG
+        assert root.findall(".//{http://www.w3.org/2000/svg}path")  # curves or the frame drawn
+        frame_ids = {e.get("id") for e in root.iter() if e.get("id")}
+        assert not frame_ids & ids  # ids are unique in the page
+        ids |= frame_ids
+    # self-contained: no external script, style, image or frame
+    for tag, attrs in parser.tags:
+        assert "src" not in attrs or attrs["src"].startswith("data:"), (tag, attrs)
+        assert tag not in ("link", "iframe", "object", "embed")
+    assert "Content-Security-Policy" in text
+    items = [a for t, a in parser.tags if t == "li"]
+    assert len(items) == moves + 1  # the move list in words, the start first
+    assert "player 2 (montecarlo)" in text
+
+
+def test_gif_has_one_frame_per_position(watched) -> None:
+    from PIL import Image
+
+    _, gif, moves = watched
+    with Image.open(gif) as im:
+        assert im.format == "GIF"
+        assert im.n_frames == moves + 1
+
+
+def test_prefix_ids_renames_references() -> None:
+    svg = '<svg><clipPath id="c1"/><g clip-path="url(#c1)"/><use xlink:href="#c1"/></svg>'
+    out = prefix_ids(svg, "f2-")
+    assert 'id="f2-c1"' in out and "url(#f2-c1)" in out and 'href="#f2-c1"' in out
+
+
+def test_refusals(tmp_path: Path) -> None:
+    r = run("replay", str(tmp_path / "none.log"), "--html", str(tmp_path / "x.txt"))
+    assert r.exit_code == 2 and ".html" in r.output
+    r = run("replay", str(tmp_path / "none.log"), "--gif", "/no/such/dir/x.gif")
+    assert r.exit_code == 2 and "no such directory" in r.output
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="Chromium is not installed")
+def test_the_page_in_a_real_browser(watched, tmp_path: Path) -> None:
+    page, _, moves = watched
+    browser = Browser(find_chromium(), tmp_path / "profile")
+    try:
+        browser.open(page.as_uri())
+        current = "document.body.getAttribute('data-current')"
+        shown = "[...document.querySelectorAll('figure.frame')].filter(f => !f.hidden).map(f => f.id)"
+        assert browser.evaluate(current) == "0"
+        assert browser.evaluate(shown) == ["frame-0"]
+        for k in range(1, 4):
+            browser.press("ArrowRight", KEYS["ArrowRight"])
+            assert browser.evaluate(current) == str(k)
+            assert browser.evaluate(shown) == [f"frame-{k}"]
+        assert browser.evaluate("document.getElementById('slider').value") == "3"
+        browser.press("End", KEYS["End"])
+        assert browser.evaluate(current) == str(moves)
+        browser.press("ArrowRight", KEYS["ArrowRight"])  # nothing after the end
+        assert browser.evaluate(current) == str(moves)
+        browser.press("ArrowLeft", KEYS["ArrowLeft"])
+        assert browser.evaluate(current) == str(moves - 1)
+        assert "position" in browser.evaluate("document.getElementById('status').textContent")
+        png = browser.screenshot()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+        (tmp_path / "screenshot.png").write_bytes(png)
+        browser.press("Home", KEYS["Home"])
+        assert browser.evaluate(current) == "0"
+        browser.open("about:blank")
+        browser.open(page.as_uri() + "#k=2")  # a fragment opens the page at a position
+        assert browser.evaluate(current) == "2"
+    finally:
+        browser.close()
