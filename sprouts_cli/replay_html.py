@@ -230,7 +230,7 @@ figcaption {{ font-family: monospace; margin-top: 0.3em; }}
 ol {{ list-style: none; padding: 0; margin: 0; max-height: 560px; overflow-y: auto; position: relative; }}
 li {{ padding: 0.15em 0.3em; }}
 li.current {{ background: #fff3c4; }}
-button.move {{ background: none; border: none; padding: 0; cursor: pointer; text-align: left; font: inherit; }}
+button.move {{ background: none; border: none; padding: 0; cursor: pointer; font: inherit; }}
 code {{ color: #555; }}
 .left {{ color: #888; font-size: 0.85em; }}
 </style>
