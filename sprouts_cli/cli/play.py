@@ -75,6 +75,14 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--db", type=click.Path(dir_okay=False), help="The table of solved positions (default: cache).")
 @click.option("--no-db", is_flag=True, help="Use no table of solved positions.")
 @click.option("--quiet", "-q", is_flag=True, help="Computer against computer: print only the result.")
+@click.option("--host", "host_game", is_flag=True, help="Host a game over the network; print a room code.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=0, help="--host: the port (default: any free one)."
+)
+@click.option("--join", "join_code", help="Join the network game with this room code (HOST:PORT).")
+@click.option("--heartbeat", type=click.FloatRange(0.05), default=3.0, hidden=True)
+@click.option("--silence", type=click.FloatRange(0.2), default=10.0, hidden=True)
+@click.option("--wait", "net_wait", type=click.FloatRange(1.0), default=120.0, hidden=True)
 @click.option("--batch", type=click.IntRange(1), help="Play N computer games in parallel (no pictures).")
 @click.option("--stats", type=click.Path(dir_okay=False), help="--batch: one CSV row per game here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="--batch: a plot (.png/.svg).")
@@ -99,6 +107,12 @@ def play_command(
     db: str | None,
     no_db: bool,
     quiet: bool,
+    host_game: bool,
+    port: int,
+    join_code: str | None,
+    heartbeat: float,
+    silence: float,
+    net_wait: float,
     batch: int | None,
     stats: str | None,
     plot_path: str | None,
@@ -117,11 +131,38 @@ def play_command(
 
     _quiet_collector()
     width, height = _area(area)
+    if join_code is not None:
+        from .play_net import join
+
+        if host_game or start is not None or spots is not None or batch is not None:
+            fail("--join takes only the room code: the host chooses the start")
+        join(join_code, log_path, save, svg_dir, width, height, heartbeat, silence, net_wait)
+        return
     if (start is None) == (spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
     jobs = jobs or os.cpu_count() or 1
     if batch is None and (stats or plot_path):
         fail("--stats and --plot go with --batch N")
+    if host_game:
+        from .play_net import host
+
+        if batch is not None or players == 3 or third is not None:
+            fail("network play is one game between two people (no --batch, no third player)")
+        host(
+            start,
+            spots,
+            bool(misere),
+            port,
+            log_path,
+            save,
+            svg_dir,
+            width,
+            height,
+            heartbeat,
+            silence,
+            net_wait,
+        )
+        return
     if batch is not None:
         from .play_batch import run_batch
 
