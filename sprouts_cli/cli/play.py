@@ -124,6 +124,13 @@ def play_command(
     numbered list of distinct moves in words (``3 → 5``, ``3 → 3 enclosing 4, 6-7``),
     and answers with a number or the words; ``undo`` and ``quit`` work.  Computer
     against computer runs unattended.
+
+    \b
+    Also:
+      --third KIND / --players 3     three players, the last mover wins
+      --host [--port P]              play a person at another terminal; prints a room code
+      --join CODE                    join that game (the host chooses the start)
+      --batch N --stats F.csv        N computer games in parallel, a row per game
     """
     from ..log import LogWriter
     from ..play import Game, PlayError, Session
