@@ -377,3 +377,25 @@ def test_a_message_ahead_asks_for_a_resend_and_a_refusal_takes_back() -> None:
         assert sum("divergence" in line for line in guest.said) == 1
 
     asyncio.run(scenario())
+
+
+def test_a_whole_game_in_process_ends_alike() -> None:
+    import asyncio
+
+    async def scenario() -> None:
+        host = _Recording.make("host", _game(3))
+        guest = _Recording.make("guest", _game(3))
+        sides = {1: (host, guest), 2: (guest, host)}
+        rng = random.Random(3)
+        while not host.game.is_over():
+            actor, other = sides[host.game.to_move]
+            moves = actor.game.named_moves()
+            await actor.act_move(rng.choice(moves).move, None)
+            await other.on_message(actor.sent[-1])
+            await actor.on_message(other.sent[-1])
+            assert actor.pending is None and actor.k == other.k
+        assert guest.game.is_over() and host.game.winner() == guest.game.winner()
+        assert position_key(host.game.position) == position_key(guest.game.position)
+        assert 6 <= host.k <= 8
+
+    asyncio.run(scenario())

@@ -490,9 +490,8 @@ class NetPlay:
         g = self.game
         if g is not None:
             winner = g.winner()
-            why = (
-                f"no move left: player {g.to_move} cannot move and loses (normal play)" if winner else reason
-            )
+            outcome = "wins (misère play)" if g.rules.stuck_player_wins else "loses (normal play)"
+            why = f"no move left: player {g.to_move} cannot move and {outcome}" if winner else reason
             self._record(
                 "end",
                 self.log_number,
