@@ -210,7 +210,7 @@ def plot(path: str | os.PathLike, rows: list[GameRow], spec: BatchSpec) -> None:
     ax1.set_xlabel("moves in the game")
     ax1.set_ylabel("games")
     ax1.set_title(f"Game lengths, {len(rows)} games from {n} spots")
-    ax1.legend(loc="upper left", fontsize=8)
+    ax1.legend(loc="upper right", fontsize=8)
     rates = win_rates(rows, spec.kinds)
     labels = [f"player {w.player}\n{w.kind}" for w in rates]
     shares = [w.share for w in rates]
