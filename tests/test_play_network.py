@@ -273,6 +273,8 @@ def test_join_refusals(tmp_path: Path) -> None:
 
     r = CliRunner().invoke(main, ["play", "--join", "10.1.2.3:4000"])
     assert r.exit_code == 2 and "loopback" in r.output
+    r = CliRunner().invoke(main, ["play", "--host", "--spots", "3", "--second", "parity"])
+    assert r.exit_code == 2 and "both players are people" in r.output
     r = CliRunner().invoke(main, ["play", "--join", "127.0.0.1:4000", "--spots", "3"])
     assert r.exit_code == 2 and "room code" in r.output
     # nobody listens on this port: the guest gives up after --wait seconds, with one line

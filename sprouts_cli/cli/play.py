@@ -138,6 +138,8 @@ def play_command(
 
     _quiet_collector()
     width, height = _area(area)
+    if join_code is not None or host_game:
+        _people_only()
     if join_code is not None:
         from .play_net import join
 
@@ -236,6 +238,16 @@ def _check_outputs(save: str | None, svg_dir: str | None, log_path: str | None, 
         check_output(log_path)
     if db:
         check_output(db)
+
+
+def _people_only() -> None:
+    """Only people play over the network (Alfeld §6): computer players given are refused."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    for name in ("first", "second", "third"):
+        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE and ctx.params[name] != "human":
+            fail(f"over the network both players are people; --{name} {ctx.params[name]} cannot play")
 
 
 def _rules(players: int | None, third: str | None, misere: bool | None, saved: str | None):
