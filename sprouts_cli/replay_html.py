@@ -6,9 +6,9 @@ fragment ``#k=5`` opens it at the position after move 5.  It loads nothing: no
 network, no external script or style (a Content-Security-Policy says so to the
 browser).  The GIF has one frame per position (matplotlib's Pillow writer).
 
-The pictures are drawn from the positions alone: each position afresh (Z layout and
-polish, ``picture/layout.py``), read back and checked to be the position of the
-game with the same spot numbers, as ``sprouts play --svg`` does.
+The pictures are drawn as ``sprouts play --save`` draws them: the start laid out
+once, every move drawn into the picture as it stands (the router), each picture
+read back and checked to be the game's position with the same spot numbers.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .engine.moves import apply_move
 from .engine.naming import numbered_key
 from .engine.position import Position
 from .errors import SproutsError
@@ -51,31 +52,45 @@ def frames_of(game: ReplayedGame) -> list[Frame]:
 
 
 def draw_frames(
-    frames: list[Frame],
+    game: ReplayedGame,
     width: float = 600,
     height: float = 450,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list:
-    """A checked picture of every frame's position (the same spot numbers as the game)."""
-    from .errors import PictureError
-    from .picture import analyse, layout_position
+    """A checked picture of every position of the line of play, each move drawn into the last picture.
 
+    As in ``sprouts play --save``: the start is laid out once and every move is drawn
+    into the picture as it stands (the router, making room only when there is none),
+    so spots keep their places from frame to frame; each picture is read back and
+    must be the game's position with the same spot numbers.
+    """
+    from .engine.naming import moves_from_words, parse_words
+    from .play.drawing import Drawer
+    from .play.game import Game, PlayError
+
+    steps = game.line_of_play
+    drawer = Drawer(width, height, jobs=jobs)
+    play = Game(game.start, game.rules, first_to_move=game.first_to_move)
     pictures = []
-    for i, f in enumerate(frames):
+    try:
         if progress:
-            progress(i, len(frames))
-        try:
-            pic = layout_position(f.position, width, height, jobs=jobs)
-        except PictureError as e:
-            raise SproutsError(f"the position after move {f.move} cannot be drawn: {e}") from None
-        drawn = analyse(pic)
-        if numbered_key(drawn)[0] != numbered_key(f.position)[0]:
-            raise SproutsError(
-                f"the drawing of the position after move {f.move} reads {drawn.canonical()} with other "
-                f"spot numbers than the game's {f.position.canonical()}"
-            )
-        pictures.append(pic)
+            progress(0, len(steps))
+        drawer.begin(game.start)
+        drawer.draw(play)
+        pictures.append(drawer.picture)
+        for i, s in enumerate(steps[1:], start=1):
+            if progress:
+                progress(i, len(steps))
+            before = play.position
+            fits = moves_from_words(before, parse_words(s.text))
+            want = numbered_key(s.position)  # the recorded position, or its mirror image
+            move = next(m for m in fits if numbered_key(apply_move(before, m, check=False)) == want)
+            play.play(move, s.by or "", s.text)
+            drawer.draw(play)
+            pictures.append(drawer.picture)
+    except (PlayError, StopIteration) as e:
+        raise SproutsError(f"the game cannot be drawn: {e or 'a move is not found again'}") from None
     return pictures
 
 

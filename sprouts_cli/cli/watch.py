@@ -20,7 +20,7 @@ def write_watch(
             err.print(f"\rdrawing position {i + 1} of {total}", end="", markup=False)
 
     try:
-        pictures = draw_frames(frames, width, height, progress=progress)
+        pictures = draw_frames(game, width, height, progress=progress)
         if live:
             err.print("", markup=False)
         if html_path:
