@@ -42,6 +42,7 @@ NODES = 0
 STOP = 1  # set to 1 from outside to stop a search (it then returns garbage, and STOPPED is 1)
 STOPPED = 2
 STORES = 3
+HISTOGRAM = 4  # stats[4 + k]: nodes searched with k lines left to draw
 
 
 @kernel
@@ -204,7 +205,8 @@ def capture_options(mask, line_boxes, box_lines, nboxes, buf):
 
 @kernel
 def canonical(mask, lut, corners):
-    """The smallest line set equivalent to ``mask`` under the board's symmetries and corner swaps.
+    """The smallest line set equivalent to ``mask`` under the board's symmetries and corner swaps,
+    with the symmetry that gives it and the corners it swapped (bit k: corner k).
 
     A corner box's two outer sides both join it to the edge, so which of them is
     drawn does not matter (in Strings-and-Coins both are strings to the ground):
@@ -214,18 +216,47 @@ def canonical(mask, lut, corners):
     set is the least of the whole class.
     """
     best = np.int64(-1)
+    best_sym = 0
+    best_swapped = 0
     for s in range(lut.shape[0]):
         m = np.int64(0)
         for k in range(lut.shape[1]):
             m |= lut[s, k, (mask >> (8 * k)) & 255]
+        swapped = 0
         for c in range(corners.shape[0]):
             a = corners[c, 0]
             b = corners[c, 1]
             if (m >> b) & 1 and not (m >> a) & 1:
                 m = (m & ~(np.int64(1) << b)) | (np.int64(1) << a)
+                swapped |= 1 << c
         if best < 0 or m < best:
             best = m
-    return best
+            best_sym = s
+            best_swapped = swapped
+    return best, best_sym, best_swapped
+
+
+@kernel
+def _corner_swap(line, swapped, corners):
+    for c in range(corners.shape[0]):
+        if (swapped >> c) & 1:
+            if line == corners[c, 0]:
+                return corners[c, 1]
+            if line == corners[c, 1]:
+                return corners[c, 0]
+    return line
+
+
+@kernel
+def to_canonical(line, sym, swapped, perm, corners):
+    """Where ``line`` goes when the position is put in its canonical frame."""
+    return _corner_swap(perm[sym, line], swapped, corners)
+
+
+@kernel
+def from_canonical(line, sym, swapped, inv, corners):
+    """The line of the position that goes to ``line`` of its canonical frame."""
+    return inv[sym, _corner_swap(line, swapped, corners)]
 
 
 @kernel
@@ -239,32 +270,19 @@ def creates_capture(mask, line_boxes, box_lines, line):
 
 
 @kernel
-def negamax(
-    mask,
-    alpha,
-    beta,
-    must,
-    full,
-    nboxes,
-    line_boxes,
-    box_lines,
-    order,
-    lut,
-    corners,
-    twin,
-    tt_key,
-    tt_lo,
-    tt_hi,
-    stats,
-):
+def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
     """Alpha-beta (fail-soft) value of the line set for the player to move.
 
-    Forced or safe captures are made first and their boxes added; the rest is stored
-    in the transposition table under its canonical line set, as a lower and an upper
-    bound.  Moves: at a chain end that may be declined, take or decline
-    (``capture_options``); otherwise every line, first those that give nothing away,
-    nearest the centre first, then the sacrifices.
+    ``geo`` is (line_boxes, box_lines, order, lut, corners, twin, perm, inv) and ``tt``
+    the transposition table (key, lower bound, upper bound, best move in the canonical
+    frame, lines left), in buckets of two entries.  Forced or safe captures are made
+    first and their boxes added; the rest is stored under its canonical line set.
+    Moves: at a chain end that may be declined, take or decline
+    (``capture_options``); otherwise the table's best move, then every line, those
+    that give nothing away nearest the centre first, then the sacrifices.
     """
+    line_boxes, box_lines, order, lut, corners, twin, perm, inv = geo
+    tt_key, tt_lo, tt_hi, tt_move, tt_left = tt
     stats[0] += 1
     if stats[1] != 0:
         stats[2] = 1
@@ -272,16 +290,35 @@ def negamax(
     mask, gained = forced_captures(mask, must, line_boxes, box_lines, nboxes)
     if mask == full:
         return gained
+    undrawn = _undrawn(mask, full)
+    stats[4 + undrawn] += 1
     a = alpha - gained
     b = beta - gained
     left = boxes_left(mask, box_lines, nboxes)
     lo = -left
     hi = left
-    key = canonical(mask, lut, corners)
-    slot = ((key ^ (key >> 29)) * 0x9E3779B1) & (tt_key.shape[0] - 1)
+    key, sym, swapped = canonical(mask, lut, corners)
+    slot = ((key ^ (key >> 29)) * 0x9E3779B1) & (tt_key.shape[0] - 2)
+    hit = -1
     if tt_key[slot] == key:
-        lo = np.int64(tt_lo[slot])
-        hi = np.int64(tt_hi[slot])
+        hit = slot
+    elif tt_key[slot + 1] == key:
+        hit = slot + 1
+    hint = -1
+    if hit >= 0:
+        lo = np.int64(tt_lo[hit])
+        hi = np.int64(tt_hi[hit])
+        if tt_move[hit] >= 0:
+            hint = from_canonical(np.int64(tt_move[hit]), sym, swapped, inv, corners)
+    count = 0
+    buf = np.empty(nboxes + 1, dtype=np.int64)
+    if not must:
+        count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
+        if count == 2 and buf[1] < 0 and lo < 0:
+            # A chain end that may be taken or declined: both leave the same lines for
+            # the rest, with the other player to move, so the value is |c + y| >= 0
+            # (c the boxes at stake, y the rest's value): Berlekamp's loony value.
+            lo = 0
     if lo >= b or lo == hi:
         return lo + gained
     if hi <= a:
@@ -292,98 +329,55 @@ def negamax(
         b = hi
     a0 = a
     best = -left - 1
+    best_line = -1
+    done = False
     if not must:
-        buf = np.empty(nboxes + 1, dtype=np.int64)
-        count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
-        if count > 0:
-            for k in range(count):
-                line = buf[k]
-                if line >= 0:
-                    v = 1 + negamax(
-                        mask | (np.int64(1) << line),
-                        a - 1,
-                        b - 1,
-                        must,
-                        full,
-                        nboxes,
-                        line_boxes,
-                        box_lines,
-                        order,
-                        lut,
-                        corners,
-                        twin,
-                        tt_key,
-                        tt_lo,
-                        tt_hi,
-                        stats,
-                    )
-                else:
-                    v = -negamax(
-                        mask | (np.int64(1) << (-line - 1)),
-                        -b,
-                        -a,
-                        must,
-                        full,
-                        nboxes,
-                        line_boxes,
-                        box_lines,
-                        order,
-                        lut,
-                        corners,
-                        twin,
-                        tt_key,
-                        tt_lo,
-                        tt_hi,
-                        stats,
-                    )
+        for k in range(count):
+            line = buf[k]
+            if line >= 0:
+                v = 1 + negamax(mask | (np.int64(1) << line), a - 1, b - 1, must, full, nboxes, geo, tt, stats)
+            else:
+                line = -line - 1
+                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats)
+            if v > best:
+                best = v
+                best_line = line
+                if v > a:
+                    a = v
+                    if a >= b:
+                        break
+        done = count > 0
+    if not done and hint >= 0 and not (mask >> hint) & 1:
+        v = -negamax(mask | (np.int64(1) << hint), -b, -a, must, full, nboxes, geo, tt, stats)
+        best = v
+        best_line = hint
+        if v > a:
+            a = v
+        done = a >= b
+    if not done:
+        for sacrifices in range(2):
+            for k in range(order.shape[0]):
+                line = order[k]
+                if (mask >> line) & 1 or line == hint:
+                    continue
+                if twin[line] >= 0 and not (mask >> twin[line]) & 1:
+                    continue  # the other outer side of a free corner box gives the same position
+                if creates_capture(mask, line_boxes, box_lines, line) != (sacrifices == 1):
+                    continue
+                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats)
                 if v > best:
                     best = v
+                    best_line = line
                     if v > a:
                         a = v
                         if a >= b:
                             break
-            return _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats) + gained
-    for sacrifices in range(2):
-        for k in range(order.shape[0]):
-            line = order[k]
-            if (mask >> line) & 1:
-                continue
-            if twin[line] >= 0 and not (mask >> twin[line]) & 1:
-                continue  # the other outer side of a free corner box gives the same position
-            if creates_capture(mask, line_boxes, box_lines, line) != (sacrifices == 1):
-                continue
-            v = -negamax(
-                mask | (np.int64(1) << line),
-                -b,
-                -a,
-                must,
-                full,
-                nboxes,
-                line_boxes,
-                box_lines,
-                order,
-                lut,
-                corners,
-                twin,
-                tt_key,
-                tt_lo,
-                tt_hi,
-                stats,
-            )
-            if v > best:
-                best = v
-                if v > a:
-                    a = v
-                    if a >= b:
-                        return _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats) + gained
-    return _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats) + gained
-
-
-@kernel
-def _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats):
-    """Record what the search proved about ``key`` (fail-soft bounds) and return ``best``."""
+            if a >= b:
+                break
     if stats[2] != 0:
-        return best
+        return best + gained
+    if hit < 0:
+        hit = slot if tt_left[slot] <= tt_left[slot + 1] else slot + 1
     if best <= a0:
         hi = best
     elif best >= b:
@@ -391,11 +385,23 @@ def _store(key, slot, best, a0, b, lo, hi, tt_key, tt_lo, tt_hi, stats):
     else:
         lo = best
         hi = best
-    tt_key[slot] = key
-    tt_lo[slot] = lo
-    tt_hi[slot] = hi
+    tt_key[hit] = key
+    tt_lo[hit] = lo
+    tt_hi[hit] = hi
+    tt_move[hit] = to_canonical(best_line, sym, swapped, perm, corners)
+    tt_left[hit] = undrawn
     stats[3] += 1
-    return best
+    return best + gained
+
+
+@kernel
+def _undrawn(mask, full):
+    n = 0
+    rest = full & ~mask
+    while rest:
+        rest &= rest - 1
+        n += 1
+    return n
 
 
 @kernel

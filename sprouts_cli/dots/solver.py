@@ -60,6 +60,13 @@ class Geometry:
     lut: np.ndarray
     corners: np.ndarray
     twin: np.ndarray
+    perm: np.ndarray
+    inv: np.ndarray
+
+    @property
+    def arrays(self) -> tuple:
+        """What the search kernel reads, in its order."""
+        return (self.line_boxes, self.box_lines, self.order, self.lut, self.corners, self.twin, self.perm, self.inv)
 
     @classmethod
     def of(cls, board: Board) -> Geometry:
@@ -89,7 +96,9 @@ def _geometry(board: Board) -> Geometry:
     twin = np.full(n, -1, dtype=np.int64)
     for a, b in board.corner_pairs:
         twin[b] = a
-    return Geometry(board, line_boxes, box_lines, order, lut, corners, twin)
+    perm = np.array(board.symmetries, dtype=np.int64)
+    inv = np.argsort(perm, axis=1).astype(np.int64)
+    return Geometry(board, line_boxes, box_lines, order, lut, corners, twin, perm, inv)
 
 
 def pure_kernels():
@@ -137,17 +146,20 @@ class Solver:
 
     def __post_init__(self) -> None:
         self.geometry = Geometry.of(self.board)
-        size = 1 << self.table_bits
-        self.tt_key = np.full(size, -1, dtype=np.int64)
-        self.tt_lo = np.zeros(size, dtype=np.int16)
-        self.tt_hi = np.zeros(size, dtype=np.int16)
-        self.stats = np.zeros(4, dtype=np.int64)
+        size = 1 << max(self.table_bits, 2)
+        self.table = (
+            np.full(size, -1, dtype=np.int64),  # canonical line set
+            np.zeros(size, dtype=np.int8),  # lower bound
+            np.zeros(size, dtype=np.int8),  # upper bound
+            np.full(size, -1, dtype=np.int8),  # best line, in the canonical frame
+            np.zeros(size, dtype=np.int8),  # lines left (the bigger search is kept)
+        )
+        self.stats = np.zeros(4 + 64, dtype=np.int64)
         self._k = pure_kernels() if self.pure else _kernels
 
     # ------------------------------------------------------------ the kernel
 
     def _search(self, lines: int, alpha: int, beta: int) -> int:
-        g = self.geometry
         v = self._k.negamax(
             np.int64(lines),
             np.int64(alpha),
@@ -155,15 +167,8 @@ class Solver:
             self.must_complete,
             np.int64(self.board.full),
             np.int64(self.board.num_boxes),
-            g.line_boxes,
-            g.box_lines,
-            g.order,
-            g.lut,
-            g.corners,
-            g.twin,
-            self.tt_key,
-            self.tt_lo,
-            self.tt_hi,
+            self.geometry.arrays,
+            self.table,
             self.stats,
         )
         return int(v)
