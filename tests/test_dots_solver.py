@@ -76,6 +76,30 @@ def test_the_search_rules_lose_nothing_on_every_position_of_larger_boards(name: 
     assert _pruning_errors(Board.parse(name), must) == []
 
 
+def _simple_errors(board: Board, must: bool) -> tuple[int, list[int]]:
+    g = Geometry.of(board)
+    table = retrograde(board, must)
+    found = list(
+        K.check_simple(table, np.int64(board.num_lines), must, np.int64(board.num_boxes), g.line_boxes, g.box_lines)
+    )
+    return -found[-1], found[:-1]
+
+
+@pytest.mark.parametrize("must", RULES)
+@pytest.mark.parametrize("name", ["2x2", "2x3", "1x5"])
+def test_chains_and_loops_are_valued_exactly(name: str, must: bool) -> None:
+    """Every position made only of separate chains and loops: the formula is the brute force."""
+    count, wrong = _simple_errors(Board.parse(name), must)
+    assert count > 100 and wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("must", RULES)
+def test_chains_and_loops_are_valued_exactly_on_3x3(must: bool) -> None:
+    count, wrong = _simple_errors(Board(3, 3), must)
+    assert count == 11929 and wrong == []
+
+
 def _solver_agrees_everywhere(name: str, must: bool, step: int = 1) -> None:
     board = Board.parse(name)
     table = retrograde(board, must)

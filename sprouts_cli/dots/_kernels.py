@@ -270,12 +270,133 @@ def creates_capture(mask, line_boxes, box_lines, line):
 
 
 @kernel
-def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
+def simple_components(mask, line_boxes, box_lines, nboxes, chains, loops):
+    """If every box not taken has exactly two sides, count its chains and loops by length.
+
+    ``chains[n]`` and ``loops[n]`` are set (zeroed first); returns False, touching
+    nothing, when the position is not simple.  A chain runs between two sides on the
+    edge of the board; a loop closes on itself.
+    """
+    seen = np.int64(0)
+    for b in range(nboxes):
+        s = sides(mask, box_lines, b)
+        if s == 4:
+            seen |= np.int64(1) << b
+        elif s != 2:
+            return False
+    for n in range(chains.shape[0]):
+        chains[n] = 0
+        loops[n] = 0
+    for b in range(nboxes):
+        if (seen >> b) & 1:
+            continue
+        start_line = -1
+        for k in range(4):
+            line = box_lines[b, k]
+            if not (mask >> line) & 1 and across(line_boxes, line, b) < 0:
+                start_line = line
+                break
+        if start_line < 0:
+            continue  # not a chain end: left for the loops
+        length = 1
+        seen |= np.int64(1) << b
+        cur = b
+        prev = start_line
+        while True:
+            nl = first_missing(mask, box_lines, cur, prev)
+            nxt = across(line_boxes, nl, cur)
+            if nxt < 0:
+                break
+            seen |= np.int64(1) << nxt
+            length += 1
+            prev = nl
+            cur = nxt
+        chains[length] += 1
+    for b in range(nboxes):
+        if (seen >> b) & 1:
+            continue
+        length = 1
+        seen |= np.int64(1) << b
+        prev = first_missing(mask, box_lines, b, -1)
+        cur = across(line_boxes, prev, b)
+        while cur != b:
+            seen |= np.int64(1) << cur
+            length += 1
+            nl = first_missing(mask, box_lines, cur, prev)
+            prev = nl
+            cur = across(line_boxes, nl, cur)
+        loops[length] += 1
+    return True
+
+
+@kernel
+def simple_value(chains, loops, must):
+    """The value of a position made of separate chains and loops only (every box two sides).
+
+    The player to move must open one.  Must-complete rule: the opponent takes all of
+    it and moves on.  Free form: a chain of one or two boxes opened in the middle
+    gives them all away (for two boxes, opening at an end would only add the
+    opponent's choice to decline); a longer chain gives the opponent the choice of
+    taking all and moving on (n + y) or declining the last two (n - 4 - y), wherever
+    it is opened; a loop of m gives m + y or declining the last four, m - 8 - y
+    (y: the value of the rest for the player to move in it).
+    """
+    best = -1000
+    any_part = False
+    for n in range(1, chains.shape[0]):
+        if chains[n] == 0:
+            continue
+        any_part = True
+        chains[n] -= 1
+        y = simple_value(chains, loops, must)
+        chains[n] += 1
+        w = n + y
+        if not must and n >= 3 and n - 4 - y > w:
+            w = n - 4 - y
+        if -w > best:
+            best = -w
+    for m in range(1, loops.shape[0]):
+        if loops[m] == 0:
+            continue
+        any_part = True
+        loops[m] -= 1
+        y = simple_value(chains, loops, must)
+        loops[m] += 1
+        w = m + y
+        if not must and m - 8 - y > w:
+            w = m - 8 - y
+        if -w > best:
+            best = -w
+    if not any_part:
+        return 0
+    return best
+
+
+@kernel
+def check_simple(table, num_lines, must, nboxes, line_boxes, box_lines):
+    """The simple positions (every box taken or two-sided) whose ``simple_value`` is not the table's."""
+    bad = []
+    size = np.int64(1) << num_lines
+    count = 0
+    for mask in range(size):
+        chains = np.zeros(nboxes + 1, dtype=np.int64)
+        loops = np.zeros(nboxes + 1, dtype=np.int64)
+        if simple_components(mask, line_boxes, box_lines, nboxes, chains, loops):
+            count += 1
+            if simple_value(chains, loops, must) != table[mask]:
+                bad.append(mask)
+    bad.append(-count)
+    return bad
+
+
+@kernel
+def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     """Alpha-beta (fail-soft) value of the line set for the player to move.
 
-    ``geo`` is (line_boxes, box_lines, order, lut, corners, twin, perm, inv) and ``tt``
+    ``geo`` is (line_boxes, box_lines, order, lut, corners, twin, perm, inv), ``tt``
     the transposition table (key, lower bound, upper bound, best move in the canonical
-    frame, lines left), in buckets of two entries.  Forced or safe captures are made
+    frame, lines left) in buckets of two entries, and ``work`` scratch rows indexed by
+    the lines left (capture options, chain and loop counts).  Forced or safe captures are made
     first and their boxes added; the rest is stored under its canonical line set.
     Moves: at a chain end that may be declined, take or decline
     (``capture_options``); otherwise the table's best move, then every line, those
@@ -311,7 +432,8 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
         if tt_move[hit] >= 0:
             hint = from_canonical(np.int64(tt_move[hit]), sym, swapped, inv, corners)
     count = 0
-    buf = np.empty(nboxes + 1, dtype=np.int64)
+    bufs, chain_rows, loop_rows = work
+    buf = bufs[undrawn]  # one row per depth: lines drawn only grow along a path
     if not must:
         count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
         if count == 2 and buf[1] < 0 and lo < 0:
@@ -331,14 +453,24 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
     best = -left - 1
     best_line = -1
     done = False
+    if count == 0:
+        chains = chain_rows[undrawn]
+        loops = loop_rows[undrawn]
+        if simple_components(mask, line_boxes, box_lines, nboxes, chains, loops):
+            best = simple_value(chains, loops, must)
+            a0 = -left - 1  # exact: stored as both bounds
+            b = left + 1
+            done = True
     if not must:
         for k in range(count):
             line = buf[k]
             if line >= 0:
-                v = 1 + negamax(mask | (np.int64(1) << line), a - 1, b - 1, must, full, nboxes, geo, tt, stats)
+                v = 1 + negamax(
+                    mask | (np.int64(1) << line), a - 1, b - 1, must, full, nboxes, geo, tt, stats, work
+                )
             else:
                 line = -line - 1
-                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats)
+                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats, work)
             if v > best:
                 best = v
                 best_line = line
@@ -346,9 +478,10 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
                     a = v
                     if a >= b:
                         break
-        done = count > 0
+        if count > 0:
+            done = True
     if not done and hint >= 0 and not (mask >> hint) & 1:
-        v = -negamax(mask | (np.int64(1) << hint), -b, -a, must, full, nboxes, geo, tt, stats)
+        v = -negamax(mask | (np.int64(1) << hint), -b, -a, must, full, nboxes, geo, tt, stats, work)
         best = v
         best_line = hint
         if v > a:
@@ -364,7 +497,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
                     continue  # the other outer side of a free corner box gives the same position
                 if creates_capture(mask, line_boxes, box_lines, line) != (sacrifices == 1):
                     continue
-                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats)
+                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats, work)
                 if v > best:
                     best = v
                     best_line = line
@@ -388,7 +521,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats):
     tt_key[hit] = key
     tt_lo[hit] = lo
     tt_hi[hit] = hi
-    tt_move[hit] = to_canonical(best_line, sym, swapped, perm, corners)
+    tt_move[hit] = to_canonical(best_line, sym, swapped, perm, corners) if best_line >= 0 else -1
     tt_left[hit] = undrawn
     stats[3] += 1
     return best + gained

@@ -66,7 +66,16 @@ class Geometry:
     @property
     def arrays(self) -> tuple:
         """What the search kernel reads, in its order."""
-        return (self.line_boxes, self.box_lines, self.order, self.lut, self.corners, self.twin, self.perm, self.inv)
+        return (
+            self.line_boxes,
+            self.box_lines,
+            self.order,
+            self.lut,
+            self.corners,
+            self.twin,
+            self.perm,
+            self.inv,
+        )
 
     @classmethod
     def of(cls, board: Board) -> Geometry:
@@ -155,6 +164,8 @@ class Solver:
             np.zeros(size, dtype=np.int8),  # lines left (the bigger search is kept)
         )
         self.stats = np.zeros(4 + 64, dtype=np.int64)
+        rows, width = self.board.num_lines + 1, self.board.num_boxes + 1
+        self.work = tuple(np.zeros((rows, width), dtype=np.int64) for _ in range(3))
         self._k = pure_kernels() if self.pure else _kernels
 
     # ------------------------------------------------------------ the kernel
@@ -170,6 +181,7 @@ class Solver:
             self.geometry.arrays,
             self.table,
             self.stats,
+            self.work,
         )
         return int(v)
 

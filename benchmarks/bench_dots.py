@@ -1,0 +1,111 @@
+"""Time and nodes of the Dots-and-Boxes solver on empty boards, in both rules.
+
+For each board and rule: the value found (or the bounds proved when the time limit
+stops the search), wall-clock and CPU seconds, nodes searched and nodes per second.
+A fresh solver (and table) per run, so nothing is carried from one run to the next.
+Boards whose search is stopped get a projection: the nodes of the finished runs grow
+by a steady factor per line of the board, and that factor and the measured node rate
+give a projected time (a rough guide: the growth is not truly steady).
+
+    python benchmarks/bench_dots.py                        # 3x3, 3x4, 4x4, 60 s each at most
+    python benchmarks/bench_dots.py --time-limit 1800      # the 30-minute goal for 4x4
+    python benchmarks/bench_dots.py --boards 4x5 --time-limit 600   # the moonshot
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sprouts_cli.dots import Board, DotsPosition, OutOfTime, Solver
+
+
+def run(board: Board, must: bool, limit: float, bits: int) -> dict:
+    solver = Solver(board, must, table_bits=bits)
+    solver.value(
+        DotsPosition(Board(1, 1)) if board == Board(1, 1) else DotsPosition(board, board.full)
+    )  # compile
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        value: object = solver.value(DotsPosition(board), time_limit=limit)
+        done = True
+    except OutOfTime as e:
+        value = f"in [{e.bounds[0]}, {e.bounds[1]}]"
+        done = False
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {
+        "board": board,
+        "must": must,
+        "value": value,
+        "done": done,
+        "wall": wall,
+        "cpu": cpu,
+        "nodes": solver.nodes,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", nargs="+", default=["3x3", "3x4", "4x4"])
+    parser.add_argument(
+        "--rules", nargs="+", choices=("free", "must-complete"), default=["free", "must-complete"]
+    )
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
+    parser.add_argument("--table-bits", type=int, default=24, help="table of 2**bits entries (12 bytes each)")
+    args = parser.parse_args()
+    print(
+        f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run, "
+        f"table 2**{args.table_bits}"
+    )
+    print(f"{'board':<6} {'rule':<14} {'value':>12} {'wall s':>8} {'cpu s':>8} {'nodes':>13} {'nodes/s':>10}")
+    results = []
+    for name in args.boards:
+        board = Board.parse(name)
+        for rule in args.rules:
+            r = run(board, rule == "must-complete", args.time_limit, args.table_bits)
+            results.append(r)
+            rate = r["nodes"] / r["cpu"] if r["cpu"] > 0 else 0
+            print(
+                f"{name:<6} {rule:<14} {r['value']!s:>12} {r['wall']:8.2f} {r['cpu']:8.2f} "
+                f"{r['nodes']:13,d} {rate:10,.0f}",
+                flush=True,
+            )
+    for rule in args.rules:
+        mine = [r for r in results if r["must"] == (rule == "must-complete")]
+        finished = [r for r in mine if r["done"] and r["nodes"] > 1000]
+        stopped = [r for r in mine if not r["done"]]
+        if len(finished) < 2 or not stopped:
+            continue
+        a, b = finished[-2], finished[-1]
+        lines = b["board"].num_lines - a["board"].num_lines
+        if lines <= 0:
+            continue
+        growth = (b["nodes"] / a["nodes"]) ** (1 / lines)
+        rate = b["nodes"] / b["cpu"]
+        for r in stopped:
+            nodes = b["nodes"] * growth ** (r["board"].num_lines - b["board"].num_lines)
+            seconds = nodes / rate
+            print(
+                f"projection ({rule}): {r['board']} about {nodes:.1e} nodes, {_duration(seconds)} at "
+                f"{rate:,.0f} nodes/s (growth x{growth:.2f} per line from {a['board']} to {b['board']}; "
+                f"stopped after {r['nodes']:,d} nodes)"
+            )
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "forever"
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
