@@ -79,9 +79,8 @@ def test_the_search_rules_lose_nothing_on_every_position_of_larger_boards(name: 
 def _simple_errors(board: Board, must: bool) -> tuple[int, list[int]]:
     g = Geometry.of(board)
     table = retrograde(board, must)
-    found = list(
-        K.check_simple(table, np.int64(board.num_lines), must, np.int64(board.num_boxes), g.line_boxes, g.box_lines)
-    )
+    lines, boxes = np.int64(board.num_lines), np.int64(board.num_boxes)
+    found = list(K.check_simple(table, lines, must, boxes, g.line_boxes, g.box_lines))
     return -found[-1], found[:-1]
 
 
