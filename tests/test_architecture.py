@@ -15,6 +15,7 @@ FORBIDDEN = {
     "solve": {"picture", "render", "cli", "players", "click", "matplotlib"},
     "players": {"picture", "render", "cli", "click", "rich", "matplotlib"},
     "picture": {"cli", "solve", "players", "click", "rich"},
+    "dots": {"cli", "engine", "solve", "players", "play", "log", "click", "rich"},
 }
 
 
