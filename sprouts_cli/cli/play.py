@@ -331,6 +331,10 @@ def _start_position(start: str | None, spots: int | None):
 @click.option("--area", default="800x600", show_default=True, help="Drawing area WxH for -o.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="The game as one HTML page.")
 @click.option("--gif", "gif_path", type=click.Path(dir_okay=False), help="The game as an animated GIF.")
+@click.option(
+    "--svg", "svg_dir", type=click.Path(file_okay=False),
+    help="Draw the game move by move, each move into the previous picture; a picture per move here.",
+)  # fmt: skip
 def replay_log_command(
     log: str,
     game_number: int | None,
@@ -340,6 +344,7 @@ def replay_log_command(
     area: str,
     html_path: str | None,
     gif_path: str | None,
+    svg_dir: str | None = None,
 ) -> None:
     """Rebuild every position of every game in LOG and check every move.
 
@@ -416,6 +421,8 @@ def replay_log_command(
         from .watch import write_watch
 
         write_watch(chosen, html_path, gif_path, log, width, height)
+    if svg_dir and chosen is not None:
+        _draw_svgs(chosen, svg_dir, width, height, at)
     if result.error is not None:
         fail(f"{log}: {result.error}")
     if not as_json and at is None and not output and not watch:
@@ -463,14 +470,32 @@ def _print_step(g, step) -> None:
     print_data(f"lives {step.position.total_lives}; moves left between {lower} and {upper}")
 
 
+def _draw_svgs(g, svg_dir: str, width: float, height: float, at: int | None) -> None:
+    """Every position of the game's line of play (up to ``at``), drawn move by move, as SVG files."""
+    from ..errors import PictureError
+    from ..play.drawing import draw_line_of_play
+
+    steps = g.line_of_play if at is None else g.line_of_play[: at + 1]
+    titles = [
+        f"game {g.number}, move {s.move}: {s.text}" if s.move else f"game {g.number}: start" for s in steps
+    ]
+    try:
+        draw_line_of_play(steps, width, height, svg_dir, titles)
+    except (PictureError, SproutsError) as e:
+        fail(f"game {g.number}: {e}")
+    err.print(f"wrote {len(steps)} pictures to {svg_dir} (game {g.number})", style="dim")
+
+
 def _write_output(path: str, g, k: int, width: float, height: float) -> None:
     from ..errors import PictureError
-    from ..picture import layout_position, save_game
+    from ..picture import save_game
+    from ..play.drawing import draw_line_of_play
     from ..render import render
 
     p = g.line_of_play[k].position
     try:
-        pic = layout_position(p, width, height)
+        # drawn move by move, as the game was: the same picture a replay with --svg shows
+        pic = draw_line_of_play(g.line_of_play[: k + 1], width, height)
     except PictureError as e:
         raise SproutsError(f"the position cannot be drawn: {e}") from None
     meta = pic.meta.setdefault("game", {})

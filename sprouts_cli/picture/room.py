@@ -149,7 +149,7 @@ def draw(
 def _relax(pic: Picture, mode: str) -> Picture:
     from .relax import relax
 
-    out = relax(pic, mode, seconds=10.0)
+    out = relax(pic, mode, seconds=4.0)
     out.meta = pic.meta
     return out
 

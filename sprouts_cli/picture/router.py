@@ -370,6 +370,12 @@ class Rays:
     boundaries: list[int]  # region boundary index of each ray
     polylines: list[np.ndarray]  # grid units
     want_odd: dict[int, bool]  # per boundary: must the route cross its ray an odd number of times?
+    # the region's cells, for the barrier route: which boundary each faces, and the two sides' anchors
+    comp: np.ndarray | None = None
+    cell_boundary: np.ndarray | None = None
+    side_a: np.ndarray | None = None  # cells of the cut boundary's arc on side A (far from the ends)
+    side_b: np.ndarray | None = None  # the anchor: cells known to lie on side B
+    close: np.ndarray | None = None  # cells within a few cells of their nearest obstacle
 
 
 def _side_of_curve(seg: np.ndarray, point: np.ndarray) -> int:
@@ -467,11 +473,16 @@ def build_rays(plan: Plan) -> Rays | None:
             anchor = comp & (cell_boundary == anchor_boundary)
             if anchor_boundary in inside_set:
                 inside_set = set(others) - inside_set  # both sides read [x z]: take the other side as inside
+    side_a = np.zeros(g.size, dtype=bool)
+    if kind == "cycle" and not move.is_loop:
+        n = len(items)
+        arc_a = {items[(move.corner + i) % n] for i in range((move.corner2 - move.corner) % n)}
+        side_a = comp & far & np.isin(cell_half, list(arc_a))
     sources = np.nonzero(anchor)[0].astype(np.int64)
     if not len(sources):
         return None
     dist, prev = grow_tree(g.nx, comp, STEPS, sources)
-    rays = Rays([], [], {})
+    rays = Rays([], [], {}, comp & far, cell_boundary, side_a, anchor, room < 1.5 * g.cell)
     for k in others:
         if k == anchor_boundary:
             continue
@@ -490,6 +501,91 @@ def build_rays(plan: Plan) -> Rays | None:
         rays.boundaries.append(k)
         rays.polylines.append(np.array(pts))
     return rays
+
+
+def barrier_trees(plan: Plan, rays: Rays, with_arc: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two trees of cells that do not touch: one joins what must end on side A, one side B (§3.3).
+
+    Side A holds the boundaries to enclose and the cut boundary's arc on side A;
+    side B the others, the far arc (or the window, or the region's own cycle for a
+    loop at a lone spot).  A way from x to y that uses no cell of either tree
+    cannot separate two things one tree joins.  None when a tree cannot be built.
+    """
+    g = plan.grid
+    assert rays.comp is not None and rays.cell_boundary is not None
+    assert rays.side_a is not None and rays.side_b is not None
+    comp, cb, close = rays.comp, rays.cell_boundary, rays.close
+    assert close is not None
+    groups_a = [rays.side_a & close] if with_arc and (rays.side_a & close).any() else []
+    groups_b = [rays.side_b & close] if (rays.side_b & close).any() else [rays.side_b]
+    for k, odd in rays.want_odd.items():
+        cells = comp & (cb == k) & close
+        if cells.any():
+            (groups_a if odd else groups_b).append(cells)
+    if not groups_a:
+        return None
+    tree_a = _join(g, groups_a, comp & ~_thick(g, np.logical_or.reduce(groups_b)))
+    if tree_a is None:
+        return None
+    tree_b = _join(g, groups_b, comp & ~_thick(g, tree_a) & ~tree_a)
+    if tree_b is None:
+        return None
+    return tree_a, tree_b
+
+
+def _thick(g: Grid, mask: np.ndarray) -> np.ndarray:
+    """A mask grown by one cell each way, so that no step of the grid slips between its cells."""
+    return ndimage.binary_dilation(mask.reshape(g.ny, g.nx), structure=np.ones((3, 3), bool)).ravel()
+
+
+def _join(g: Grid, groups: list[np.ndarray], allowed: np.ndarray) -> np.ndarray | None:
+    """The groups of cells joined into one tree by shortest grid paths through allowed cells."""
+    tree = groups[0].copy()
+    links = np.zeros_like(tree)
+    for grp in groups[1:]:
+        if (tree & grp).any():
+            tree |= grp
+            continue
+        dist, prev = grow_tree(g.nx, allowed | tree | grp, STEPS, np.nonzero(tree)[0].astype(np.int64))
+        ends = np.nonzero(grp & np.isfinite(dist))[0]
+        if not len(ends):
+            return None
+        c = int(ends[int(np.argmin(dist[ends]))])
+        while c >= 0 and not tree[c]:
+            tree[c] = True
+            links[c] = True
+            c = int(prev[c])
+        tree |= grp
+    # the links through open space are made a cell thicker, so that no diagonal step slips through
+    # them; the groups hug their boundaries, closer than any free cell comes
+    return tree | _thick(g, links)
+
+
+def barrier_route(plan: Plan, rays: Rays, halves: tuple[int, int]) -> np.ndarray | None:
+    """The shortest way that uses no cell of either tree, with one ray's parity as the extra bit."""
+    # the cut boundary's own arc is joined to side A's tree when that leaves the way open;
+    # without it the parity bit still says on which side the tree goes
+    for with_arc in (True, False):
+        path = _barrier_search(plan, rays, halves, with_arc)
+        if path is not None:
+            return path
+    return None
+
+
+def _barrier_search(plan: Plan, rays: Rays, halves: tuple[int, int], with_arc: bool) -> np.ndarray | None:
+    trees = barrier_trees(plan, rays, with_arc)
+    if trees is None:
+        return None
+    block = trees[0] | trees[1]  # the trees keep clear of the move's own spots
+    saved = plan.free
+    plan.free = plan.free & ~block
+    try:
+        bit = [i for i, k in enumerate(rays.boundaries) if rays.want_odd[k]][:1] or list(
+            range(len(rays.boundaries))
+        )[:1]
+        return search(plan, rays, bit, halves)
+    finally:
+        plan.free = saved
 
 
 def _ray_segments(rays: Rays, chosen: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -567,6 +663,8 @@ def route(plan: Plan) -> np.ndarray | None:
     crosses itself is kept only when no other is found.
     """
     move = plan.move
+    if not move.is_loop:
+        _close_between(plan)
     if move.joins_boundaries:
         return search(plan, None, [])
     rays = build_rays(plan)
@@ -576,11 +674,41 @@ def route(plan: Plan) -> np.ndarray | None:
         orders = [(1, 2), (2, 1)]
     fallback = None
     for halves in orders:
-        path = _parity_route(plan, rays, halves)
-        if path is not None and not self_crossing(path):
-            return path
-        fallback = fallback if fallback is not None else path
+        for method in (barrier_route, _parity_route):
+            if rays is None and method is barrier_route:
+                continue
+            path = method(plan, rays, halves)
+            if path is None or self_crossing(path):
+                fallback = fallback if fallback is not None else path
+                continue
+            if rays is None or all(
+                path_parity(plan, path, rays, i) == rays.want_odd[k] for i, k in enumerate(rays.boundaries)
+            ):
+                return path
+            fallback = fallback if fallback is not None else path
     return fallback
+
+
+def _close_between(plan: Plan) -> None:
+    """Two spots close together: the strip between them is closed (Alfeld §3.3, v178).
+
+    The way then leaves ``x`` away from ``y`` and reaches ``y`` from beyond it, so
+    that the curve has room for its new spot instead of squeezing past the curves
+    already there.
+    """
+    pic, g = plan.pic, plan.grid
+    a, b = pic.spots[plan.x], pic.spots[plan.y]
+    gap = float(np.hypot(*(b - a)))
+    sa, sb = float(pic.sizes[plan.x]), float(pic.sizes[plan.y])
+    if gap >= 2.0 * (sa + sb) + 4.0 * plan.settings.d0 or gap <= sa + sb:
+        return
+    u = (b - a) / gap
+    p, q = a + u * sa, b - u * sb
+    ks = g.cells_near(0.5 * (p + q), 0.5 * float(np.hypot(*(q - p))) + g.cell)
+    pts = g.centres()[ks]
+    d = np.array([point_segment_distance(c[0], c[1], p[0], p[1], q[0], q[1]) for c in pts])
+    plan.free[ks[d < 0.8 * g.cell]] = False
+    plan.strip = np.array([[p[0], p[1], q[0], q[1]]])
 
 
 def _loop_target(plan: Plan, rays: Rays | None) -> np.ndarray | None:
@@ -847,6 +975,37 @@ def clearance_of_move(pic: Picture, analysis: Analysis) -> float:
     )  # fmt: skip
 
 
+def spot_share(plan: Plan, pieces: np.ndarray) -> float:
+    """Where on the new curve its spot goes: near half its arc length, where there is most room.
+
+    Alfeld puts the new spot at half the arc length and lets it slide later; a
+    spot squeezed against a neighbour is moved along the curve at once, within
+    the middle two fifths, to the place with the most room (the grid's room, and
+    the distance from the move's own end spots).
+    """
+    from .spline import sample_polyline
+
+    pts = sample_polyline(pieces, 8)
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+    if arc[-1] <= 0:
+        return 0.5
+    g, pic = plan.grid, plan.pic
+    size = float(np.median(pic.sizes)) if len(pic.sizes) else 5.0
+    best, best_share = -math.inf, 0.5
+    for share in (0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7):
+        p = np.array([np.interp(share * arc[-1], arc, pts[:, 0]), np.interp(share * arc[-1], arc, pts[:, 1])])
+        ix = min(max(round((p[0] - g.x0) / g.cell), 0), g.nx - 1)
+        iy = min(max(round((p[1] - g.y0) / g.cell), 0), g.ny - 1)
+        room = float(plan.room[iy * g.nx + ix])
+        for s in (plan.x, plan.y):
+            room = min(room, float(np.hypot(*(p - pic.spots[s]))) - float(pic.sizes[s]) - size)
+        if room >= size + CERTIFY_SHARE * plan.settings.d0:
+            return share  # room enough: the nearest to the middle wins
+        if room > best + 1e-9:
+            best, best_share = room, share
+    return best_share
+
+
 def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | None = None) -> Drawn:
     """The band, the spline, the cut and the check for one route; PictureError when it does not read back."""
     st = plan.settings
@@ -860,7 +1019,7 @@ def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | Non
             continue
         try:
             pieces, h = curve_from_points(points, d_start, d_end, smooth)
-            first, second, z = cut_at(pieces, h)
+            first, second, z = cut_at(pieces, h, spot_share(plan, pieces))
             pic = _new_picture(plan.pic, plan.x, plan.y, first, second, z, player)
             a = analyse_picture(pic)
         except (PictureError, ValueError, np.linalg.LinAlgError) as e:

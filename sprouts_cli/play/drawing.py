@@ -133,3 +133,46 @@ class Drawer:
         pic = result.picture
         pic.meta = copy.deepcopy(previous.meta)
         return pic
+
+
+def draw_line_of_play(steps, width: float, height: float, svg_dir=None, titles=None, jobs: int | None = 1):
+    """A replayed game drawn move by move, each move into the previous picture; the last picture.
+
+    ``steps`` are the start and the moves of a log's line of play (each with its
+    ``position`` and ``text``, the move in words).  The start is laid out (Z); each
+    move is found again in the picture by its words and the position it gives and
+    drawn by the router and its ladder, so a replay shows the same drawing growing
+    as the game did.  With ``svg_dir`` a picture of every position is written.
+    """
+    from ..errors import PictureError
+    from ..picture import analyse_picture, layout_position
+    from ..picture.room import draw, same_move
+    from ..render import render
+
+    if svg_dir is not None:
+        Path(svg_dir).mkdir(parents=True, exist_ok=True)
+    pic = None
+    for k, step in enumerate(steps):
+        intended = step.position
+        drawn = None
+        if pic is not None:
+            a = analyse_picture(pic)
+            move = same_move(a.position, intended, step.text)
+            if move is not None:
+                try:
+                    drawn = draw(pic, move, analysis=a, layout_jobs=jobs).picture
+                except PictureError:
+                    drawn = None
+        if drawn is None:
+            try:
+                drawn = layout_position(intended, width, height, jobs=jobs)
+            except PictureError as e:
+                raise PlayError(f"move {k}: the position cannot be drawn: {e}") from None
+        back = analyse_picture(drawn).position
+        if numbered_key(back)[:2] != numbered_key(intended)[:2]:
+            raise PlayError(f"move {k} could not be drawn as recorded: the picture reads {back.canonical()}")
+        pic = drawn
+        if svg_dir is not None:
+            title = titles[k] if titles else intended.canonical()
+            render(pic, Path(svg_dir) / f"move-{k:03d}.svg", numbers=True, lives=True, title=title)
+    return pic

@@ -1,0 +1,103 @@
+"""Drawing moves into the picture: random games of 10, 20 and 30 spots drawn move by move.
+
+Each game starts from a Z layout of the n lone spots in a 1000×700 area and is
+played by the Random player's rule (Alfeld §5.2); every move is drawn into the
+previous picture by the router, climbing the ladder M, A, R, Z, • only when there
+is no room (``picture/room.py``), and read back as the intended position with the
+same spot numbers.  Per size it prints the share of moves drawn at each rung,
+seconds per move (median and 95th percentile), the least clearance of the moves
+drawn by the router, and how far the old spots moved per move (the mean over
+moves of their largest displacement; Z and R move everything).
+
+Goals (issue 14): at 10 spots at least 90% of moves drawn without A, R or Z; at 30
+spots at least 70%; every move drawn; median under 0.5 s per move at 20 spots.
+
+    python benchmarks/bench_router.py                 # seeds 1-10
+    python benchmarks/bench_router.py --seeds 3 --sizes 10,20
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.moves import apply_move, random_move
+from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.picture.analyse import analyse_picture
+from sprouts_cli.picture.layout import layout_position
+from sprouts_cli.picture.room import DRAWN_BY, draw
+from sprouts_cli.picture.router import NoRoom
+
+WIDTH, HEIGHT = 1000, 700
+LOCAL = ("route", "slide", "push")
+
+
+def play(spots: int, seed: int) -> list[tuple[str, float, float, float]]:
+    """One random game drawn move by move: (drawn_by, seconds, clearance, old spots' largest move)."""
+    rng = random.Random(seed)
+    pic = layout_position(Position.start(spots), WIDTH, HEIGHT, jobs=1)
+    a = analyse_picture(pic)
+    out = []
+    while True:
+        m = random_move(a.position, rng)
+        if m is None:
+            return out
+        target = apply_move(a.position, m)
+        t0 = time.perf_counter()
+        try:
+            r = draw(pic, m, analysis=a)
+        except NoRoom:
+            out.append(("refused", time.perf_counter() - t0, 0.0, 0.0))
+            return out
+        seconds = time.perf_counter() - t0
+        assert numbered_key(r.analysis.position)[:2] == numbered_key(target)[:2]
+        n = len(pic.spots)
+        moved = float(np.hypot(*(r.picture.spots[:n] - pic.spots).T).max()) if n else 0.0
+        out.append((r.drawn_by, seconds, r.clearance, moved))
+        pic, a = r.picture, r.analysis
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--sizes", default="10,20,30")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    play(4, 0)  # compile the kernels (cached on disk after the first run)
+    print(f"random games drawn move by move, {WIDTH}×{HEIGHT}, seeds 1-{args.seeds}")
+    head = " ".join(f"{h:>9}" for h in DRAWN_BY)
+    print(f"{'spots':>5} {'moves':>5} {head} {'refused':>7} {'median s':>8} {'p95 s':>6} "
+          f"{'least px':>8} {'moved px':>8}  without A/R/Z")  # fmt: skip
+    failed = 0
+    for spots in sizes:
+        rows = []
+        for seed in range(1, args.seeds + 1):
+            rows.extend(play(spots, seed))
+        count = collections.Counter(r[0] for r in rows)
+        secs = sorted(r[1] for r in rows)
+        routed = [r[2] for r in rows if r[0] in LOCAL]
+        moved = [r[3] for r in rows if r[0] != "refused"]
+        local = sum(count[k] for k in LOCAL) / max(1, len(rows))
+        shares = " ".join(f"{100 * count[k] / max(1, len(rows)):>8.1f}%" for k in DRAWN_BY)
+        p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
+        print(
+            f"{spots:>5} {len(rows):>5} {shares} {count['refused']:>7} {statistics.median(secs):>8.2f} "
+            f"{p95:>6.2f} {min(routed, default=0):>8.1f} {statistics.mean(moved):>8.1f}  {100 * local:.0f}%"
+        )
+        failed += count["refused"]
+    print("goals: without A/R/Z ≥ 90% at 10 spots, ≥ 70% at 30; every move drawn; median < 0.5 s at 20")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

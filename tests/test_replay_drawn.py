@@ -1,0 +1,33 @@
+"""``sprouts replay --svg`` and ``-o``: a logged game drawn move by move, into the previous picture."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from sprouts_cli.cli import main
+from sprouts_cli.picture import analyse_picture, load_game
+
+
+def test_replay_draws_each_move_into_the_previous_picture(tmp_path) -> None:
+    log = tmp_path / "g.log"
+    r = CliRunner().invoke(
+        main, ["play", "--spots", "3", "--first", "random", "--second", "random", "--seed", "5", "-q",
+               "--log", str(log)],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    svg = tmp_path / "svg"
+    r = CliRunner().invoke(main, ["replay", str(log), "--svg", str(svg)])
+    assert r.exit_code == 0, r.output
+    files = sorted(p.name for p in svg.iterdir())
+    assert files[0] == "move-000.svg" and len(files) >= 6
+    # early in a 3-spot game there is room: move 2 is routed, and the spots of move 1's picture stay put
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    assert CliRunner().invoke(main, ["replay", str(log), "--at", "1", "-o", str(one)]).exit_code == 0
+    assert CliRunner().invoke(main, ["replay", str(log), "--at", "2", "-o", str(two)]).exit_code == 0
+    a, b = load_game(one), load_game(two)
+    assert len(b.spots) == len(a.spots) + 1
+    assert analyse_picture(b).position.canonical() == json.loads(two.read_text())["game"]["position"]
+    assert np.allclose(a.spots, b.spots[: len(a.spots)], atol=1e-5)
