@@ -670,7 +670,10 @@ def route(plan: Plan) -> np.ndarray | None:
     rays = build_rays(plan)
     orders = [(0, 0)]
     if move.is_loop:
-        close_strip(plan, _loop_target(plan, rays))
+        target = _loop_target(plan, rays)
+        close_strip(plan, None if target is None else target[0])
+        if target is not None and rays is not None:
+            _extend_strip(plan, rays, target[1])
         orders = [(1, 2), (2, 1)]
     fallback = None
     for halves in orders:
@@ -711,20 +714,49 @@ def _close_between(plan: Plan) -> None:
     plan.strip = np.array([[p[0], p[1], q[0], q[1]]])
 
 
-def _loop_target(plan: Plan, rays: Rays | None) -> np.ndarray | None:
-    """Where a loop at a lone spot should head: the nearest boundary it must go round."""
+def _loop_target(plan: Plan, rays: Rays | None) -> tuple[np.ndarray, int] | None:
+    """What a loop must go round first: the nearest boundary it encloses (a point on it, its index)."""
     if rays is None:
         return None
     centre = plan.pic.spots[plan.x]
     best, where = math.inf, None
     for i, k in enumerate(rays.boundaries):
         if rays.want_odd[k]:
-            p = plan.grid.x0 + rays.polylines[i][0] * plan.grid.cell
             p = np.array([plan.grid.x0, plan.grid.y0]) + rays.polylines[i][0] * plan.grid.cell
             d = float(np.hypot(*(p - centre)))
             if d < best:
-                best, where = d, p
+                best, where = d, (p, k)
     return where
+
+
+def _extend_strip(plan: Plan, rays: Rays, boundary: int) -> None:
+    """The loop's strip carried on to the first boundary it encloses.
+
+    The way must then go out on one side of the strip, round the boundary and back
+    on the other side: the two strands of a loop round a far boundary stay apart
+    instead of running back along the same cells (as the parity search alone
+    would let them).
+    """
+    g = plan.grid
+    assert plan.strip is not None and rays.comp is not None and rays.cell_boundary is not None
+    tip = plan.strip[0, 2:]
+    goal = rays.comp & (rays.cell_boundary == boundary)
+    if rays.close is not None and (goal & rays.close).any():
+        goal &= rays.close
+    sources = g.cells_near(tip, 1.5 * g.cell)
+    sources = sources[rays.comp[sources]]
+    if not len(sources) or not goal.any():
+        return
+    dist, prev = grow_tree(g.nx, rays.comp | goal, STEPS, sources.astype(np.int64))
+    ends = np.nonzero(goal & np.isfinite(dist))[0]
+    if not len(ends):
+        return
+    c = int(ends[int(np.argmin(dist[ends]))])
+    chain = np.zeros(g.size, dtype=bool)
+    while c >= 0:
+        chain[c] = True
+        c = int(prev[c])
+    plan.free &= ~_thick(g, chain)
 
 
 def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.ndarray | None:
@@ -1063,7 +1095,11 @@ def draw_move(
             f"the widest way between {x1} and {y1} is {w:.1f} px, {settings.d0:g} px needed",
             w, settings.d0, ghost,
         )  # fmt: skip
-    drawn = draw_route(plan, path, target, player)
+    try:
+        drawn = draw_route(plan, path, target, player)
+    except PictureError as e:
+        w, ghost = widest_way(plan)
+        raise NoRoom(str(e), w, settings.d0, ghost) from None
     need = CERTIFY_SHARE * settings.d0
     if drawn.clearance < need:
         w, ghost = widest_way(plan)
