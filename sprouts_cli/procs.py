@@ -19,11 +19,15 @@ the command exits with 143.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: ``prctl`` option asking for a signal when the parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
@@ -39,6 +43,7 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
     raise Terminated()
 
 
@@ -53,6 +58,17 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, old)
+
+
+def stops_cleanly_on_sigterm(command: Callable[..., T]) -> Callable[..., T]:
+    """Decorate a command so that SIGTERM during it raises ``Terminated`` (see ``sigterm_as_interrupt``)."""
+
+    @functools.wraps(command)
+    def run(*args: object, **kwargs: object) -> T:
+        with sigterm_as_interrupt():
+            return command(*args, **kwargs)
+
+    return run
 
 
 def interrupted_exit_code(error: BaseException) -> int:
@@ -86,15 +102,21 @@ def _quiet_exit(signum: int, frame: object) -> None:
     os._exit(0)
 
 
-def die_with_parent(parent: int | None = None, on_term: Callable[[int, object], None] | None = None) -> None:
+def die_with_parent(
+    parent: int | None = None,
+    on_term: Callable[[int, object], None] | None = None,
+    quit_on_interrupt: bool = False,
+) -> None:
     """Make this worker end when ``parent`` (default: the current parent) ends, by any signal.
 
-    ``on_term`` handles SIGTERM (default: exit at once, silently); Ctrl-C is ignored.
+    ``on_term`` handles SIGTERM (default: exit at once, silently).  Ctrl-C is ignored,
+    or with ``quit_on_interrupt`` ends the worker silently (a pool worker in the
+    terminal's process group: the parent gets the same Ctrl-C and stops the work).
     Called first thing in a worker (a ``ProcessPoolExecutor`` initializer, or a
     worker's main function).
     """
     parent = os.getppid() if parent is None else parent
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _quiet_exit if quit_on_interrupt else signal.SIG_IGN)
     signal.signal(signal.SIGTERM, on_term or _quiet_exit)
     _ask_kernel_for_parent_death_signal()
     if os.getppid() != parent:  # the parent died before the kernel was asked
@@ -102,9 +124,19 @@ def die_with_parent(parent: int | None = None, on_term: Callable[[int, object], 
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
 
 
+def end_pool(pool: object) -> None:
+    """End a ``ProcessPoolExecutor`` now: its workers are sent SIGTERM (they exit silently)
+    instead of being waited for, and queued work is dropped."""
+    processes = dict(getattr(pool, "_processes", None) or {})
+    for proc in processes.values():
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)  # type: ignore[attr-defined]
+
+
 def pool_initializer(parent: int, then: Callable[..., None] | None = None, *args: object) -> None:
     """A ``ProcessPoolExecutor`` initializer: ``die_with_parent(parent)``, then ``then(*args)``."""
-    die_with_parent(parent)
+    die_with_parent(parent, quit_on_interrupt=True)
     if then is not None:
         then(*args)
 
@@ -114,7 +146,9 @@ __all__ = [
     "EXIT_TERMINATED",
     "Terminated",
     "die_with_parent",
+    "end_pool",
     "interrupted_exit_code",
     "pool_initializer",
     "sigterm_as_interrupt",
+    "stops_cleanly_on_sigterm",
 ]

@@ -140,10 +140,10 @@ class Reporter:
             raise SystemExit(2)
 
 
-def fail(message: str) -> None:
-    """Print one red line and exit with code 2."""
+def fail(message: str, code: int = 2) -> None:
+    """Print one red line and exit with ``code`` (2: bad input)."""
     err.print(f"[red]error:[/red] {_escape(message)}")
-    raise SystemExit(2)
+    raise SystemExit(code)
 
 
 def _escape(text: str) -> str:

@@ -11,6 +11,7 @@ import click
 
 from ..errors import PictureError, SproutsError
 from ..files import check_output
+from ..procs import Terminated, interrupted_exit_code, stops_cleanly_on_sigterm
 from .common import err, fail, names_a_file, print_data, print_json, read_game, read_position, where_and_what
 
 #: ``layout -o`` writes a saved game, or a picture of it, by the output's extension.
@@ -123,6 +124,7 @@ def _with(options):
 @click.option(
     "--json", "as_json", is_flag=True, help="Print {position, canonical, min_clearance, seconds, output}."
 )
+@stops_cleanly_on_sigterm
 def layout_command(
     source: str,
     output: str,
@@ -169,6 +171,10 @@ def layout_command(
     except (SproutsError, click.BadParameter) as e:
         fail(where_and_what(source, e))
         return
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): nothing was written
+        how = "terminated" if isinstance(e, Terminated) else "interrupted"
+        fail(f"{how}; nothing was written", code=interrupted_exit_code(e))
+        return
     seconds = time.perf_counter() - t0
     if as_json:
         print_json(
@@ -202,6 +208,7 @@ def layout_command(
 @click.option("--outer", default="auto", show_default=True, help="For a position string: the region outside.")
 @_with(size_options)
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [all cores].")
+@stops_cleanly_on_sigterm
 def render_command(
     source: str,
     output: str,
@@ -237,6 +244,10 @@ def render_command(
         render(pic, output, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi)
     except (SproutsError, click.BadParameter) as e:
         fail(where_and_what(source, e))
+        return
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): nothing was written
+        how = "terminated" if isinstance(e, Terminated) else "interrupted"
+        fail(f"{how}; nothing was written", code=interrupted_exit_code(e))
         return
     print_data(f"{canonical}  →  {output}")
 

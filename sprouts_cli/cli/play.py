@@ -15,6 +15,7 @@ import click
 from ..errors import SproutsError
 from ..limits import check_limits
 from ..players import PLAYER_NAMES
+from ..procs import Terminated, interrupted_exit_code, stops_cleanly_on_sigterm
 from .common import err, fail, names_a_file, out, print_data, print_json, read_game, read_position
 
 
@@ -86,6 +87,7 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--batch", type=click.IntRange(1), help="Play N computer games in parallel (no pictures).")
 @click.option("--stats", type=click.Path(dir_okay=False), help="--batch: one CSV row per game here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="--batch: a plot (.png/.svg).")
+@stops_cleanly_on_sigterm
 def play_command(
     start: str | None,
     spots: int | None,
@@ -218,9 +220,9 @@ def play_command(
         fail(f"the game stops: {e}")
     except SproutsError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        err.print("interrupted", style="red")
-        raise SystemExit(130) from None
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
+        err.print("terminated" if isinstance(e, Terminated) else "interrupted", style="red")
+        raise SystemExit(interrupted_exit_code(e)) from None
     if quiet:
         who = f"player {outcome.winner}" if outcome.winner else "nobody"
         print_data(f"{who} wins after {outcome.moves} moves")

@@ -11,6 +11,7 @@ import click
 from ..engine import Position
 from ..engine.rules import Rules
 from ..errors import SproutsError, TableError
+from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
 from .common import Reporter, err, fail, out, print_json, read_items, read_position
@@ -175,7 +176,7 @@ def _solve_all(
     progress = _Progress()
     session = Session(table, jobs=jobs, misere=misere, progress=progress.update)
     try:
-        with progress:
+        with progress, sigterm_as_interrupt():
             for item in read_items(positions):
                 try:
                     p = read_position(item.text, "solve")
@@ -190,13 +191,16 @@ def _solve_all(
                 solved = session.counters().positions_solved - before.positions_solved
                 progress.clear()
                 _print(item.text, p, result, misere, seconds, solved, as_json)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): the same clean stop
         progress.clear()
         session.close()
         kept = session.counters().positions_solved
         where = f" in {table.path}" if table is not None else " (no table: --no-db)"
-        err.print(f"interrupted: {kept} facts proved were kept{where}", markup=False)
-        raise SystemExit(130) from None
+        how = "terminated" if isinstance(e, Terminated) else "interrupted"
+        err.print(f"{how}: {kept} facts proved were kept{where}", markup=False)
+        if table is not None:
+            table.close()
+        raise SystemExit(interrupted_exit_code(e)) from None
     finally:
         session.close()
     report.exit()

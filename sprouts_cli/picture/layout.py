@@ -40,6 +40,7 @@ from networkx.algorithms.planar_drawing import get_canonical_ordering
 
 from ..engine import Position
 from ..errors import PictureError
+from ..procs import end_pool, pool_initializer
 from .model import MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
 from .planar_map import PlanarMap, realise
 from .spline import straight_pieces
@@ -377,7 +378,13 @@ def layout_map(
     errors: list[str] = []
     # small maps are drawn faster here than worker processes start
     parallel = jobs > 1 and len(candidates) > 1 and len(pmap.edges) >= SMALL_MAP
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(candidates))) if parallel else None
+    pool = (
+        ProcessPoolExecutor(
+            max_workers=min(jobs, len(candidates)), initializer=pool_initializer, initargs=(os.getpid(),)
+        )
+        if parallel
+        else None
+    )
     try:
         for start in range(0, len(candidates), jobs if parallel else 1):
             batch = candidates[start : start + (jobs if parallel else 1)]
@@ -391,6 +398,11 @@ def layout_map(
             best = max((r.min_clearance for r in results), default=-math.inf)
             if best >= enough or (budget and time.perf_counter() - t0 >= budget and results):
                 break
+    except BaseException:  # Ctrl-C or SIGTERM: the workers' drawings are not waited for
+        if pool:
+            end_pool(pool)
+            pool = None
+        raise
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)

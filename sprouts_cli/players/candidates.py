@@ -15,12 +15,14 @@ keeps games between two computers from repeating.
 
 from __future__ import annotations
 
+import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ..engine.moves import Move, apply_move, representative_moves
 from ..engine.position import Position
+from ..procs import pool_initializer
 
 #: Above this many children, and with more than one job, canonical forms are computed in workers.
 PARALLEL_FROM = 400
@@ -46,7 +48,9 @@ def root_candidates(p: Position, jobs: int = 1) -> list[Candidate]:
     if jobs > 1 and len(children) >= PARALLEL_FROM:
         chunk = -(-len(children) // jobs)
         parts = [children[i : i + chunk] for i in range(0, len(children), chunk)]
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
+        with ProcessPoolExecutor(
+            max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),)
+        ) as ex:
             keys = [k for part in ex.map(_canonical_forms, parts) for k in part]
     else:
         keys = [c.canonical() for c in children]

@@ -21,6 +21,7 @@ from ..engine.moves import apply_move, random_move
 from ..engine.parts import clean
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..procs import pool_initializer
 from .base import DEFAULT_GAMES, Choice, Player
 from .candidates import Candidate, break_ties, root_candidates
 
@@ -104,7 +105,9 @@ class Rollouts:
         if self.jobs == 1 or len(children) == 0:
             return play_rounds(children, misere, games, seconds, seed)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.jobs, initializer=pool_initializer, initargs=(os.getpid(),)
+            )
         shares = (
             [games // self.jobs + (1 if k < games % self.jobs else 0) for k in range(self.jobs)]
             if games

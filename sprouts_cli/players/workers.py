@@ -11,11 +11,13 @@ its SQLite file.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from ..engine.position import Position
+from ..procs import pool_initializer
 from .parity import ParitySearch, RootResult
 
 #: Per worker process: its table path, sharp flag, and one search per rule.
@@ -75,7 +77,9 @@ class ParallelParity:
 
     def __init__(self, jobs: int, table_path: str | None, sharp: bool) -> None:
         self.jobs = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=(table_path, sharp))
+        self._pool = ProcessPoolExecutor(
+            max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(), _init, table_path, sharp)
+        )
 
     def deepen(
         self,

@@ -16,7 +16,9 @@ over its stdin/stdout in pickled messages, so no SQLite connection ever crosses 
 ``fork()`` and the caller's main module is never imported again (a script without an
 ``if __name__ == "__main__"`` guard can use the pool).  A worker ignores Ctrl-C; the
 main process stops it with SIGUSR1 (where there is no SIGUSR1 it is ended), and it
-commits what it proved before it answers "stopped".
+commits what it proved before it answers "stopped".  A worker never outlives the
+main process (``procs.die_with_parent``): when the main process ends by any signal,
+SIGKILL included, the worker gets SIGTERM, commits what it proved and exits silently.
 """
 
 from __future__ import annotations
@@ -85,9 +87,28 @@ def _receive(stream: IO[bytes]) -> object | None:
 
 
 # ====================================================================== a worker
-def worker_main(db_path: str) -> None:
+class _ParentGone(BaseException):
+    """The main process has ended (SIGTERM from the kernel or the watchdog, or a closed pipe)."""
+
+
+def _parent_gone(signum: int, frame: object) -> None:
+    raise _ParentGone()
+
+
+def worker_main(db_path: str, parent: int | None = None) -> None:
     """The loop of one worker process: answer questions read from stdin until EOF."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from ..procs import die_with_parent
+
+    die_with_parent(parent, on_term=_parent_gone)  # also ignores Ctrl-C
+    with contextlib.suppress(_ParentGone, BrokenPipeError):
+        _serve(db_path)
+    # Nothing may be printed after the main process has gone (a flush of a closed pipe
+    # would print a BrokenPipeError): leave without the interpreter's clean-up.
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _serve(db_path: str) -> None:
     stop = {"asked": False}
     if _CAN_SIGNAL:
         signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__("asked", True))
@@ -136,7 +157,9 @@ def worker_main(db_path: str) -> None:
             table.flush()
             _send(out, (kind, tid, answer, _stats(normal, misere)))
     finally:
-        table.close()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # commit what was proved, uninterrupted
+        with contextlib.suppress(Exception):
+            table.close()
 
 
 def _stats(normal: Any, misere: Any) -> dict[str, int]:
@@ -166,7 +189,7 @@ class _Worker:
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sprouts_cli.solve.workers", db_path],
+            [sys.executable, "-m", "sprouts_cli.solve.workers", db_path, str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -388,4 +411,4 @@ class WorkerPool:
 
 
 if __name__ == "__main__":
-    worker_main(sys.argv[1])
+    worker_main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
