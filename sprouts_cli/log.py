@@ -282,13 +282,25 @@ def replay_log(source: str | os.PathLike, text: str | None = None) -> Replay:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             line = raw[: e.start].count(b"\n") + 1
+            if not raw.lstrip().startswith(HEADER.encode()):
+                binary = LogError(f"not a sprouts log: binary data, not text (byte {e.start + 1})", 1)
+                return Replay([], binary, 0)
             return Replay([], LogError("not UTF-8 text", line), 0)
-    lines = text.splitlines(keepends=True)
+    # Lines end at "\n" only: str.splitlines would also break at control characters
+    # (\x1c, \x85, …) and count lines that no editor shows.
+    lines = [line + "\n" for line in text.split("\n")]
+    if lines[-1] == "\n":
+        lines.pop()  # the text ended with a newline (or was empty)
+    else:
+        lines[-1] = lines[-1][:-1]  # the last line has no newline: it may be cut off
     games: list[ReplayedGame] = []
     state = _ReplayState(games)
     seen_header = False
     for number, raw_line in enumerate(lines, start=1):
         stripped = raw_line.strip()
+        if not seen_header and stripped and not stripped.startswith("#") and stripped != HEADER:
+            not_ours = LogError(f"not a sprouts log: the first line should be {HEADER!r}", number)
+            return Replay(games, not_ours, 0)
         if number == len(lines) and not raw_line.endswith(("\n", "\r")):
             kept = sum(g.moves for g in games)
             return Replay(
@@ -313,8 +325,8 @@ def replay_log(source: str | os.PathLike, text: str | None = None) -> Replay:
             state.apply(parse_record(stripped, number))
         except LogError as e:
             return Replay(games, e, number)
-        except SproutsError as e:
-            return Replay(games, LogError(str(e), number), number)
+        except ValueError as e:  # a SproutsError, or a position that cannot exist
+            return Replay(games, LogError(f"the log and the game part here: {e}", number), number)
     if not seen_header:
         return Replay(games, LogError("the log is empty", 1 if not lines else len(lines)), len(lines))
     return Replay(games, None, len(lines))
@@ -379,6 +391,7 @@ class _ReplayState:
         g = self.current(r)
         if r.number != g.moves + 1:
             raise LogError(f"move {r.number} cannot follow move {g.moves} of game {g.number}", r.line)
+        _check_player(r, g)
         before = g.position
         words = r.get("play")
         try:
@@ -426,6 +439,24 @@ class _ReplayState:
         self.current(r)
 
 
+def _check_player(r: Record, g: ReplayedGame) -> None:
+    """The move's ``player`` (and ``by``) fields must name the player whose turn it is."""
+    to_move = g.rules.to_move(g.first_to_move, g.moves)
+    if "player" in r.fields and r.fields["player"] != str(to_move):
+        raise LogError(
+            f"the log and the game part here: move {r.number} is player {to_move}'s, "
+            f"the log says player {r.fields['player']}",
+            r.line,
+        )
+    by = r.fields.get("by")
+    if by is not None and 1 <= to_move <= len(g.players) and by != g.players[to_move - 1]:
+        raise LogError(
+            f"the log and the game part here: player {to_move} is {g.players[to_move - 1]}, "
+            f"the log says move {r.number} was by {by}",
+            r.line,
+        )
+
+
 def _recorded_position(r: Record, before: Position, fits: list, g: ReplayedGame) -> Position:
     """The position the move leads to, checked against the record."""
     results = [apply_move(before, m, check=False) for m in fits]
@@ -434,6 +465,14 @@ def _recorded_position(r: Record, before: Position, fits: list, g: ReplayedGame)
             want = parse_numbered(r.fields["numbered"], _lives_after(before))
         except SproutsError as e:
             raise LogError(f"the numbered position cannot be read: {e}", r.line) from None
+        except ValueError as e:  # well written, but no position that follows the one before
+            got = sorted({a.canonical() for a in results})
+            raise LogError(
+                f"the log and the game part here: move {r.number} '{r.fields.get('play')}' gives "
+                f"{' or '.join(got)}, but the recorded position {r.fields['numbered']} cannot follow "
+                f"the position before it ({e})",
+                r.line,
+            ) from None
         for mirror in (False, True):  # the very position written, else its mirror image
             key = numbered_key(want, mirror)[0]
             for after, m in zip(results, fits, strict=True):

@@ -159,3 +159,68 @@ def test_write_atomic_turns_os_errors_into_one_line(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("")
     with pytest.raises(OutputError, match="cannot write"):
         write_atomic(tmp_path / "afile" / "x.svg", "text")
+
+
+# ------------------------------------------------------------------ replay
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory) -> Path:
+    log = tmp_path_factory.mktemp("log") / "games.log"
+    args = ["play", "--spots", "4", "--first", "random", "--second", "random", "--seed", "3", "-q"]
+    assert run(*args, "--jobs", "1", "--log", str(log)).exit_code == 0
+    return log
+
+
+def test_a_move_replaced_by_another_legal_move_is_found_on_its_line(game_log: Path) -> None:
+    import re
+
+    from sprouts_cli.engine.naming import distinct_named_moves
+    from sprouts_cli.log import replay_log
+
+    lines = game_log.read_text().splitlines(keepends=True)
+    game = replay_log(game_log).games[-1]
+    tried = 0
+    for k in range(1, game.moves + 1):
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"move {k} ;"))
+        played = re.search(r"; play ([^;]*) ;", lines[at]).group(1)
+        for other in distinct_named_moves(game.line_of_play[k - 1].position):
+            if other.words == played:
+                continue
+            swapped = lines[at].replace(f"; play {played} ;", f"; play {other.words} ;")
+            edited = [*lines[:at], swapped, *lines[at + 1 :]]
+            result = replay_log("edited.log", "".join(edited))
+            assert result.error is not None and result.error.line == at + 1, (k, other.words, result.error)
+            assert result.games[-1].moves == k - 1  # everything before the line was replayed
+            tried += 1
+    assert tried > 20
+
+
+def test_replay_of_a_log_with_a_swapped_move_is_one_line_naming_it(game_log: Path, tmp_path: Path) -> None:
+    text = game_log.read_text()
+    edited = tmp_path / "edited.log"
+    # move 6 of this seeded game is '3 → 8 enclosing 6-7'; '2 → 8 enclosing 7' is legal there too
+    assert "; play 3 → 8 enclosing 6-7 ;" in text
+    edited.write_text(text.replace("; play 3 → 8 enclosing 6-7 ;", "; play 2 → 8 enclosing 7 ;"))
+    r = run("replay", str(edited))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("move 6 ;"))
+    assert f"line {line}: the log and the game part here" in r.stderr
+    assert "5. " in r.stdout  # the moves before it were replayed and shown
+
+
+def test_an_edited_player_field_is_caught(game_log: Path, tmp_path: Path) -> None:
+    text = game_log.read_text()
+    edited = tmp_path / "edited.log"
+    edited.write_text(text.replace("move 3 ; player 1 ;", "move 3 ; player 2 ;"))
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("move 3 ;"))
+    r = run("replay", str(edited))
+    assert r.exit_code == 2 and f"line {line}:" in r.stderr and "player 2" in r.stderr
+    edited.write_text(text.replace("move 3 ; player 1 ; by random", "move 3 ; player 1 ; by parity"))
+    assert f"line {line}:" in run("replay", str(edited)).stderr
+
+
+@pytest.mark.parametrize("junk", [bytes(range(256)) * 8, b"abc\x1cdef\x1cghi" * 300, b"x" * 3000])
+def test_binary_junk_with_no_newline_is_not_a_log_not_a_truncated_line(junk: bytes, tmp_path: Path) -> None:
+    f = tmp_path / "junk.log"
+    f.write_bytes(junk)
+    line = one_line_error(run("replay", str(f)), "not a sprouts log", "line 1:")
+    assert "truncated" not in line
