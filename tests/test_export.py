@@ -153,7 +153,9 @@ def test_solve_export_and_import_on_the_command_line(tmp_path) -> None:
     r = runner.invoke(main, ["solve", "--db", str(tmp_path / "b.sqlite"), "--import", str(csv_file)])
     assert r.exit_code == 0, r.output
     with Table(tmp_path / "b.sqlite") as copy, Table(db) as table:
-        assert export_text(copy, ".csv") == export_text(table, ".csv")
+        # the same facts; in the copy they are imported, not proved there (kept apart: issue 9)
+        original = export_text(table, ".csv")[0]
+        assert export_text(copy, ".csv")[0] == original.replace(",proved\n", ",imported\n")
     for bad in (["--export", str(tmp_path / "a.txt")], ["--no-db", "--export", str(spr)]):
         r = runner.invoke(main, ["solve", "--db", str(db), *bad] if "--no-db" not in bad else ["solve", *bad])
         assert r.exit_code == 2 and "Traceback" not in r.output

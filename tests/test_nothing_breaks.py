@@ -224,3 +224,89 @@ def test_binary_junk_with_no_newline_is_not_a_log_not_a_truncated_line(junk: byt
     f.write_bytes(junk)
     line = one_line_error(run("replay", str(f)), "not a sprouts log", "line 1:")
     assert "truncated" not in line
+
+
+# ------------------------------------------------------------------ tables of solved positions
+def test_our_tables_are_marked_and_old_unmarked_ones_still_open(tmp_path: Path) -> None:
+    import sqlite3
+
+    from sprouts_cli.solve.store import APPLICATION_ID, SCHEMA_VERSION, Table
+
+    db = tmp_path / "t.sqlite"
+    assert run("solve", "0*3", "--db", str(db)).exit_code == 0
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        con.execute("PRAGMA application_id = 0")  # as written before files were marked
+    Table(db).close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+@pytest.mark.parametrize("kind", ["other tables", "other application", "not sqlite"])
+def test_another_programs_file_is_refused_and_left_as_it_was(kind: str, tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "theirs.db"
+    if kind == "not sqlite":
+        db.write_bytes(b"this is a text file, not a database\n" * 200)
+    else:
+        with sqlite3.connect(db) as con:
+            con.execute("CREATE TABLE normal (x)")  # a name we use, with other columns
+            con.execute("CREATE TABLE people (name)")
+            if kind == "other application":
+                con.execute("PRAGMA application_id = 1234")
+    before = db.read_bytes()
+    one_line_error(run("solve", "0*3", "--db", str(db)), "theirs.db")
+    assert db.read_bytes() == before  # not a byte changed, no table added
+
+
+def test_a_damaged_table_is_one_line(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "t.sqlite"
+    assert run("solve", "0*6", "--db", str(db)).exit_code == 0
+    with sqlite3.connect(db) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(db.read_bytes())
+    assert len(data) > 3 * 4096
+    data[4096:] = b"\xff" * (len(data) - 4096)  # every page but the first
+    db.write_bytes(bytes(data))
+    one_line_error(run("solve", "0*6", "--db", str(db)), "t.sqlite")
+
+
+def test_imported_facts_are_kept_apart_flagged_and_verified(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    wrong = tmp_path / "wrong.spr"
+    wrong.write_text("[Positions+Nimber]\n0*3 0\n")  # 0*3 has nimber 1
+    assert run("solve", "--db", str(db), "--import", str(wrong)).exit_code == 0
+
+    def answer(*extra: str) -> dict:
+        r = run("solve", "0*3", "--nimber", "--json", "--db", str(db), *extra)
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)
+
+    trusted = answer()
+    assert trusted["nimber"] == 0 and trusted["imported_facts_used"] is True
+    proved = answer("--no-imports")
+    assert proved["nimber"] == 1 and proved["imported_facts_used"] is False
+    r = run("solve", "--db", str(db), "--verify-table")
+    assert r.exit_code == 1 and "wrong: 0*3" in r.stdout and "imported nimber 0, proved nimber 1" in r.stdout
+    after = answer()
+    assert after["nimber"] == 1 and after["imported_facts_used"] is False
+    assert run("solve", "--db", str(db), "--verify-table").exit_code == 0  # nothing imported is left
+
+
+def test_right_imported_facts_become_proved_ones(tmp_path: Path) -> None:
+    from sprouts_cli.solve.store import Table
+
+    db = tmp_path / "t.sqlite"
+    right = tmp_path / "right.spr"
+    right.write_text("[Positions+Nimber]\n0*3 1\n0*2 0\n")
+    assert run("solve", "--db", str(db), "--import", str(right)).exit_code == 0
+    r = run("solve", "--db", str(db), "--verify-table", "--json")
+    assert r.exit_code == 0, r.output
+    assert all(json.loads(line)["right"] for line in r.stdout.splitlines())
+    with Table(db) as table:
+        assert not list(table.normal_items(imported=True))
+        assert {land for land, _, _ in table.normal_items()} >= {"0*3", "0*2"}

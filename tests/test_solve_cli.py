@@ -36,8 +36,10 @@ def test_json_has_every_field(tmp_path) -> None:
     assert first["positions_solved"] > 0
     assert isinstance(first["seconds"], float)
     assert set(first) == {
-        "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "seconds", "positions_solved"
+        "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "seconds", "positions_solved",
+        "imported_facts_used",
     }  # fmt: skip
+    assert first["imported_facts_used"] is False
 
 
 def test_misere_play_matches_brute_force(tmp_path) -> None:

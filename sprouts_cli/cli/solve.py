@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from ..errors import SproutsError, TableError
 from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
+from ..solve.workers import WorkerError
 from .common import Reporter, err, fail, out, print_json, read_items, read_position
 
 
@@ -59,6 +61,19 @@ from .common import Reporter, err, fail, out, print_json, read_items, read_posit
     help="Write the table (after solving) for other programs: FILE.spr, the GLOP/SPOTS database "
     "(nimbers, or misère losses with --misere), or FILE.csv (every fact).",
 )
+@click.option(
+    "--trust-imports/--no-imports",
+    default=True,
+    show_default=True,
+    help="Use facts imported from other programs' databases (answers resting on them say so), or only "
+    "facts proved here.",
+)
+@click.option(
+    "--verify-table",
+    is_flag=True,
+    help="Prove every imported fact again: right ones become proved facts, wrong ones are dropped and "
+    "listed (exit code 1 if any).",
+)
 def solve_command(
     positions: tuple[str, ...],
     misere: bool,
@@ -71,6 +86,8 @@ def solve_command(
     players: int,
     imports: tuple[Path, ...],
     export: Path | None,
+    trust_imports: bool,
+    verify_table: bool,
 ) -> None:
     """Solve each POSITION exactly: who wins with best play, in normal or misère play.
 
@@ -87,14 +104,14 @@ def solve_command(
       sprouts solve --import glop.spr
       sprouts solve 0*8 --export table.spr
     """
-    if not positions and not imports and export is None:
+    if not positions and not imports and export is None and not verify_table:
         fail("give at least one position (or - to read them from stdin), or --import FILE, or --export FILE")
     if export is not None and export.suffix.lower() not in (".spr", ".csv"):
         fail(f"{export}: the export file name should end in .spr or .csv")
     if misere and nimber:
         fail("--nimber is for normal play; misère play has no nimbers")
-    if no_db and (db is not None or imports or export is not None):
-        fail("--no-db cannot be used with --db, --import or --export")
+    if no_db and (db is not None or imports or export is not None or verify_table):
+        fail("--no-db cannot be used with --db, --import, --export or --verify-table")
     if players == 3:
         from .solve_three import solve_three
 
@@ -103,16 +120,53 @@ def solve_command(
         solve_three(positions, misere, nimber, imports, moves, as_json)
         return
     table = _open_table(db, no_db)
+    wrong = 0
     try:
+        if table is not None:
+            table.use_imports = trust_imports
         for path in imports:
             _import(path, table)
+        if verify_table:
+            wrong = _verify(table, jobs or os.cpu_count() or 1, as_json)
+            table.use_imports = trust_imports
         if positions:
             _solve_all(positions, table, misere, nimber, moves, jobs or os.cpu_count() or 1, as_json)
         if export is not None:
             _export(export, table, misere)
+    except (TableError, WorkerError) as e:  # a damaged table, or a worker that failed on one
+        fail(str(e))
     finally:
         if table is not None:
-            table.close()
+            with contextlib.suppress(TableError):
+                table.close()
+    if wrong:
+        raise SystemExit(1)
+
+
+def _verify(table: Table, jobs: int, as_json: bool) -> int:
+    """Prove the imported facts again; the number found wrong."""
+    from ..solve.verify import Checked, verify_imported
+
+    def show(fact: Checked) -> None:
+        if as_json:
+            print_json({"verified": fact.position, "rules": fact.rules, "imported": fact.imported,
+                        "proved": fact.proved, "right": fact.right})  # fmt: skip
+        elif not fact.right:
+            line = f"wrong: {fact.position} ({fact.rules}): imported {fact.imported}, proved {fact.proved}"
+            out.print(line, markup=False)
+
+    with sigterm_as_interrupt():
+        try:
+            report = verify_imported(table, jobs, on_fact=show)
+        except KeyboardInterrupt as e:
+            err.print("verification stopped; the facts checked so far were kept", markup=False)
+            raise SystemExit(interrupted_exit_code(e)) from None
+    err.print(
+        f"{table.path}: {report.right} imported facts proved right (now proved facts), "
+        f"{len(report.wrong)} wrong (dropped)",
+        markup=False,
+    )
+    return len(report.wrong)
 
 
 def _open_table(db: Path | None, no_db: bool) -> Table | None:
@@ -133,12 +187,16 @@ def _import(path: Path, table: Table | None) -> None:
     assert table is not None
     if not path.exists():
         fail(f"{path}: no such file")
+    table.importing = True  # kept apart from proved facts (store.py)
     try:
         with err.status(f"importing {path}") if err.is_terminal else _nothing():
             report = import_file(path, table)
     except TableError as e:
         fail(str(e))
         return
+    finally:
+        table.flush()
+        table.importing = False
     for line, message in report.conflicts:
         err.print(f"[yellow]conflict:[/yellow] {path}: line {line}: {message}", markup=True, highlight=False)
     err.print(
@@ -189,6 +247,8 @@ def _solve_all(
                 result = _solve_one(session, p, misere, nimber, moves)
                 seconds = time.perf_counter() - t
                 solved = session.counters().positions_solved - before.positions_solved
+                # conservative: once an imported fact was read, what this session proves may rest on it
+                result["imported_facts_used"] = session.counters().imported_used > 0
                 progress.clear()
                 _print(item.text, p, result, misere, seconds, solved, as_json)
     except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): the same clean stop
@@ -233,6 +293,7 @@ def _print(text: str, p: Position, result: dict, misere: bool, seconds: float, s
             obj["nimber"] = result["nimber"]
         if "winning_moves" in result:
             obj["winning_moves"] = result["winning_moves"]
+        obj["imported_facts_used"] = result["imported_facts_used"]
         obj["seconds"] = round(seconds, 3)
         obj["positions_solved"] = solved
         print_json(obj)
@@ -243,6 +304,8 @@ def _print(text: str, p: Position, result: dict, misere: bool, seconds: float, s
         extra.append(f"nimber {result['nimber']}")
     if misere:
         extra.append("misère play")
+    if result["imported_facts_used"]:
+        extra.append("resting on imported facts; --no-imports for proved facts only")
     detail = f" ({', '.join(extra)})" if extra else ""
     out.print(f"{text}: {verdict}{detail}, {_seconds(seconds)}", markup=False)
     if "winning_moves" in result:

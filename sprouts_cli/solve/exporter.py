@@ -50,14 +50,24 @@ class Fact:
 
 
 def normal_facts(table: Table) -> Iterator[Fact]:
-    """Nimbers of lands, and "land + *k is a win" for lands whose nimber is not known."""
-    for land, nimber, wins in table.normal_items():
-        if nimber is not None:
-            yield Fact(land, "normal", nimber, nimber != 0, "proved")
-            continue
-        for k in range(MAX_MASK_HEAP + 1):
-            if (wins >> k) & 1:
-                yield Fact(f"{land}+*{k}" if k else land, "normal", None, True, "proved")
+    """Nimbers of lands, and "land + *k is a win" for lands whose nimber is not known.
+
+    Facts proved here come first ("proved"), then those imported and not proved here
+    ("imported", kept apart in the table: ``store.py``).
+    """
+    proved: set[str] = set()
+    for imported in (False, True):
+        how = "imported" if imported else "proved"
+        for land, nimber, wins in table.normal_items(imported=imported):
+            if imported and land in proved:
+                continue
+            proved.add(land)
+            if nimber is not None:
+                yield Fact(land, "normal", nimber, nimber != 0, how)
+                continue
+            for k in range(MAX_MASK_HEAP + 1):
+                if (wins >> k) & 1:
+                    yield Fact(f"{land}+*{k}" if k else land, "normal", None, True, how)
 
 
 def misere_facts(table: Table) -> Iterator[Fact]:
@@ -65,13 +75,15 @@ def misere_facts(table: Table) -> Iterator[Fact]:
     from .misere_trees import TreeStore
 
     trees = TreeStore()
-    outcomes: dict[str, bool] = {}
-    for land, text in table.misere_tree_items():
-        outcomes[land] = trees.win(trees.from_text(text))
-    for land, win in table.misere_outcome_items():
-        outcomes.setdefault(land, win)
+    outcomes: dict[str, tuple[bool, str]] = {}
+    for imported in (False, True):
+        how = "imported" if imported else "proved"
+        for land, text in table.misere_tree_items(imported=imported):
+            outcomes.setdefault(land, (trees.win(trees.from_text(text)), how))
+        for land, win in table.misere_outcome_items(imported=imported):
+            outcomes.setdefault(land, (win, how))
     for land in sorted(outcomes):
-        yield Fact(land, "misere", None, outcomes[land], "proved")
+        yield Fact(land, "misere", None, outcomes[land][0], outcomes[land][1])
 
 
 def export_text(table: Table, fmt: str, misere: bool = False) -> tuple[str, int]:

@@ -34,6 +34,7 @@ class Counters:
 
     positions_solved: int = 0
     table_hits: int = 0
+    imported_used: int = 0  # lookups answered by imported facts (not proved here)
 
 
 class Session:
@@ -97,7 +98,10 @@ class Session:
         if self._misere_solver is not None:
             solved += self._misere_solver.stats.get("positions_solved", 0)
             hits += self._misere_solver.stats.get("table_hits", 0)
-        return Counters(solved, hits)
+        imported = self._pool_stats.total("imported_used")
+        if self.table is not None:
+            imported += self.table.imported_used
+        return Counters(solved, hits, imported)
 
     def close(self) -> None:
         """Stop the workers, commit the table, remove a temporary table."""
@@ -235,7 +239,9 @@ class Session:
                 self.normal.table = self.table
                 if self._misere_solver is not None:
                     self._misere_solver.table = self.table
-            self._pool = WorkerPool(self.jobs, self.table.path, progress=self._pool_progress)
+            self._pool = WorkerPool(
+                self.jobs, self.table.path, progress=self._pool_progress, use_imports=self.table.use_imports
+            )
         return self._pool
 
     def _pool_progress(self, stats: PoolStats) -> None:

@@ -17,6 +17,15 @@ Why it is safe:
 * Facts are kept in a small buffer and committed together at most ``flush_seconds``
   after they were proved (and at every ``flush()``/``close()``), so proving thousands of
   small facts a second does not cost a commit each.
+* The file is marked as ours (SQLite ``application_id`` and ``user_version``); a file
+  of another program, or one that is damaged, is refused with one line, and no table
+  is ever added to a file that is not ours.
+* Imported facts (``--import``: another program's database, not proved here) are kept
+  apart from proved ones, in the ``imported_*`` tables.  The solvers read them only
+  when asked to trust them (``use_imports``); a lookup they answer is counted
+  (``imported_used``), and from then on whatever this process proves rests on them and
+  is written to the imported tables too.  ``sprouts solve --verify-table`` proves them
+  again and moves the right ones over.
 * Every fact is a true statement about the position its key names: a key is a
   position string, so even a table written by an older canonical form holds only true
   facts (they are just not found under the new keys).  The canonical form's version is
@@ -41,6 +50,13 @@ SCHEMA_VERSION = 1
 KEY_VERSION = 1
 #: The largest heap whose "land + *k is a win" fact fits the bit mask (SQLite integers are 64-bit).
 MAX_MASK_HEAP = 62
+#: Marks our files (SQLite ``PRAGMA application_id``): "Sprt".
+APPLICATION_ID = 0x53707274
+#: The tables of our files; a file holding others belongs to another program.
+OUR_TABLES = frozenset(
+    {"meta", "normal", "misere", "misere_outcome"}
+    | {"imported_normal", "imported_misere", "imported_misere_outcome"}
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -56,6 +72,14 @@ CREATE TABLE IF NOT EXISTS misere (
 CREATE TABLE IF NOT EXISTS misere_outcome (
     position TEXT PRIMARY KEY,  -- reduced form of a position
     win INTEGER NOT NULL        -- 1: a misère win for the player to move
+) WITHOUT ROWID;
+-- the same, for facts imported from other programs' databases (not proved here)
+CREATE TABLE IF NOT EXISTS imported_normal (
+    land TEXT PRIMARY KEY, nimber INTEGER, wins INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS imported_misere (land TEXT PRIMARY KEY, tree TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS imported_misere_outcome (
+    position TEXT PRIMARY KEY, win INTEGER NOT NULL
 ) WITHOUT ROWID;
 """
 
@@ -119,13 +143,21 @@ class Table:
         flush_seconds: float = 0.5,
         timeout: float = 60.0,
         create_directory: bool = False,
+        use_imports: bool = True,
+        importing: bool = False,
     ):
         self.path = Path(path)
         self.flush_seconds = flush_seconds
+        self.use_imports = use_imports  # read imported facts too (they are not proved here)
+        self.importing = importing  # write into the imported tables (``--import``)
+        self.imported_used = 0  # lookups answered (in part) by imported facts
         self._lock = threading.RLock()
         self._pending_normal: dict[str, tuple[int | None, int]] = {}
         self._pending_tree: dict[str, str] = {}
         self._pending_outcome: dict[str, int] = {}
+        self._imported_normal: dict[str, tuple[int | None, int]] = {}
+        self._imported_tree: dict[str, str] = {}
+        self._imported_outcome: dict[str, int] = {}
         self._last_flush = time.monotonic()
         self.reads = 0
         self.hits = 0
@@ -138,6 +170,7 @@ class Table:
                 raise TableError(f"{self.path}: no such directory {where!r} (it is not created)")
             self._db = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
             self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self._check_ours()  # before anything could change a file that is not ours
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._setup()
@@ -147,6 +180,30 @@ class Table:
             raise TableError(f"{self.path}: cannot open the table ({e.strerror or e})") from e
 
     # ------------------------------------------------------------------ setup
+    def _check_ours(self) -> None:
+        """Refuse a file that another program made (before anything is written to it)."""
+        db = self._db
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        if app == APPLICATION_ID:
+            return
+        if app != 0:
+            raise TableError(
+                f"{self.path}: an SQLite file of another program (application_id {app:#x}), "
+                "not a table of solved positions; nothing was written to it"
+            )
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not names:
+            return  # a new, empty file: it becomes ours
+        if names <= OUR_TABLES and "meta" in names:
+            cols = {r[1] for r in db.execute("PRAGMA table_info(meta)")}
+            if cols == {"key", "value"}:
+                return  # ours, written before files were marked
+        shown = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+        raise TableError(
+            f"{self.path}: an SQLite file of another program (tables {shown}), not a table of "
+            "solved positions; nothing was written to it"
+        )
+
     def _setup(self) -> None:
         with self._write() as db:
             for statement in _SCHEMA.strip().split(";"):
@@ -160,6 +217,9 @@ class Table:
                 raise TableError(
                     f"{self.path}: table layout version {row[0]}, this program reads version {SCHEMA_VERSION}"
                 )
+            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         row = self._db.execute("SELECT value FROM meta WHERE key = 'keys'").fetchone()
         if row is not None and row[0] != str(KEY_VERSION):
             self.rekey()
@@ -211,20 +271,49 @@ class Table:
         return moved
 
     # ------------------------------------------------------------ normal play
+    @property
+    def tainted(self) -> bool:
+        """True once an imported fact was used: what this process proves from then on rests on it."""
+        return self.imported_used > 0
+
+    def _query(self, sql: str, args: tuple) -> tuple | None:
+        try:
+            return self._db.execute(sql, args).fetchone()
+        except sqlite3.DatabaseError as e:
+            message = f"{self.path}: the table cannot be read ({e}); move it away or use --no-db"
+            raise TableError(message) from e
+
+    def _normal_row(self, table: str, pending: dict, land: str) -> tuple[int | None, int] | None:
+        row = self._query(f"SELECT nimber, wins FROM {table} WHERE land = ?", (land,))
+        extra = pending.get(land)
+        if row is None and extra is None:
+            return None
+        nimber, wins = row if row is not None else (None, 0)
+        if extra is not None:
+            nimber = extra[0] if extra[0] is not None else nimber
+            wins |= extra[1]
+        return nimber, wins
+
     def get_normal(self, land: str) -> tuple[int | None, int] | None:
-        """(nimber or None, win mask) for a land, or None when the table knows nothing of it."""
+        """(nimber or None, win mask) for a land, or None when the table knows nothing of it.
+
+        Imported facts count only with ``use_imports``, and only where they add to the proved ones.
+        """
         with self._lock:
-            pending = self._pending_normal.get(land)
             self.reads += 1
-            row = self._db.execute("SELECT nimber, wins FROM normal WHERE land = ?", (land,)).fetchone()
-        if row is None and pending is None:
+            proved = self._normal_row("normal", self._pending_normal, land)
+            if self.use_imports and (proved is None or proved[0] is None):
+                imported = self._normal_row("imported_normal", self._imported_normal, land)
+                if imported is not None:
+                    nimber, wins = proved if proved is not None else (None, 0)
+                    merged = (nimber if nimber is not None else imported[0], wins | imported[1])
+                    if merged != proved:
+                        self.imported_used += 1
+                        proved = merged
+        if proved is None:
             return None
         self.hits += 1
-        nimber, wins = row if row is not None else (None, 0)
-        if pending is not None:
-            nimber = pending[0] if pending[0] is not None else nimber
-            wins |= pending[1]
-        return nimber, wins
+        return proved
 
     def get_nimber(self, land: str) -> int | None:
         hit = self.get_normal(land)
@@ -241,11 +330,12 @@ class Table:
 
     def _merge_normal(self, land: str, nimber: int | None, wins: int) -> None:
         with self._lock:
-            old = self._pending_normal.get(land)
+            pending = self._imported_normal if self.importing or self.tainted else self._pending_normal
+            old = pending.get(land)
             if old is not None:
                 nimber = nimber if nimber is not None else old[0]
                 wins |= old[1]
-            self._pending_normal[land] = (nimber, wins)
+            pending[land] = (nimber, wins)
         self._maybe_flush()
 
     # ------------------------------------------------------------- misère play
@@ -256,7 +346,13 @@ class Table:
             if pending is not None:
                 return pending
             self.reads += 1
-            row = self._db.execute("SELECT tree FROM misere WHERE land = ?", (land,)).fetchone()
+            row = self._query("SELECT tree FROM misere WHERE land = ?", (land,))
+            if row is None and self.use_imports:
+                row = (self._imported_tree.get(land),)
+                if row[0] is None:
+                    row = self._query("SELECT tree FROM imported_misere WHERE land = ?", (land,))
+                if row is not None:
+                    self.imported_used += 1
         if row is not None:
             self.hits += 1
             return row[0]
@@ -264,7 +360,7 @@ class Table:
 
     def put_misere(self, land: str, text: str) -> None:
         with self._lock:
-            self._pending_tree[land] = text
+            (self._imported_tree if self.importing or self.tainted else self._pending_tree)[land] = text
         self._maybe_flush()
 
     def get_misere_outcome(self, key: str) -> bool | None:
@@ -274,7 +370,13 @@ class Table:
             if pending is not None:
                 return bool(pending)
             self.reads += 1
-            row = self._db.execute("SELECT win FROM misere_outcome WHERE position = ?", (key,)).fetchone()
+            row = self._query("SELECT win FROM misere_outcome WHERE position = ?", (key,))
+            if row is None and self.use_imports:
+                row = (self._imported_outcome.get(key),)
+                if row[0] is None:
+                    row = self._query("SELECT win FROM imported_misere_outcome WHERE position = ?", (key,))
+                if row is not None:
+                    self.imported_used += 1
         if row is not None:
             self.hits += 1
             return bool(row[0])
@@ -282,7 +384,8 @@ class Table:
 
     def put_misere_outcome(self, key: str, win: bool) -> None:
         with self._lock:
-            self._pending_outcome[key] = int(win)
+            pending = self._imported_outcome if self.importing or self.tainted else self._pending_outcome
+            pending[key] = int(win)
         self._maybe_flush()
 
     # ---------------------------------------------------------------- writing
@@ -294,21 +397,29 @@ class Table:
         """Commit every buffered fact in one transaction; returns how many were written."""
         with self._lock:
             normal, trees, outcomes = self._pending_normal, self._pending_tree, self._pending_outcome
+            imp_normal, imp_trees = self._imported_normal, self._imported_tree
+            imp_outcomes = self._imported_outcome
             self._last_flush = time.monotonic()
-            if not (normal or trees or outcomes):
+            if not (normal or trees or outcomes or imp_normal or imp_trees or imp_outcomes):
                 return 0
             try:
                 with self._write() as db:
-                    db.executemany(_UPSERT_NORMAL, [(k, n, w) for k, (n, w) in normal.items()])
-                    db.executemany("INSERT OR REPLACE INTO misere VALUES (?, ?)", list(trees.items()))
-                    db.executemany(
-                        "INSERT OR REPLACE INTO misere_outcome VALUES (?, ?)", list(outcomes.items())
-                    )
+                    both = (("", normal, trees, outcomes), ("imported_", imp_normal, imp_trees, imp_outcomes))
+                    for prefix, n, t, o in both:
+                        db.executemany(
+                            _UPSERT_NORMAL.replace("normal", f"{prefix}normal"),
+                            [(k, nim, w) for k, (nim, w) in n.items()],
+                        )
+                        db.executemany(f"INSERT OR REPLACE INTO {prefix}misere VALUES (?, ?)", [*t.items()])
+                        db.executemany(
+                            f"INSERT OR REPLACE INTO {prefix}misere_outcome VALUES (?, ?)", list(o.items())
+                        )
             except sqlite3.DatabaseError as e:
                 raise TableError(f"{self.path}: cannot write the table ({e})") from e
-            count = len(normal) + len(trees) + len(outcomes)
+            count = sum(map(len, (normal, trees, outcomes, imp_normal, imp_trees, imp_outcomes)))
             self.written += count
             self._pending_normal, self._pending_tree, self._pending_outcome = {}, {}, {}
+            self._imported_normal, self._imported_tree, self._imported_outcome = {}, {}, {}
             return count
 
     def close(self) -> None:
@@ -339,18 +450,30 @@ class Table:
             "misere_outcomes": q("SELECT count(*) FROM misere_outcome").fetchone()[0],
         }
 
-    def normal_items(self) -> Iterable[tuple[str, int | None, int]]:
-        """Every (land, nimber or None, win mask) committed, in key order."""
-        return self._db.execute("SELECT land, nimber, wins FROM normal ORDER BY land").fetchall()
+    def normal_items(self, imported: bool = False) -> Iterable[tuple[str, int | None, int]]:
+        """Every (land, nimber or None, win mask) committed, in key order (proved, or imported)."""
+        table = "imported_normal" if imported else "normal"
+        return self._db.execute(f"SELECT land, nimber, wins FROM {table} ORDER BY land").fetchall()
 
-    def misere_tree_items(self) -> Iterable[tuple[str, str]]:
-        """Every (land, misère tree text) committed, in key order."""
-        return self._db.execute("SELECT land, tree FROM misere ORDER BY land").fetchall()
+    def misere_tree_items(self, imported: bool = False) -> Iterable[tuple[str, str]]:
+        """Every (land, misère tree text) committed, in key order (proved, or imported)."""
+        table = "imported_misere" if imported else "misere"
+        return self._db.execute(f"SELECT land, tree FROM {table} ORDER BY land").fetchall()
 
-    def misere_outcome_items(self) -> Iterable[tuple[str, bool]]:
-        """Every (land, misère win for the player to move) committed, in key order."""
-        rows = self._db.execute("SELECT position, win FROM misere_outcome ORDER BY position").fetchall()
+    def misere_outcome_items(self, imported: bool = False) -> Iterable[tuple[str, bool]]:
+        """Every (land, misère win for the player to move) committed, in key order (proved or imported)."""
+        table = "imported_misere_outcome" if imported else "misere_outcome"
+        rows = self._db.execute(f"SELECT position, win FROM {table} ORDER BY position").fetchall()
         return [(key, bool(win)) for key, win in rows]
+
+    def forget_imported(self, rules: str, key: str) -> None:
+        """Drop one imported fact (normal: a land; misère: a land's tree and outcome)."""
+        with self._write() as db:
+            if rules == "normal":
+                db.execute("DELETE FROM imported_normal WHERE land = ?", (key,))
+            else:
+                db.execute("DELETE FROM imported_misere WHERE land = ?", (key,))
+                db.execute("DELETE FROM imported_misere_outcome WHERE position = ?", (key,))
 
 
 _UPSERT_NORMAL = """

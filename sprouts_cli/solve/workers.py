@@ -95,20 +95,20 @@ def _parent_gone(signum: int, frame: object) -> None:
     raise _ParentGone()
 
 
-def worker_main(db_path: str, parent: int | None = None) -> None:
+def worker_main(db_path: str, parent: int | None = None, use_imports: bool = True) -> None:
     """The loop of one worker process: answer questions read from stdin until EOF."""
     from ..procs import die_with_parent
 
     die_with_parent(parent, on_term=_parent_gone)  # also ignores Ctrl-C
     with contextlib.suppress(_ParentGone, BrokenPipeError):
-        _serve(db_path)
+        _serve(db_path, use_imports)
     # Nothing may be printed after the main process has gone (a flush of a closed pipe
     # would print a BrokenPipeError): leave without the interpreter's clean-up.
     sys.stderr.flush()
     os._exit(0)
 
 
-def _serve(db_path: str) -> None:
+def _serve(db_path: str, use_imports: bool) -> None:
     stop = {"asked": False}
     if _CAN_SIGNAL:
         signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__("asked", True))
@@ -118,7 +118,7 @@ def _serve(db_path: str) -> None:
     inp = sys.stdin.buffer
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")  # the channel to the main process
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt it
-    table = Table(db_path)
+    table = Table(db_path, use_imports=use_imports)
     normal = NormalSolver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
     misere: Any = None
     last = [time.monotonic()]
@@ -127,7 +127,7 @@ def _serve(db_path: str) -> None:
         now = time.monotonic()
         if now - last[0] >= REPORT_SECONDS:
             last[0] = now
-            _send(out, ("stats", None, None, _stats(normal, misere)))
+            _send(out, ("stats", None, None, _stats(normal, misere, table)))
 
     normal.progress = report
     try:
@@ -137,7 +137,8 @@ def _serve(db_path: str) -> None:
                 break
             tid, question = item  # type: ignore[misc]
             stop["asked"] = False
-            _send(out, ("started", tid, None, _stats(normal, misere)))  # a stop may be sent from now on
+            # a stop may be sent from now on
+            _send(out, ("started", tid, None, _stats(normal, misere, table)))
             try:
                 if question[0] == "normal":
                     answer: Any = normal.sum_wins(tuple(question[1]), question[2])
@@ -155,15 +156,16 @@ def _serve(db_path: str) -> None:
             except Exception as e:  # reported to the main process, which raises it
                 kind, answer = "error", f"{type(e).__name__}: {e}"
             table.flush()
-            _send(out, (kind, tid, answer, _stats(normal, misere)))
+            _send(out, (kind, tid, answer, _stats(normal, misere, table)))
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # commit what was proved, uninterrupted
         with contextlib.suppress(Exception):
             table.close()
 
 
-def _stats(normal: Any, misere: Any) -> dict[str, int]:
+def _stats(normal: Any, misere: Any, table: Any) -> dict[str, int]:
     out = {
+        "imported_used": table.imported_used,
         "positions_solved": normal.stats["positions_solved"],
         "table_hits": normal.stats["table_hits"],
         "lands_expanded": normal.stats["lands_expanded"],
@@ -183,13 +185,14 @@ def _is_loss(_: int, answer: bool) -> bool:
 class _Worker:
     """One worker process and its pipes."""
 
-    def __init__(self, wid: int, db_path: str) -> None:
+    def __init__(self, wid: int, db_path: str, use_imports: bool = True) -> None:
         self.wid = wid
         env = dict(os.environ)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sprouts_cli.solve.workers", db_path, str(os.getpid())],
+            [sys.executable, "-m", "sprouts_cli.solve.workers"]
+            + [db_path, str(os.getpid()), str(int(use_imports))],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -275,8 +278,10 @@ class WorkerPool:
         jobs: int,
         db_path: str | os.PathLike[str],
         progress: Callable[[PoolStats], None] | None = None,
+        use_imports: bool = True,
     ) -> None:
         self.jobs = max(1, jobs)
+        self.use_imports = use_imports
         self.db_path = str(db_path)
         self.progress = progress
         self.stats = PoolStats()
@@ -288,7 +293,7 @@ class WorkerPool:
             self._start_worker()
 
     def _start_worker(self) -> _Worker:
-        w = _Worker(self._next_wid, self.db_path)
+        w = _Worker(self._next_wid, self.db_path, self.use_imports)
         self._next_wid += 1
         self._workers[w.wid] = w
         self._selector.register(w.proc.stdout, selectors.EVENT_READ, w)  # type: ignore[arg-type]
@@ -411,4 +416,8 @@ class WorkerPool:
 
 
 if __name__ == "__main__":
-    worker_main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    worker_main(
+        sys.argv[1],
+        int(sys.argv[2]) if len(sys.argv) > 2 else None,
+        use_imports=sys.argv[3] != "0" if len(sys.argv) > 3 else True,
+    )
