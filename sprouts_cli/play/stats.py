@@ -25,6 +25,7 @@ from pathlib import Path
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..players.base import Settings
+from ..procs import pool_initializer
 from .game import Game
 from .session import Session
 
@@ -119,7 +120,7 @@ def play_batch(
                 progress(done, count)
             yield row
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),)) as pool:
         pending: set[Future] = set()
         todo = iter(tasks)
         try:
