@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from functools import cache
 
 import pytest
@@ -10,9 +11,16 @@ from hypothesis import given
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.explore import child_parts, reachable_positions
-from sprouts_cli.engine.moves import representative_moves
+from sprouts_cli.engine.moves import Move, representative_moves
 from sprouts_cli.engine.reduce import reduced_lands
-from sprouts_cli.solve.children import land_children, read_land, symmetric_moves
+from sprouts_cli.solve.children import (
+    land_children,
+    pack_moves,
+    read_land,
+    symmetric_move_args,
+    symmetric_moves,
+    unpack_move,
+)
 
 
 @cache
@@ -73,3 +81,20 @@ def test_read_land_reads_long_letter_names() -> None:
     _same_position("abcdefghijklm(13)m(13)lkjihgfedcba.0*3.1")
     capitals = [f"n({k})" if k > 25 else chr(64 + k) for k in range(1, 28)]
     _same_position(f"0.{''.join(capitals)}|{''.join(reversed(capitals))}")
+
+
+@given(game_positions(max_spots=14))
+def test_packed_moves_unpack_to_the_listed_moves(p: Position) -> None:
+    for land in reduced_lands(p):
+        moves = symmetric_move_args(read_land(land))
+        packed = pack_moves(moves)
+        assert [unpack_move(w) for w in packed] == [Move(*a) for a in moves]
+
+
+def test_moves_that_do_not_fit_a_word_stay_tuples() -> None:
+    p = Position.start(30)  # a line from one lone spot to itself can enclose boundary 29
+    moves = symmetric_move_args(p)
+    packed = pack_moves(moves)
+    assert packed is moves
+    assert [unpack_move(w) for w in packed] == [Move(*a) for a in moves]
+    assert isinstance(pack_moves(symmetric_move_args(Position.start(12))), array)

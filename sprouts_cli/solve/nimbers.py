@@ -266,8 +266,15 @@ class NormalSolver:
         True/False when decided; else (land, k) for one unknown land or (lands, k) for a
         sum of several.
         """
-        rest: list[str] = []
         nim = self._nim
+        if len(lands) == 1:  # most children: one land, already looked up
+            land = lands[0]
+            n = nim.get(land)
+            if n is not None:
+                return k != n
+            if land in self._looked_up:
+                return True if (self._wins.get(land, 0) >> k) & 1 else (land, k)
+        rest: list[str] = []
         for land in lands:
             n = nim.get(land)
             if n is None and land not in self._looked_up:
