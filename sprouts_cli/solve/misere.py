@@ -31,9 +31,9 @@ import time
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from ..engine.explore import child_parts
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
+from .children import land_children, read_land
 from .misere_trees import ZERO, TreeStore, normal_heaps
 
 #: Lands with at most this many lives are replaced by their canonical trees at once.
@@ -159,7 +159,7 @@ class MisereSolver:
         """(lives, lives of the largest region) of a land: a cheap measure of its size."""
         hit = self._lives.get(land)
         if hit is None:
-            p = Position.from_string(land)
+            p = read_land(land)
             hit = (p.total_lives, max((p.region_lives(i) for i in range(len(p.regions))), default=0))
             self._lives[land] = hit
         return hit
@@ -169,7 +169,8 @@ class MisereSolver:
         hit = self._kids.get(land)
         if hit is None:
             t = time.process_time()
-            hit = tuple(sorted(child_parts(Position.from_string(land))))
+            # a land has no heaps: its children are the normal solver's, each with no heap
+            hit = tuple((lands, ()) for lands in land_children(land))
             self._kids[land] = hit
             self.timing["children"] += time.process_time() - t
         return hit
