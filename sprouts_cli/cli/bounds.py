@@ -30,7 +30,7 @@ from ..engine.bounds import (
 from ..engine.parts import clean
 from ..errors import GameFileError, PictureError, SproutsError
 from ..limits import check_limits
-from .common import Item, Reporter, names_a_file, out, print_json, read_items, read_position
+from .common import Item, Reporter, check_drawable, names_a_file, out, print_json, read_items, read_position
 
 
 @dataclass
@@ -51,6 +51,7 @@ def load_item(item: Item, realise: bool = True) -> Loaded:
         return load_saved_game(Path(item.text))
     p = Position.from_string(item.text)
     check_limits(p, "bounds")
+    check_drawable(p)  # as every command does: a string no drawing has is refused
     drawing = realised(p) if realise else None
     if drawing is None:
         return Loaded(p, stumps_known=False, drawing=p)
@@ -154,7 +155,7 @@ def bounds_report(oracle: LengthOracle, loaded: Loaded, seconds: float | None) -
     report = {
         "position": shown.canonical(),
         "lives": shown.total_lives,
-        "spots": shown.spot_count,
+        "spots": sum(part["spots"] for part in parts),  # spots that can still take a line, as in the parts
         "upper": upper_bound(p),
         "lower": lower_bound(p, stumps_known=known),
         "longest": sum(part["longest"] for part in parts) + sum(p.heaps) if known_long else None,

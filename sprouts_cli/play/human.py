@@ -67,11 +67,20 @@ def spot_lives(game: Game) -> str:
     return "  ".join(f"{s + 1}:{p.lives[s]}" for s in sorted(live))
 
 
+def moves_left(lower: int, upper: int) -> str:
+    """"4 to 6 moves left", "1 move left", "exactly 3 moves left"."""
+    if lower == upper:
+        if upper == 1:
+            return "1 move left"
+        return "no move left" if upper == 0 else f"exactly {upper} moves left"
+    return f"{lower} to {upper} moves left"
+
+
 def describe_position(game: Game) -> list[str]:
     """The position for a person: canonical form, lives and bounds, the live regions."""
     p = game.position
     upper, lower = game.bounds()
-    lines = [f"Position {p.canonical()}  ({p.total_lives} lives; {lower} to {upper} moves left)"]
+    lines = [f"Position {p.canonical()}  ({p.total_lives} lives; {moves_left(lower, upper)})"]
     live = p.live_region_indices()
     for i in live:
         bounds = " ".join("[" + " ".join(str(s + 1) for s in b) + "]" for b in p.regions[i])

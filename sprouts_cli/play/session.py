@@ -66,6 +66,14 @@ class Session:
         self.log_fields = log_fields or []
 
     # ------------------------------------------------------------------ helpers
+    def _thinking_time(self, player) -> str:
+        """" (2 s)" for a player that thinks until its time is up; nothing for one that does not."""
+        if player.name == "random" or (player.name == "montecarlo" and self.settings.games):
+            return ""  # random answers at once; Monte Carlo with --games plays a fixed number of games
+        if player.name == "parity" and self.settings.depth:
+            return f" (up to {self.settings.seconds:g} s)"
+        return f" ({self.settings.seconds:g} s)"
+
     def label(self, player: int) -> str:
         return f"player {player} ({self.kinds[player - 1]})"
 
@@ -138,7 +146,7 @@ class Session:
                 self._play(answer.move, HUMAN, answer.words, None)
             else:
                 if HUMAN in self.kinds and not self.quiet:
-                    self.term.status(f"{self.label(who)} is thinking ({self.settings.seconds:g} s)…")
+                    self.term.status(f"{self.label(who)} is thinking{self._thinking_time(player)}…")
                 t0 = time.monotonic()
                 choice = player.choose(g.position, g.misere, self.rng)
                 self._think(player, choice, time.monotonic() - t0)
