@@ -116,7 +116,7 @@ def _with(options):
     "--adjust", "mode", flag_value="adjust", help="A: relax the curves of a saved game, spots kept."
 )
 @click.option("--rearrange", "mode", flag_value="rearrange", help="R: relax a saved game, spots moving too.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [all cores].")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [the usable CPUs].")
 @click.option(
     "--budget", type=click.FloatRange(min=0), default=5.0, show_default=True,
     help="Seconds after which Z stops trying further outside regions (0: try them all).",
@@ -207,7 +207,7 @@ def layout_command(
 )  # fmt: skip
 @click.option("--outer", default="auto", show_default=True, help="For a position string: the region outside.")
 @_with(size_options)
-@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [all cores].")
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [the usable CPUs].")
 @stops_cleanly_on_sigterm
 def render_command(
     source: str,

@@ -8,10 +8,9 @@ writes the log line by line (§7.3), and with ``--save``/``--svg`` draws every m
 
 from __future__ import annotations
 
-import os
-
 import click
 
+from ..cpus import usable_cpus
 from ..errors import SproutsError
 from ..limits import check_limits
 from ..players import PLAYER_NAMES
@@ -68,7 +67,7 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--depth", type=click.IntRange(1), help="Parity search: search at most this deep.")
 @click.option("--sharp", is_flag=True, help="Parity search: use the exact longest game at the leaves.")
 @click.option("--seed", type=int, help="Seed of the random choices, for a reproducible game.")
-@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: all cores).")
+@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: the usable CPUs).")
 @click.option("--save", type=click.Path(dir_okay=False), help="Keep the picture in this saved game.")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write a picture per move here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Append the game to this log.")
@@ -151,7 +150,7 @@ def play_command(
         return
     if (start is None) == (spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or usable_cpus()
     if batch is None and (stats or plot_path):
         fail("--stats and --plot go with --batch N")
     if host_game:

@@ -78,7 +78,11 @@ def canonical_command(positions: tuple[str, ...], reduced: bool, as_json: bool, 
 @click.option("--json", "as_json", is_flag=True, help="Print {position, count, children}.")
 @dialect_option
 def children_command(position: str, as_json: bool, dialect: str) -> None:
-    """List the distinct children of POSITION (canonical, sorted) and their count."""
+    """List the distinct children of POSITION (canonical, sorted) and their count.
+
+    On a terminal they are shown as a numbered table; into a pipe or a file, one
+    child per line and nothing else (so ``| wc -l`` counts them).
+    """
     report = Reporter()
     items = list(read_items((position,)))
     for item in items:
@@ -89,6 +93,9 @@ def children_command(position: str, as_json: bool, dialect: str) -> None:
                 print_json(
                     {"position": _in_dialect(p.canonical(), dialect), "count": len(kids), "children": kids}
                 )
+            elif not out.is_terminal:  # a pipe or a file: one child per line, nothing else
+                for k in kids:
+                    print_data(k)
             else:
                 table = Table(title=f"children of {p.canonical()}", show_lines=False)
                 table.add_column("#", justify="right")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from pathlib import Path
 
 import click
 
+from ..cpus import usable_cpus
 from ..engine import Position
 from ..engine.rules import Rules
 from ..errors import SproutsError, TableError
@@ -29,7 +29,7 @@ from .common import Reporter, err, fail, out, print_json, read_items, read_posit
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for large positions [default: all cores].",
+    help="Worker processes for large positions [default: the CPUs this process may use].",
 )
 @click.option(
     "--db",
@@ -127,10 +127,10 @@ def solve_command(
         for path in imports:
             _import(path, table)
         if verify_table:
-            wrong = _verify(table, jobs or os.cpu_count() or 1, as_json)
+            wrong = _verify(table, jobs or usable_cpus(), as_json)
             table.use_imports = trust_imports
         if positions:
-            _solve_all(positions, table, misere, nimber, moves, jobs or os.cpu_count() or 1, as_json)
+            _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json)
         if export is not None:
             _export(export, table, misere)
     except (TableError, WorkerError) as e:  # a damaged table, or a worker that failed on one
@@ -351,6 +351,8 @@ class _Progress:
 
     def start(self, text: str, counters: Counters) -> None:
         self.text, self.t0, self.base = text, time.perf_counter(), counters
+        if self.status is not None:
+            self.status.start()
         self.update(counters, force=True)
 
     def update(self, counters: Counters, force: bool = False) -> None:
@@ -367,5 +369,8 @@ class _Progress:
         )
 
     def clear(self) -> None:
+        """Take the status line away before a result is printed (stdout and stderr often share a
+        terminal: a status line only emptied would leave its spinner in front of the result)."""
         if self.status is not None:
             self.status.update("")
+            self.status.stop()  # the status is transient: stopping erases its line

@@ -38,6 +38,7 @@ import networkx as nx
 import numpy as np
 from networkx.algorithms.planar_drawing import get_canonical_ordering
 
+from ..cpus import usable_cpus
 from ..engine import Position
 from ..errors import PictureError
 from ..procs import end_pool, pool_initializer
@@ -371,7 +372,7 @@ def layout_map(
         candidates.insert(0, first)
     if not pmap.edges:
         candidates = candidates[:1]
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    jobs = max(1, jobs or usable_cpus())
     prepared = embed(pmap) if pmap.edges else None
     t0 = time.perf_counter()
     results: list[LayoutResult] = []

@@ -17,6 +17,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from ..cpus import usable_cpus
 from ..engine.moves import apply_move, random_move
 from ..engine.parts import clean
 from ..engine.position import Position
@@ -91,7 +92,7 @@ class Rollouts:
     """Random games for a list of positions, on one or several worker processes."""
 
     def __init__(self, jobs: int = 1) -> None:
-        self.jobs = max(1, jobs or (os.cpu_count() or 1))
+        self.jobs = max(1, jobs or usable_cpus())
         self._pool: ProcessPoolExecutor | None = None
 
     def tally(
