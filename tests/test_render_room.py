@@ -97,3 +97,46 @@ def test_render_options_on_the_command_line(tmp_path: Path) -> None:
     assert w == round(load_game(POSITIONS / "loop.json").width / 2)
     r = CliRunner().invoke(main, ["render", str(POSITIONS / "loop.json"), "-o", str(out), "--dpi", "5"])
     assert r.exit_code == 2
+
+
+def _loop(x: float, y: float, r: float, first: int) -> tuple[list, list]:
+    """Two spots ``r`` apart joined by two curves: a small closed loop."""
+    spots = [(x - r / 2, y), (x + r / 2, y)]
+    curves = [(first, first + 1, [(x, y - r / 2)]), (first, first + 1, [(x, y + r / 2)])]
+    return spots, curves
+
+
+def test_a_small_part_beside_a_large_one_is_drawn_larger() -> None:
+    from picture_helpers import picture
+
+    from sprouts_cli.picture.layout import SMALL_PART_SHARE, enlarge_small_parts, part_extents
+
+    big_spots, big_curves = _loop(250, 200, 300, 0)
+    small_spots, small_curves = _loop(620, 200, 16, 2)
+    pic = picture(big_spots + small_spots, big_curves + small_curves, width=800, height=400)
+    before = analyse_picture(pic)
+    bigger, after = enlarge_small_parts(pic, before.position.canonical(), before)
+    assert after.position.canonical() == before.position.canonical()
+    assert after.min_clearance >= min(before.min_clearance, SMALL_PART_SHARE * 400)
+    sizes = sorted(float(np.hypot(*(hi - lo))) for _, _, lo, hi in part_extents(bigger))
+    assert sizes[0] >= 0.99 * SMALL_PART_SHARE * 400 > 2.5 * sizes[0] / 3.0  # grew, up to the goal
+    assert np.allclose(bigger.spots[:2], pic.spots[:2])  # the large part did not move
+
+
+@pytest.mark.parametrize("outer,inner", [(30, 16), (40, 16), (60, 20), (100, 10)])
+def test_enlarging_a_nested_part_keeps_the_position_and_its_room(outer: float, inner: float) -> None:
+    from picture_helpers import picture
+
+    from sprouts_cli.picture.layout import enlarge_small_parts, part_extents
+
+    # a small loop inside a loop a little larger: it may grow only while it stays clear
+    outer_spots, outer_curves = _loop(200, 200, outer, 0)
+    inner_spots, inner_curves = _loop(200, 200, inner, 2)
+    pic = picture(outer_spots + inner_spots, outer_curves + inner_curves)
+    before = analyse_picture(pic)
+    kept, after = enlarge_small_parts(pic, before.position.canonical(), before)
+    assert after.position.canonical() == before.position.canonical()
+    assert analyse_picture(kept).position.canonical() == before.position.canonical()
+    assert after.min_clearance >= before.min_clearance
+    extents = [float(np.hypot(*(hi - lo))) for _, _, lo, hi in part_extents(kept)]
+    assert max(extents) >= min(extents)  # the inner loop is still the smaller one, inside

@@ -33,6 +33,7 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
@@ -43,6 +44,9 @@ from ..engine import Position
 from ..errors import PictureError
 from ..procs import end_pool, pool_initializer
 from .model import MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analyse import Analysis
 from .planar_map import PlanarMap, realise
 from .spline import straight_pieces
 
@@ -319,6 +323,8 @@ def layout_one(
                 pic, a = polished, b
         except PictureError:
             pass  # the straight grid drawing stays: it is certified and reads back right
+        if polish:
+            pic, a = enlarge_small_parts(pic, expected, a)
     pic.meta = (
         {"game": {"hidden_spots": [i for i, h in enumerate(pmap.hidden) if h]}} if any(pmap.hidden) else {}
     )
@@ -426,3 +432,77 @@ def layout_position(
     p = Position.from_string(position) if isinstance(position, str) else position
     pmap = realise(p)
     return layout_map(pmap, p.canonical(), width, height, outer, jobs, polish, budget=budget).picture
+
+
+# --------------------------------------------------------------------------- small parts
+
+#: A part whose drawing spans less than this share of the area's smaller side is enlarged.
+SMALL_PART_SHARE = 0.16
+#: Enlargement factors tried, largest first (each checked by reading the position back).
+ENLARGE_FACTORS = (3.0, 2.4, 1.9, 1.5, 1.25)
+
+
+def part_extents(pic: Picture) -> list[tuple[list[int], list[int], np.ndarray, np.ndarray]]:
+    """Each connected piece of the drawing with curves: its spots, its curves, and its bounding box."""
+    parent = list(range(len(pic.spots)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for c in pic.curves:
+        parent[find(c.a)] = find(c.b)
+    pieces: dict[int, tuple[list[int], list[int]]] = {}
+    for e, c in enumerate(pic.curves):
+        pieces.setdefault(find(c.a), ([], []))[1].append(e)
+    for v in range(len(pic.spots)):
+        if find(v) in pieces:
+            pieces[find(v)][0].append(v)
+    out = []
+    for spots, curves in pieces.values():
+        pts = np.concatenate([pic.spots[spots], *(pic.curves[e].pieces.reshape(-1, 2) for e in curves)])
+        out.append((spots, curves, pts.min(axis=0), pts.max(axis=0)))
+    return out
+
+
+def enlarge_small_parts(pic: Picture, expected: str, analysis: Analysis) -> tuple[Picture, Analysis]:
+    """Draw small pieces larger where there is room: a piece much smaller than the picture is
+    scaled about its centre by the largest factor that keeps the picture certified, the same
+    position, and its least clearance (so nothing is drawn tiny beside a large part).
+
+    Scaling is affine, so a piece's curves stay smooth and its own shape is kept; whether it
+    now touches anything else is decided by reading the whole picture back.
+    """
+    from .analyse import analyse_picture
+
+    goal = SMALL_PART_SHARE * min(pic.width, pic.height)
+    parts = part_extents(pic)
+    if len(parts) < 2:
+        return pic, analysis
+    for spots, curves, lo, hi in sorted(parts, key=lambda p: float(np.hypot(*(p[3] - p[2])))):
+        size = float(np.hypot(*(hi - lo)))
+        if size >= goal or size <= 0:
+            continue
+        centre = (lo + hi) / 2
+        for factor in ENLARGE_FACTORS:
+            f = min(factor, goal / size)
+            if f <= 1.05:
+                break
+            trial = pic.copy()
+            trial.spots[spots] = centre + f * (trial.spots[spots] - centre)
+            for e in curves:
+                c = trial.curves[e]
+                trial.curves[e] = Curve(c.a, c.b, centre + f * (c.pieces - centre), c.h * f, c.player)
+            if not trial.bounds_ok(margin=float(np.max(trial.sizes)) if len(trial.sizes) else 0.0):
+                continue
+            try:
+                checked = analyse_picture(trial)
+            except PictureError:
+                continue
+            least = min(analysis.min_clearance, goal)
+            if checked.position.canonical() == expected and checked.min_clearance >= least:
+                pic, analysis = trial, checked
+                break
+    return pic, analysis
