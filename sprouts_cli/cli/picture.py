@@ -5,14 +5,28 @@ Every picture written is read back and must give the position it draws (§1.2).
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import click
 
 from ..errors import PictureError, SproutsError
 from ..files import check_output
 from ..procs import Terminated, interrupted_exit_code, stops_cleanly_on_sigterm
-from .common import err, fail, names_a_file, print_data, print_json, read_game, read_position, where_and_what
+from .common import (
+    Item,
+    Reporter,
+    err,
+    fail,
+    names_a_file,
+    print_data,
+    print_json,
+    read_game,
+    read_items,
+    read_position,
+    where_and_what,
+)
 
 #: ``layout -o`` writes a saved game, or a picture of it, by the output's extension.
 LAYOUT_SUFFIXES = (".json", ".svg", ".png")
@@ -99,11 +113,40 @@ def _with(options):
     return deco
 
 
+#: ``-o -``: the picture goes to stdout (SVG).
+STDOUT = "-"
+
+
+def numbered(output: str, item: Item) -> str:
+    """The output for one input: as given for an argument; ``NAME-N.ext`` for line N of stdin."""
+    if item.line is None or output == STDOUT:
+        return output
+    p = Path(output)
+    return str(p.with_name(f"{p.stem}-{item.line}{p.suffix}"))
+
+
+def _stopped(error: KeyboardInterrupt) -> None:
+    """Ctrl-C or SIGTERM: the outputs already written stay, the one being drawn was not written."""
+    how = "terminated" if isinstance(error, Terminated) else "interrupted"
+    fail(f"{how}; the output being drawn was not written", code=interrupted_exit_code(error))
+
+
+def _report(report: Reporter, item: Item, error: Exception) -> None:
+    """One red line: ``line N: …`` for stdin, or the argument named once."""
+    if item.line is not None:
+        report.bad(item, error)
+    else:
+        report.bad(None, SproutsError(where_and_what(item.text, error)))
+
+
 @click.command("layout")
 @click.argument("source")
 @click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False),
-    help="The saved game to write (.json), or its picture (.svg, .png).",
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The saved game to write (.json), or its picture (.svg, .png); numbered for stdin.",
 )
 @click.option(
     "--outer", default="auto", show_default=True, help="Region to put outside: auto, or its number."
@@ -122,8 +165,9 @@ def _with(options):
     help="Seconds after which Z stops trying further outside regions (0: try them all).",
 )  # fmt: skip
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print {position, canonical, min_clearance, seconds, output}."
-)
+    "--json", "as_json", is_flag=True,
+    help="One line per input: {position, canonical, min_clearance, seconds, output} (and line, for stdin).",
+)  # fmt: skip
 @stops_cleanly_on_sigterm
 def layout_command(
     source: str,
@@ -142,57 +186,89 @@ def layout_command(
     Z: the position's map is triangulated and drawn on a grid by the shift method
     of de Fraysseix, Pach and Pollack, then polished.  With --adjust or --rearrange
     a saved game is relaxed instead (A keeps the spots, R moves everything).  The
-    picture written always reads back as the same position.
+    picture written always reads back as the same position.  A SOURCE of ``-``
+    reads one per line of stdin; line N is written to NAME-N.ext.
+
+    \b
+    Examples:
+      sprouts layout 0.AB|AB -o loop.json
+      sprouts layout - -o game.json --json < positions.txt   # game-1.json, game-2.json, …
     """
-    t0 = time.perf_counter()
     try:
         check_output(output, LAYOUT_SUFFIXES)  # before any work, and before the heavy imports
-        if mode and not _is_file(source):
-            raise SproutsError(f"--{mode} works on a saved game (a .json file)")
-        if not _is_file(source):
-            read_position(source, "layout")
-        from ..picture import analyse_picture, save_game  # heavy: only when used
+    except SproutsError as e:
+        fail(str(e))
+    report = Reporter()
+    try:
+        for item in read_items((source,)):
+            t0 = time.perf_counter()
+            target = numbered(output, item)
+            try:
+                expected, clearance = _layout_one(
+                    item.text, target, outer, width, height, grid, mode, jobs, budget
+                )
+            except (SproutsError, click.BadParameter) as e:
+                _report(report, item, e)
+                continue
+            seconds = time.perf_counter() - t0
+            if as_json:
+                obj = {
+                    "position": item.text,
+                    "canonical": expected,
+                    "min_clearance": round(float(clearance), 3),
+                    "seconds": round(seconds, 3),
+                    "output": target,
+                }
+                print_json(obj if item.line is None else {**obj, "line": item.line})
+            else:
+                print_data(f"{expected}  →  {target}  (least clearance {clearance:.2f} px, {seconds:.1f} s)")
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
+        _stopped(e)
+    report.exit()
 
-        if mode:
-            from ..picture.relax import relax
 
-            old = read_game(source)
-            expected = analyse_picture(old).position.canonical()
-            pic = relax(old, mode)
-            clearance = analyse_picture(pic).min_clearance
-        else:
-            pic, expected, clearance = draw(source, width, height, outer, grid, jobs, budget)
-        if output.lower().endswith(".json"):
-            save_game(output, pic, position=expected)
-        else:
-            from ..render import render
+def _layout_one(
+    source: str,
+    output: str,
+    outer: str,
+    width: float | None,
+    height: float | None,
+    grid: bool,
+    mode: str | None,
+    jobs: int | None,
+    budget: float,
+) -> tuple[str, float]:
+    """Lay out or relax one source and write it; its canonical form and least clearance."""
+    if mode and not _is_file(source):
+        raise SproutsError(f"--{mode} works on a saved game (a .json file)")
+    if not _is_file(source):
+        read_position(source, "layout")
+    from ..picture import analyse_picture, save_game  # heavy: only when used
 
-            render(pic, output, title=expected)
-    except (SproutsError, click.BadParameter) as e:
-        fail(where_and_what(source, e))
-        return
-    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): nothing was written
-        how = "terminated" if isinstance(e, Terminated) else "interrupted"
-        fail(f"{how}; nothing was written", code=interrupted_exit_code(e))
-        return
-    seconds = time.perf_counter() - t0
-    if as_json:
-        print_json(
-            {
-                "position": source,
-                "canonical": expected,
-                "min_clearance": round(float(clearance), 3),
-                "seconds": round(seconds, 3),
-                "output": output,
-            }
-        )
+    if mode:
+        from ..picture.relax import relax
+
+        old = read_game(source)
+        expected = analyse_picture(old).position.canonical()
+        pic = relax(old, mode)
+        clearance = analyse_picture(pic).min_clearance
     else:
-        print_data(f"{expected}  →  {output}  (least clearance {clearance:.2f} px, {seconds:.1f} s)")
+        pic, expected, clearance = draw(source, width, height, outer, grid, jobs, budget)
+    if output.lower().endswith(".json"):
+        save_game(output, pic, position=expected)
+    else:
+        from ..render import render
+
+        render(pic, output, title=expected)
+    return expected, clearance
 
 
 @click.command("render")
 @click.argument("source")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="out.svg or out.png")
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+    help="out.svg or out.png (numbered for stdin), or - for SVG on stdout.",
+)  # fmt: skip
 @click.option("--numbers/--no-numbers", default=True, show_default=True, help="Number the spots (1-based).")
 @click.option("--lives", is_flag=True, help="Write each live region's lives in it.")
 @click.option("--title", help="Title above the picture [the position string].")
@@ -208,6 +284,10 @@ def layout_command(
 @click.option("--outer", default="auto", show_default=True, help="For a position string: the region outside.")
 @_with(size_options)
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [the usable CPUs].")
+@click.option(
+    "--json", "as_json", is_flag=True,
+    help="One line per input: {position, canonical, output, seconds} (and line, for stdin).",
+)  # fmt: skip
 @stops_cleanly_on_sigterm
 def render_command(
     source: str,
@@ -222,34 +302,87 @@ def render_command(
     width: float | None,
     height: float | None,
     jobs: int | None,
+    as_json: bool,
 ) -> None:
     """Draw SOURCE (a saved game, or a position string laid out first) to SVG or PNG.
 
-    The format follows the output's extension.  Curves are written as their exact
-    cubic Bézier pieces; spots are coloured by their lives.
+    The format follows the output's extension; ``-o -`` writes one SVG to stdout.
+    Curves are written as their exact cubic Bézier pieces; spots are coloured by
+    their lives.  A SOURCE of ``-`` reads one per line of stdin; line N is drawn
+    to NAME-N.ext.
+
+    \b
+    Examples:
+      sprouts render game.json -o game.png --legend --scale 2
+      sprouts render 0*5 -o - | rsvg-convert -o start.png
+      sprouts render - -o move.svg --json < positions.txt   # move-1.svg, move-2.svg, …
     """
+    to_stdout = output == STDOUT
+    if to_stdout and as_json:
+        fail("-o - writes the picture to stdout: --json cannot share it")
+    if not to_stdout:
+        try:
+            check_output(output, (".svg", ".png"))  # before any work, and before the heavy imports
+        except SproutsError as e:
+            fail(str(e))
+    options = {"numbers": numbers, "lives": lives, "legend": legend, "scale": scale, "dpi": dpi}
+    report = Reporter()
+    drawn = 0
     try:
-        check_output(output, (".svg", ".png"))  # before any work, and before the heavy imports
-        if _is_file(source):
-            pic = read_game(source)
-            from ..picture import analyse_picture  # heavy: only when used
+        for item in read_items((source,)):
+            t0 = time.perf_counter()
+            target = numbered(output, item)
+            try:
+                if to_stdout and drawn:
+                    raise SproutsError(
+                        "-o - writes one picture; give one input, or -o NAME.svg for numbered files"
+                    )
+                canonical = _render_one(item.text, target, title, options, outer, width, height, jobs)
+            except (SproutsError, click.BadParameter) as e:
+                _report(report, item, e)
+                continue
+            drawn += 1
+            if as_json:
+                obj = {"position": item.text, "canonical": canonical, "output": target}
+                obj["seconds"] = round(time.perf_counter() - t0, 3)
+                print_json(obj if item.line is None else {**obj, "line": item.line})
+            elif not to_stdout:
+                print_data(f"{canonical}  →  {target}")
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
+        _stopped(e)
+    report.exit()
 
-            canonical = analyse_picture(pic).position.canonical()
-        else:
-            read_position(source, "render")
-            pic, canonical, _ = draw(source, width, height, outer, False, jobs, 5.0, command="render")
-        from ..render import render
 
-        caption = title if title is not None else canonical
-        render(pic, output, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi)
-    except (SproutsError, click.BadParameter) as e:
-        fail(where_and_what(source, e))
-        return
-    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): nothing was written
-        how = "terminated" if isinstance(e, Terminated) else "interrupted"
-        fail(f"{how}; nothing was written", code=interrupted_exit_code(e))
-        return
-    print_data(f"{canonical}  →  {output}")
+def _render_one(
+    source: str,
+    output: str,
+    title: str | None,
+    options: dict,
+    outer: str,
+    width: float | None,
+    height: float | None,
+    jobs: int | None,
+) -> str:
+    """Draw one source to ``output`` (or SVG to stdout for ``-``); its canonical form."""
+    if _is_file(source):
+        pic = read_game(source)
+        from ..picture import analyse_picture  # heavy: only when used
+
+        canonical = analyse_picture(pic).position.canonical()
+    else:
+        read_position(source, "render")
+        pic, canonical, _ = draw(source, width, height, outer, False, jobs, 5.0, command="render")
+    from ..render import render, render_bytes
+
+    caption = title if title is not None else canonical
+    if output == STDOUT:
+        data = render_bytes(pic, "svg", title=caption, **options)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        render(pic, output, title=caption, **options)
+    return canonical
 
 
 __all__ = ["PictureError", "layout_command", "render_command"]
