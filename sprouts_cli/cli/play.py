@@ -72,7 +72,7 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write a picture per move here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Append the game to this log.")
 @click.option("--area", default="800x600", show_default=True, help="Drawing area WxH.")
-@click.option("--db", type=click.Path(dir_okay=False), help="The table of solved positions (default: cache).")
+@click.option("--db", type=click.Path(dir_okay=False), help="Table of solved positions [user data dir].")
 @click.option("--no-db", is_flag=True, help="Use no table of solved positions.")
 @click.option("--quiet", "-q", is_flag=True, help="Computer against computer: print only the result.")
 @click.option("--host", "host_game", is_flag=True, help="Host a game over the network; print a room code.")

@@ -35,7 +35,7 @@ from .common import Reporter, err, fail, out, print_json, read_items, read_posit
     "--db",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="The table of solved positions (SQLite) [default: in the user's cache directory].",
+    help="The table of solved positions (SQLite) [default: in the user's data directory].",
 )
 @click.option("--no-db", is_flag=True, help="Keep nothing: use no table of solved positions.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input.")
