@@ -283,11 +283,15 @@ def draw(
     lives: bool = False,
     legend: bool = False,
     title: str | None = None,
+    scale: float = 1.0,
+    dpi: float = 100.0,
 ) -> str | bytes | None:
     """Draw a position: to ``path`` (SVG or PNG by its extension), else return the SVG text (or PNG bytes).
 
     A saved game keeps its own picture; a position string is laid out afresh (Z)
-    and the picture is checked to read back as the position.
+    and the picture is checked to read back as the position.  ``scale`` thickens
+    curves and enlarges spots and text (for a projector), ``dpi`` sets a PNG's
+    resolution, as ``sprouts render --scale/--dpi`` do.
     """
     from .render import render, render_bytes
 
@@ -295,11 +299,13 @@ def draw(
     pic = p.picture(width, height)
     caption = title if title is not None else p.canonical
     if path is not None:
-        render(pic, path, numbers=numbers, lives=lives, title=caption, legend=legend)
+        render(pic, path, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi)
         return None
     if format not in ("svg", "png"):
         raise ValueError(f"format is 'svg' or 'png', not {format!r}")
-    data = render_bytes(pic, format, numbers=numbers, lives=lives, title=caption, legend=legend)
+    data = render_bytes(
+        pic, format, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi
+    )
     return data.decode("utf-8") if format == "svg" else data
 
 

@@ -100,6 +100,10 @@ def test_draw_to_files_and_saved_games(tmp_path: Path) -> None:
     assert out.read_bytes().startswith(b"\x89PNG")
     png = game.draw(format="png")
     assert isinstance(png, bytes) and png.startswith(b"\x89PNG")
+    sharp = game.draw(format="png", dpi=200, scale=2)
+    assert isinstance(sharp, bytes) and int.from_bytes(sharp[16:20], "big") == 2 * int.from_bytes(
+        png[16:20], "big"
+    )
     assert game.bounds().lower <= game.bounds().upper
 
 
