@@ -345,3 +345,37 @@ def test_the_band_never_crosses_an_obstacle(seed: int) -> None:
     # and it is the same way round everything: the move drawn through it reads back right
     d = draw_route(plan, Q, apply_move(a.position, m))
     assert same(d.analysis.position, apply_move(a.position, m))
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 2**16), st.integers(3, 6))
+def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
+    """The way (a loop, closed at its spot) has every cell of one tree inside it and of the other outside."""
+    from sprouts_cli.picture.analyse import _winding
+    from sprouts_cli.picture.router import _loop_target, barrier_route, barrier_trees, build_rays, close_strip
+
+    rng = random.Random(seed)
+    pts = []
+    while len(pts) < n:
+        p = (rng.uniform(60, 340), rng.uniform(60, 340))
+        if all(math.dist(p, q) > 60 for q in pts):
+            pts.append(p)
+    pic, a = seeds_picture(pts)
+    r0 = a.position.regions[0]
+    bx = r0.index((0,))
+    chosen = frozenset(k for k in range(len(r0)) if k != bx and rng.random() < 0.5)
+    plan = make_plan(pic, a, Move(0, bx, 0, bx, 0, chosen), RouteSettings())
+    rays = build_rays(plan)
+    assert rays is not None
+    target = _loop_target(plan, rays)
+    close_strip(plan, None if target is None else target[0])
+    trees = barrier_trees(plan, rays, with_arc=False)
+    path = barrier_route(plan, rays, (1, 2))
+    if path is None:
+        path = barrier_route(plan, rays, (2, 1))
+    if trees is None or path is None:
+        return
+    centres = plan.grid.centres()
+    inside_a = {_winding(path, c) != 0 for c in centres[trees[0]]}
+    inside_b = {_winding(path, c) != 0 for c in centres[trees[1]]}
+    assert len(inside_a) == 1 and len(inside_b) == 1 and inside_a != inside_b
