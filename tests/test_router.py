@@ -379,3 +379,19 @@ def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
     inside_a = {_winding(path, c) != 0 for c in centres[trees[0]]}
     inside_b = {_winding(path, c) != 0 for c in centres[trees[1]]}
     assert len(inside_a) == 1 and len(inside_b) == 1 and inside_a != inside_b
+
+
+def test_the_computer_encloses_a_cluster_of_interchangeable_seeds() -> None:
+    from sprouts_cli.picture.room import cluster_move
+
+    pts = [(200, 200), (260, 200), (200, 260), (380, 40), (20, 380), (380, 380), (20, 40)]
+    pic, a = seeds_picture(pts)
+    p = a.position
+    r0 = p.regions[0]
+    far = frozenset({r0.index((3,)), r0.index((4,))})  # two far seeds chosen by the search
+    m = Move(0, r0.index((0,)), 0, r0.index((0,)), 0, far)
+    c = cluster_move(pic, p, m)
+    assert {s for k in c.inside for s in r0[k]} == {1, 2}  # the two nearest instead
+    assert apply_move(p, c).canonical() == apply_move(p, m).canonical()
+    d = draw_move(pic, c, a)
+    assert same(d.analysis.position, apply_move(p, c))

@@ -322,3 +322,54 @@ def slide_spot(pic: Picture, s: int, shift: float) -> Picture | None:
     if math.isnan(float(z[0])):
         return None
     return out
+
+
+def cluster_move(pic: Picture, position: Position, move: Move) -> Move:
+    """The move with its interchangeable boundaries chosen as a cluster round it (Alfeld §5.9).
+
+    Starting from the move's spots, the nearest boundary of a kind still wanted is
+    added, then the next nearest to everything chosen so far, and so on: a cluster
+    round the move instead of seeds scattered over the window.  Boundaries of one
+    kind are interchangeable (``engine.moves.interchangeable_classes``), so the
+    position after the move is the same up to the names of spots.
+    """
+    from ..engine.moves import interchangeable_classes, live_others
+
+    if move.joins_boundaries or not move.inside:
+        return move
+    region = position.regions[move.region]
+    classes = interchangeable_classes(
+        position, move.region, live_others(position, move.region, move.boundary)
+    )
+    want = {i: len(set(c) & move.inside) for i, c in enumerate(classes) if len(c) > 1}
+    if not any(0 < n < len(classes[i]) for i, n in want.items()):
+        return move
+    if max(max(b) for b in region if b) >= len(pic.spots):
+        return move
+    x = region[move.boundary][move.corner]
+    y = region[move.boundary2][move.corner2]
+    points = [pic.spots[x], pic.spots[y]]
+    fixed = {k for i, c in enumerate(classes) if i not in want for k in c if k in move.inside}
+    points.extend(pic.spots[s] for k in fixed for s in region[k])
+    chosen: set[int] = set()
+    left = {i: n for i, n in want.items() if n}
+    while left:
+        best, best_d = None, math.inf
+        for i in left:
+            for k in classes[i]:
+                if k in chosen:
+                    continue
+                d = min(float(np.hypot(*(pic.spots[s] - p))) for s in region[k] for p in points)
+                if d < best_d:
+                    best, best_d = (i, k), d
+        if best is None:
+            break
+        i, k = best
+        chosen.add(k)
+        points.extend(pic.spots[s] for s in region[k])
+        left[i] -= 1
+        if not left[i]:
+            del left[i]
+    return Move(
+        move.region, move.boundary, move.corner, move.boundary2, move.corner2, frozenset(fixed | chosen)
+    )

@@ -111,6 +111,19 @@ class Drawer:
             name = self.svg_dir / f"move-{game.moves_made:03d}.svg"
             render(pic, name, numbers=True, lives=True, title=title or intended.canonical())
 
+    def prefer(self, position: Position, move):
+        """Which of several interchangeable boundaries the computer's move encloses (Alfeld §5.9).
+
+        The search decides only how many; the drawing takes a cluster round the move
+        (``room.cluster_move``).  The move gives the same position up to the names of
+        its spots, so the game's value is unchanged.
+        """
+        if not self.pictures:
+            return move
+        from ..picture.room import cluster_move
+
+        return cluster_move(self.pictures[-1], position, move)
+
     def _draw_move(self, game: Game):
         """The last move drawn into the previous picture (router and ladder), or None if it cannot be."""
         from ..errors import PictureError

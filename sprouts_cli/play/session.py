@@ -179,6 +179,9 @@ class Session:
     def _play(self, move, by: str, words: str | None, summary: str | None) -> None:
         g = self.game
         before = g.position
+        prefer = getattr(self.drawer, "prefer", None)
+        if prefer is not None and words is None:  # the computer's move: the drawing picks its boundaries
+            move = prefer(before, move)
         step = g.play(move, by, words)
         k = g.moves_made
         self._record(
