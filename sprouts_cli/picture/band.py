@@ -9,7 +9,7 @@ where ``w`` is the length the point stands for, ``r`` the distance to one
 obstacle (each other curve, each spot's disc, each side of the window) and
 ``d_h`` the barrier, raised during the descent towards ``d0`` (a continuation).
 Within ``ρ = √2 D`` of an end spot the distance to that spot's own curves is
-scaled up by ``ρ / r`` (angle instead of distance).  φ is cut off at 256 px.
+scaled up by ``ρ / r`` (angle instead of distance).  φ is cut off at 160 px.
 
 Every step moves a point across the band only, and at most 0.45 of the distance
 from its two legs to any obstacle (as in Bertault's PrEd), so the band never
@@ -30,7 +30,7 @@ import numpy as np
 
 from ._jit import kernel
 
-CUTOFF = 256.0  # px: obstacles farther than this are not felt
+CUTOFF = 160.0  # px: obstacles farther than this are not felt (φ is under 0.07 there)
 
 
 @dataclass
@@ -391,7 +391,7 @@ class Band:
         ob = self.ob
         return band_caps(
             P, self.segs, self.seg_curve, self.curve_ends, ob.spots, ob.sizes, ob.width, ob.height,
-            self.ends, 4.0 * self.st.D,
+            self.ends, 2.0 * self.st.D,
         )  # fmt: skip
 
     def clearance(self, P: np.ndarray) -> float:

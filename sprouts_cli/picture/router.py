@@ -848,7 +848,7 @@ def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.nda
     fixed[[0, -1]] = True
     E = math.inf
     if st.relax:
-        P, E = band.relax(P, fixed, ignore=2.0 * st.d0 + float(max(pic.sizes)), steps=80)
+        P, E = band.relax(P, fixed, ignore=2.0 * st.d0 + float(max(pic.sizes)), steps=50)
     # the ports: short stubs in the directions the curve leaves x and reaches y
     ends = []
     for corner, p0, p1 in ((plan.cx, P[0], P[1]), (plan.cy, P[-1], P[-2])):
@@ -864,7 +864,7 @@ def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.nda
         if band.clearance(Q) > 0.0:
             fixed2 = np.zeros(len(Q), dtype=bool)
             fixed2[[0, 1, -2, -1]] = True
-            Q, E2 = band.relax(Q, fixed2, ignore=0.0, steps=120)
+            Q, E2 = band.relax(Q, fixed2, ignore=0.0, steps=70)
             if math.isfinite(E2):
                 P, E = Q, E2
     return P, E, ends[0], ends[1]
@@ -979,25 +979,25 @@ def new_curve_clearance(
 
 def clearance_of_move(pic: Picture, analysis: Analysis) -> float:
     """The least clearance of the last two curves (the move) and the last spot, from the certificate."""
-    from .spline import npl_bound
-
     cert = analysis.certificate
-    legs, eps, leg_curve = [], [], []
-    for e, subs in enumerate(cert.sub):
-        for p in subs:
-            bound = npl_bound(p)
-            for m in range(3):
-                legs.append((p[m, 0], p[m, 1], p[m + 1, 0], p[m + 1, 1]))
-                eps.append(bound)
-                leg_curve.append(e)
+    pieces = np.concatenate([np.asarray(subs, dtype=float).reshape(-1, 4, 2) for subs in cert.sub])
+    owner = np.concatenate([np.full(len(subs), e) for e, subs in enumerate(cert.sub)])
+    # the Nairn–Peters–Lutterkort bound of every piece, and its three legs
+    d2 = np.maximum(
+        np.hypot(*(pieces[:, 0] - 2 * pieces[:, 1] + pieces[:, 2]).T),
+        np.hypot(*(pieces[:, 1] - 2 * pieces[:, 2] + pieces[:, 3]).T),
+    )
+    legs = np.concatenate([pieces[:, :-1], pieces[:, 1:]], axis=2).reshape(-1, 4)
+    eps = np.repeat(d2 / 3.0, 3)
+    leg_curve = np.repeat(owner, 3)
     n_curves = len(pic.curves)
     is_new = np.zeros(n_curves, dtype=np.bool_)
     is_new[-2:] = True
     near = np.asarray(pic.sizes, dtype=float) * 2.0 + MIN_CLEARANCE
     return float(
         new_curve_clearance(
-            np.array(legs, dtype=float).reshape(-1, 4), np.array(eps, dtype=float),
-            np.array(leg_curve, dtype=np.int64), is_new,
+            np.ascontiguousarray(legs), np.ascontiguousarray(eps),
+            leg_curve.astype(np.int64), is_new,
             np.array([c.a for c in pic.curves], dtype=np.int64),
             np.array([c.b for c in pic.curves], dtype=np.int64),
             np.ascontiguousarray(pic.spots, dtype=float), np.ascontiguousarray(pic.sizes, dtype=float), near,
