@@ -44,6 +44,7 @@ class Limit:
 LIMITS: dict[str, Limit] = {
     "canonical": Limit(),
     "children": Limit(spots=1_000),
+    "moves": Limit(spots=1_000),  # every move in words: as children
     "bounds": Limit(spots=1_000),
     "solve": Limit(land_lives=60, heap=1_000),
     "layout": Limit(spots=200),

@@ -42,7 +42,12 @@ def solve(db: Path, *args: str) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_sigint,  # a shell's background job would pass SIGINT on ignored
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for(condition, seconds: float) -> bool:

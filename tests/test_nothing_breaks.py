@@ -47,10 +47,16 @@ def one_line_error(r, *words: str) -> str:
         ("solve", "0+*1001", ("*1,000",)),
         ("canonical", "1m(99999999)m(99999999)", ("letter number",)),
         ("canonical", "0+*12345678901234567890", ("digits",)),
+        ("moves", "0*1001", ("moves takes at most 1,000",)),
     ],
 )
 def test_inputs_beyond_a_commands_limits_are_refused_at_once(command: str, text: str, words) -> None:
     one_line_error(run(command, text), *words)
+
+
+def test_three_player_solve_has_the_limits_of_solve() -> None:
+    one_line_error(run("solve", "--players", "3", "0*99999999"), "20,000")
+    one_line_error(run("solve", "--players", "3", "0*21"), "at most 60")
 
 
 @pytest.mark.parametrize("command", ["layout", "render"])

@@ -32,7 +32,7 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
     report = Reporter()
     for item in read_items(positions):
         try:
-            p = position_argument(item.text)
+            p = position_argument(item.text, "moves")
             named = distinct_named_moves(p)
             if as_json:
                 print_json(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..engine import Position
 from ..errors import SproutsError
-from .common import Reporter, err, fail, out, print_json, read_items
+from .common import Reporter, err, fail, out, print_json, read_items, read_position
 
 #: How people read the offsets of the three players.
 WHO = ("the player to move (0)", "the next player (1)", "the player after (2)")
@@ -41,7 +41,7 @@ def solve_three(
     try:
         for item in read_items(positions):
             try:
-                p = Position.from_string(item.text)
+                p = read_position(item.text, "solve")  # the limits, and a drawable string
             except SproutsError as e:
                 report.bad(item, e)
                 continue
