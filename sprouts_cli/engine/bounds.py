@@ -79,6 +79,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..unionfind import UnionFind
 from .canonical import land_code_and_text
 from .moves import Move, apply_move, symmetric_moves
 from .parts import clean, land_groups, land_regions, split_lands
@@ -326,21 +327,13 @@ def euler_counts(p: Position) -> EulerCounts:
     lines = sum(3 - p.lives[s] for s in spots)
     if lines % 2:
         raise ValueError("the lines at the spots do not pair up: the position does not keep every spot")
-    parent = {s: s for s in spots}
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    index = {s: i for i, s in enumerate(spots)}
+    sets = UnionFind(len(spots))
     for r in p.regions:
         for b in r:
             for s in b[1:]:
-                a, c = find(b[0]), find(s)
-                if a != c:
-                    parent[a] = c
-    parts = len({find(s) for s in spots})
+                sets.union(index[b[0]], index[s])
+    parts = sets.count()
     return EulerCounts(points=len(spots), regions=max(len(p.regions) - 1, 0), lines=lines // 2, parts=parts)
 
 

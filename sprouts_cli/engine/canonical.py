@@ -41,9 +41,10 @@ and whole lands by exact (not canonical) keys in ``land_code_and_text``.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 
+from ..unionfind import UnionFind
+from .caches import BoundedCache, clear_caches
 from .notation import capital_letter, small_letter
 from .position import Boundary, Position, Region
 
@@ -57,16 +58,20 @@ Code = tuple
 
 #: Lands kept by each cache of ``land_code_and_text`` (1–3 kB each with its key: 20–40 MB in all).
 LAND_CACHE_SIZE = 8_192
-_BY_LAND: OrderedDict[tuple, tuple[Code, str]] = OrderedDict()
-_BY_PATTERN: OrderedDict[tuple, tuple[Code, str]] = OrderedDict()
+_BY_LAND: BoundedCache[tuple, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
+_BY_PATTERN: BoundedCache[tuple, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
 
+#: Boundary patterns kept by each pattern cache (a few hundred bytes each).
+PATTERN_CACHE_SIZE = 200_000
 #: Least readings of free boundaries and their mirror images, by pattern (``_both_rotations``).
 Rotations = tuple[tuple[int, ...], int, tuple[int, ...], int]
-_FREE_CACHE: dict[tuple[int, ...], Rotations] = {}
+_FREE_CACHE: BoundedCache[tuple[int, ...], Rotations] = BoundedCache(PATTERN_CACHE_SIZE)
 #: Least reading of a boundary pattern and the starts giving it (``_least_starts``).
-_STARTS_CACHE: dict[tuple[int, ...], tuple[tuple[int, ...], list[int]]] = {}
+_STARTS_CACHE: BoundedCache[tuple[int, ...], tuple[tuple[int, ...], list[int]]] = BoundedCache(
+    PATTERN_CACHE_SIZE
+)
 #: Pattern of a boundary's mirror image by its pattern (``_mirror_pattern``).
-_MIRROR_CACHE: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MIRROR_CACHE: BoundedCache[tuple[int, ...], tuple[int, ...]] = BoundedCache(PATTERN_CACHE_SIZE)
 
 _DIGITS = "012"
 
@@ -565,18 +570,10 @@ def _pieces(
 ) -> tuple[list[dict[int, int]], list[list[int]]]:
     """Group boundaries joined by capitals (``joins``: pairs of boundaries) into pieces;
     check they nest as a tree."""
-    parent = list(range(len(seqs)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = UnionFind(len(seqs))
     for o, b in joins:
-        x, y = find(o), find(b)
-        if x != y:
-            parent[max(x, y)] = min(x, y)
+        sets.union(o, b)
+    find = sets.find
     index: dict[int, int] = {}
     comp_bnds: list[dict[int, int]] = []
     region_comps: list[list[int]] = [[] for _ in range(n_regions)]
@@ -604,22 +601,13 @@ def _pieces(
 
 def _count_trees(n_regions: int, comp_bnds: list[dict[int, int]]) -> int:
     """How many connected parts the region–piece graph has (pieces join regions)."""
-    parent = list(range(n_regions))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = UnionFind(n_regions)
     parts = n_regions
     for bnds in comp_bnds:
         if len(bnds) > 1:
             rs = list(bnds)
             for r in rs[1:]:
-                a, b = find(rs[0]), find(r)
-                if a != b:
-                    parent[a] = b
+                if sets.union(rs[0], r):
                     parts -= 1
     return parts
 
@@ -772,9 +760,7 @@ def _both_rotations(seq: Boundary, kinds: Mapping[int, int]) -> Rotations:
     pattern = _normalised(seq, 0, kinds)
     hit = _FREE_CACHE.get(pattern)
     if hit is None:
-        if len(_FREE_CACHE) > 200_000:
-            _FREE_CACHE.clear()
-        hit = _FREE_CACHE[pattern] = _least_of(pattern) + _least_of(_renamed(pattern[::-1]))
+        hit = _FREE_CACHE.remember(pattern, _least_of(pattern) + _least_of(_renamed(pattern[::-1])))
     return hit
 
 
@@ -782,9 +768,7 @@ def _mirror_pattern(pattern: tuple[int, ...]) -> tuple[int, ...]:
     """The pattern of a boundary's mirror image, from its own pattern (cached)."""
     hit = _MIRROR_CACHE.get(pattern)
     if hit is None:
-        if len(_MIRROR_CACHE) > 200_000:
-            _MIRROR_CACHE.clear()
-        hit = _MIRROR_CACHE[pattern] = _renamed(pattern[::-1]) if len(pattern) > 1 else pattern
+        hit = _MIRROR_CACHE.remember(pattern, _renamed(pattern[::-1]) if len(pattern) > 1 else pattern)
     return hit
 
 
@@ -794,9 +778,7 @@ def _least_starts(pattern: tuple[int, ...]) -> tuple[tuple[int, ...], list[int]]
     if hit is None:
         readings = [_renamed(pattern[c:] + pattern[:c]) if c else pattern for c in range(len(pattern))]
         low = min(readings)
-        if len(_STARTS_CACHE) > 200_000:
-            _STARTS_CACHE.clear()
-        hit = _STARTS_CACHE[pattern] = (low, [c for c, t in enumerate(readings) if t == low])
+        hit = _STARTS_CACHE.remember(pattern, (low, [c for c, t in enumerate(readings) if t == low]))
     return hit
 
 
@@ -828,12 +810,10 @@ def land_code_and_text(regions: list[tuple[Boundary, ...]], lives: tuple[int, ..
         key2 = _sorted_land(regions, lives)
         hit = _BY_PATTERN.get(key2)
         if hit is None:
-            hit = land_code(list(key2[0]), key2[1])
-            _remember(_BY_PATTERN, key2, hit)
+            hit = _BY_PATTERN.remember(key2, land_code(list(key2[0]), key2[1]))
         else:
             _BY_PATTERN.move_to_end(key2)
-    _remember(_BY_LAND, key, hit)
-    return hit
+    return _BY_LAND.remember(key, hit)
 
 
 def _sorted_land(
@@ -881,17 +861,10 @@ def _sorted_land(
     return renumbered, tuple([lives[s] for s in ids])
 
 
-def _remember(cache: OrderedDict, key: tuple, value: tuple[Code, str]) -> None:
-    """Put ``value`` in an LRU cache of ``LAND_CACHE_SIZE`` entries."""
-    cache[key] = value
-    if len(cache) > LAND_CACHE_SIZE:
-        cache.popitem(last=False)
-
 
 def clear_land_cache() -> None:
-    """Forget the cached lands (benchmarks time the work itself this way)."""
-    _BY_LAND.clear()
-    _BY_PATTERN.clear()
+    """Forget the cached lands and boundary patterns (benchmarks time the work itself this way)."""
+    clear_caches()
 
 
 def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
@@ -998,26 +971,14 @@ def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
     if len(regions) <= 1:
         return [regions] if regions else []
     first: dict[int, int] = {}
-    parent = list(range(len(regions)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = UnionFind(len(regions))
     for ri, r in enumerate(regions):
         for b in r:
             for s in b:
                 o = first.setdefault(s, ri)
                 if o != ri:
-                    x, y = find(o), find(ri)
-                    if x != y:
-                        parent[max(x, y)] = min(x, y)
-    groups: dict[int, list[tuple[Boundary, ...]]] = {}
-    for ri, r in enumerate(regions):
-        groups.setdefault(find(ri), []).append(r)
-    return list(groups.values())
+                    sets.union(o, ri)
+    return [[regions[ri] for ri in group] for group in sets.groups()]
 
 
 def canonical_lands(p: Position) -> list[str]:

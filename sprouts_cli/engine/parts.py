@@ -6,6 +6,7 @@ changes nothing in another, so each can be solved alone and the results combined
 
 from __future__ import annotations
 
+from ..unionfind import UnionFind
 from .position import Position, Region
 
 
@@ -36,14 +37,7 @@ def clean(p: Position) -> Position:
 
 def group_by_live_spots(regions: list[Region], lives: tuple[int, ...]) -> list[list[int]]:
     """Indices of ``regions`` joined by the live spots they share (union–find), in order of first index."""
-    parent = list(range(len(regions)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = UnionFind(len(regions))
     first_region: dict[int, int] = {}
     for ri, r in enumerate(regions):
         for b in r:
@@ -52,13 +46,8 @@ def group_by_live_spots(regions: list[Region], lives: tuple[int, ...]) -> list[l
                     continue
                 other = first_region.setdefault(s, ri)
                 if other != ri:
-                    a, c = find(other), find(ri)
-                    if a != c:
-                        parent[max(a, c)] = min(a, c)
-    groups: dict[int, list[int]] = {}
-    for ri in range(len(regions)):
-        groups.setdefault(find(ri), []).append(ri)
-    return list(groups.values())
+                    sets.union(other, ri)
+    return sets.groups()
 
 
 def land_groups(p: Position, keep_dead: bool = False) -> list[list[int]]:

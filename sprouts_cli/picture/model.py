@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..unionfind import UnionFind
+
 #: Defaults of the browser program's Settings (seed 002, §3): minimum clearance d0
 #: and comfort distance D, in world pixels; and the drawn radius of a spot.
 MIN_CLEARANCE = 6.0
@@ -88,19 +90,10 @@ class Picture:
     @property
     def parts(self) -> int:
         """Connected parts of the drawing (a spot with no curve is a part of its own)."""
-        parent = list(range(len(self.spots)))
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
+        sets = UnionFind(len(self.spots))
         for c in self.curves:
-            ra, rb = find(c.a), find(c.b)
-            if ra != rb:
-                parent[ra] = rb
-        return len({find(i) for i in range(len(self.spots))})
+            sets.union(c.a, c.b)
+        return sets.count()
 
     def counts(self) -> dict[str, int]:
         """Points, lines, regions (bounded ones) and parts; Euler: points + regions = lines + parts.

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..engine import Position
 from ..errors import PictureError
+from ..unionfind import UnionFind
 
 Walk = tuple[str, tuple[int, ...]]  # ("cycle", half-edges) or ("spot", (vertex,))
 
@@ -74,19 +75,10 @@ class PlanarMap:
 
     def components(self) -> list[int]:
         """Component label of every vertex."""
-        parent = list(range(self.n))
-
-        def find(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
+        sets = UnionFind(self.n)
         for a, b in self.edges:
-            ra, rb = find(a), find(b)
-            if ra != rb:
-                parent[ra] = rb
-        return [find(v) for v in range(self.n)]
+            sets.union(a, b)
+        return [sets.find(v) for v in range(self.n)]
 
     def walk_spots(self, walk: Walk) -> tuple[int, ...]:
         kind, items = walk
@@ -133,15 +125,9 @@ def _spot_list(spots: list[int]) -> str:
 
 def check_region_tree(regions: list[list[Walk]], walk_comp: list[int]) -> None:
     """Regions and connected parts must nest as a tree: no part twice in a region, no cycle."""
-    parent: dict[object, object] = {}
-
-    def find(x: object) -> object:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    # regions are 0 … R−1, the connected parts follow
+    part = {c: len(regions) + i for i, c in enumerate(dict.fromkeys(walk_comp))}
+    sets = UnionFind(len(regions) + len(part))
     k = 0
     for ri, region in enumerate(regions):
         seen: dict[int, int] = {}
@@ -154,13 +140,11 @@ def check_region_tree(regions: list[list[Walk]], walk_comp: list[int]) -> None:
                     "are joined through other regions, so they cannot be separate boundaries"
                 )
             seen[c] = bi
-            a, b = find(("r", ri)), find(("c", c))
-            if a == b:
+            if not sets.union(ri, part[c]):
                 raise PictureError(
                     f"cannot be drawn: region {ri + 1} closes a ring of regions and connected lines "
                     "that the plane cannot hold (a region would have to lie on both sides of a curve)"
                 )
-            parent[a] = b
 
 
 # --------------------------------------------------------------------------- realise
@@ -384,21 +368,14 @@ def _dead_corner_order(regions, where) -> list[tuple[int, int, int]]:
 def _keep_lands_apart(pmap: PlanarMap, build: _Builder) -> None:
     """Join separate trees of regions through the faces of dead thetas, so all lie in one plane."""
     comp = pmap.components()
-    parent: dict[object, object] = {}
-
-    def find(x: object) -> object:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    n_regions = len(pmap.regions)
+    sets = UnionFind(n_regions + pmap.n)  # regions, then the parts by their label (a vertex)
     for ri, region in enumerate(pmap.regions):
         for w in region:
-            parent[find(("r", ri))] = find(("c", comp[pmap.walk_spots(w)[0]]))
-    trees: dict[object, int] = {}
-    for ri in range(len(pmap.regions)):
-        trees.setdefault(find(("r", ri)), ri)
+            sets.union(ri, n_regions + comp[pmap.walk_spots(w)[0]])
+    trees: dict[int, int] = {}
+    for ri in range(n_regions):
+        trees.setdefault(sets.find(ri), ri)
     firsts = list(trees.values())
     if len(firsts) < 2:
         return

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import reduce
 from operator import xor
 from typing import TYPE_CHECKING
 
+from ..engine.caches import BoundedCache
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren
@@ -133,7 +133,7 @@ class NormalSolver:
         self._nim: dict[str, int] = {}
         self._wins: dict[str, int] = {}
         self._looked_up: set[str] = set()
-        self._kids: OrderedDict[str, LazyChildren] = OrderedDict()
+        self._kids: BoundedCache[str, LazyChildren] = BoundedCache(children_cache)
         self._lives: dict[str, int] = {}
         self._tt: dict[Node, tuple[int, int]] = {}
         self._deadline: float | None = None
@@ -303,12 +303,8 @@ class NormalSolver:
         if kids is not None:
             self._kids.move_to_end(land)
             return kids
-        kids = LazyChildren(land)
         self.stats["lands_expanded"] += 1
-        self._kids[land] = kids
-        if len(self._kids) > self.children_cache:
-            self._kids.popitem(last=False)
-        return kids
+        return self._kids.remember(land, LazyChildren(land))
 
     def _lives_of(self, land: str) -> int:
         v = self._lives.get(land)
