@@ -30,7 +30,8 @@ from rich.console import Console
 from rich.table import Table
 
 from sprouts_cli.engine.position import Position
-from sprouts_cli.solve.misere import MisereSolver, MisereTimeout
+from sprouts_cli.errors import OutOfTime
+from sprouts_cli.solve.misere import MisereSolver
 
 #: Lemoine and Viennot (arXiv:0908.4407, figure 1), OEIS A164950: W = the first player wins.
 PUBLISHED = "WLLLWWLLLWWWLLLWWWLL"
@@ -66,7 +67,7 @@ def main() -> int:
         try:
             win = solver.outcome(Position.start(n), deadline=deadline)
             result = "W" if win else "L"
-        except MisereTimeout:
+        except OutOfTime:
             result = "timeout"
         finally:
             if prof:

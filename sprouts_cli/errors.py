@@ -1,6 +1,10 @@
-"""One error type per kind of bad input, all of them ``ValueError``s that say where.
+"""Every error type of the package, in one place.
 
-The command line turns any of these into one red line on stderr and exit code 2.
+Bad input has one type per kind, all of them ``ValueError``s (``SproutsError``) that
+say where; the command line turns any of these into one red line on stderr and exit
+code 2.  Below them: a land that no drawing has (``NestingError``), a worker process
+that failed, and the ways a search stops before its answer (``SolveAborted``:
+``OutOfTime``, ``SolveInterrupted``).
 """
 
 from __future__ import annotations
@@ -67,3 +71,35 @@ class LimitError(SproutsError):
 
 class OutputError(SproutsError):
     """A file that cannot be written where it was asked for (missing or read-only directory)."""
+
+
+class PlayError(SproutsError):
+    """A game that cannot go on: a move that cannot be drawn, a position that cannot be played."""
+
+
+class MisereTreeError(SproutsError):
+    """A misère tree written in text (a table entry) that cannot be read."""
+
+
+class NestingError(ValueError):
+    """The regions and pieces of a land do not form a tree: no drawing has it."""
+
+
+class WorkerError(RuntimeError):
+    """A worker process died or failed (the message says which and why)."""
+
+
+# ------------------------------------------------------------- searches that stop
+# Not bad input: a search that stops before its answer keeps everything it proved.
+
+
+class SolveAborted(Exception):
+    """The search stopped before the answer; everything proved so far is kept."""
+
+
+class OutOfTime(SolveAborted, TimeoutError):
+    """The search reached its deadline (``solve.clock.Deadline``)."""
+
+
+class SolveInterrupted(SolveAborted):
+    """Someone asked the search to stop (Ctrl-C, or another worker found the answer)."""

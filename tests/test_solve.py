@@ -12,7 +12,8 @@ from hypothesis import given
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.explore import reachable_positions
-from sprouts_cli.solve.nimbers import NormalSolver, SolveInterrupted, SolveTimeout, land_lives
+from sprouts_cli.errors import OutOfTime, SolveInterrupted
+from sprouts_cli.solve.nimbers import NormalSolver, land_lives
 from sprouts_cli.solve.store import Table
 
 
@@ -94,9 +95,9 @@ def test_heaps_take_part() -> None:
 
 def test_a_deadline_in_the_past_stops_the_search_and_keeps_what_was_proved() -> None:
     solver = NormalSolver()
-    with pytest.raises(SolveTimeout):
+    with pytest.raises(OutOfTime):
         solver.outcome("0*7", deadline=time.monotonic() - 1)
-    assert isinstance(SolveTimeout("x"), TimeoutError)
+    assert isinstance(OutOfTime("x"), TimeoutError)
     solved = solver.stats["positions_solved"]
     assert solver.outcome("0*4") is True  # the solver still works afterwards
     assert solver.stats["positions_solved"] >= solved

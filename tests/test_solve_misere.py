@@ -12,7 +12,8 @@ from brute import brute_children, brute_misere_win
 from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.position import Position
 from sprouts_cli.engine.reduce import reduced_lands
-from sprouts_cli.solve.misere import MisereSolver, MisereTimeout
+from sprouts_cli.errors import OutOfTime
+from sprouts_cli.solve.misere import MisereSolver
 from sprouts_cli.solve.misere_trees import TreeStore
 
 #: Misère outcomes of the n-spot game for n = 1..20, W = the first player wins: Lemoine and
@@ -185,9 +186,9 @@ def test_trees_alone_in_the_table_give_the_same_answers(small_positions):
 
 def test_deadline_stops_the_search_and_keeps_the_solver_usable():
     solver = MisereSolver()
-    with pytest.raises(MisereTimeout):
+    with pytest.raises(OutOfTime):
         solver.outcome(Position.start(7), deadline=time.monotonic() - 1)
-    assert isinstance(MisereTimeout("x"), TimeoutError)
+    assert isinstance(OutOfTime("x"), TimeoutError)
     assert solver.outcome(Position.start(4)) is False
     assert solver.outcome(Position.start(5)) is True
 

@@ -13,9 +13,9 @@ from functools import cache
 
 import pytest
 
+from sprouts_cli.errors import MisereTreeError
 from sprouts_cli.solve.misere_trees import (
     ZERO,
-    MisereTreeError,
     TreeStore,
     misere_nim_win,
     normal_heaps,

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
+from ..errors import NestingError
 from ..unionfind import UnionFind
 from .caches import BoundedCache, clear_caches
 from .notation import capital_letter, small_letter
@@ -75,9 +76,6 @@ _MIRROR_CACHE: BoundedCache[tuple[int, ...], tuple[int, ...]] = BoundedCache(PAT
 
 _DIGITS = "012"
 
-
-class NestingError(ValueError):
-    """The regions and pieces of a land do not form a tree: no drawing has it."""
 
 
 class _Shape:

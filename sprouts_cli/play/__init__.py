@@ -1,6 +1,7 @@
 """Playing Sprouts: games in the terminal, computer players, logs (seed 002, §5 and §7.3)."""
 
-from .game import Game, Played, PlayError
+from ..errors import PlayError
+from .game import Game, Played
 from .session import Outcome, Session
 
 __all__ = ["Game", "Outcome", "PlayError", "Played", "Session"]

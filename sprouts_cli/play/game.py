@@ -13,12 +13,8 @@ from ..engine.moves import Move, apply_move
 from ..engine.naming import NamedMove, describe_effect, distinct_named_moves, move_words
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..errors import SproutsError
+from ..errors import PlayError
 from ..log import bounds_of, keeps_everything
-
-
-class PlayError(SproutsError):
-    """A game that cannot go on: a move that cannot be drawn, a position that cannot be played."""
 
 
 @dataclass

@@ -47,6 +47,8 @@ from ..engine.moves import Move, apply_move, families, interchangeable_classes, 
 from ..engine.parts import clean, land_regions
 from ..engine.position import Position
 from ..engine.rules import Rules
+from ..errors import OutOfTime
+from ..solve.clock import Deadline
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
@@ -62,10 +64,6 @@ KIDS_LIMIT = 20_000
 LOWER, UPPER, EXACT_FLAG = 0, 1, 2
 #: Two root values closer than this tie.
 TIE = 1e-9
-
-
-class OutOfTime(Exception):
-    """The search reached its deadline."""
 
 
 class Parts(Protocol):
@@ -141,15 +139,15 @@ class ParitySearch:
         self.nodes = 0
         self.completed: list[RootResult] = []  # every depth the last ``deepen`` completed
         self.final = False  # it stopped because deeper would not change the values
-        self.deadline: float | None = None
-        self.enforce = True
+        self.clock = Deadline()
+        self.enforce = True  # depth 1 always completes: its clock is not enforced
         self.solved_parts = 0
 
     # ------------------------------------------------------------------ the clock
     def tick(self) -> None:
         self.nodes += 1
-        if self.enforce and self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfTime
+        if self.enforce:
+            self.clock.check()
 
     # ------------------------------------------------------------------ beside
     def _zero(self) -> Any:
@@ -177,7 +175,7 @@ class ParitySearch:
         upper = upper_bound(pos)
         lower = lower_bound(pos)
         if self.oracle is not None:
-            longest = self.oracle.longest(pos, self.deadline)
+            longest = self.oracle.longest(pos, self.clock.at)
             if longest is not None:
                 upper = longest
         if self.parts is not None and beside != self.parts.zero:
@@ -202,7 +200,7 @@ class ParitySearch:
         changed = False
         for land in lands:
             if land_facts(land.regions, land.lives).upper <= depth:
-                value = self.parts.solve(land, self.deadline if self.enforce else None)
+                value = self.parts.solve(land, self.clock.at if self.enforce else None)
                 if value is not None:
                     beside = self.parts.add(beside, value)
                     self.solved_parts += 1
@@ -359,7 +357,7 @@ class ParitySearch:
         upper = sum(land_facts(r, lives).upper for r in lands)
         lower = sum(land_lower_bound(r, lives, None) for r in lands)
         if self.oracle is not None:
-            longest = self.oracle.longest(pos, self.deadline)
+            longest = self.oracle.longest(pos, self.clock.at)
             if longest is not None:
                 upper = longest
         return leaf_value(upper, lower, self.rules)
@@ -396,34 +394,34 @@ class ParitySearch:
 
         Returns the result and the order in which the candidates were searched.
         """
-        self.deadline = deadline
-        order = list(range(len(children)))
-        done: RootResult | None = None
-        self.completed = []
-        self.final = False
-        depth = 1
-        while True:
-            self.enforce = depth > 1
-            try:
-                res = self.search_root([children[i] for i in order], depth)
-            except OutOfTime:
-                break
-            # back to candidate order
-            values = [0.0] * len(children)
-            exact = [False] * len(children)
-            for pos_in_order, i in enumerate(order):
-                values[i] = res.values[pos_in_order]
-                exact[i] = res.exact[pos_in_order]
-            done = RootResult(depth, values, exact, res.nodes)
-            self.completed.append(done)
-            if abs(done.best) >= EXACT or (max_depth is not None and depth >= max_depth):
-                self.final = True
-                break
-            if all(abs(v) >= EXACT for v in values):
-                self.final = True
-                break
-            order.sort(key=lambda i: -values[i])
-            depth += 1
+        with self.clock.until(deadline):
+            order = list(range(len(children)))
+            done: RootResult | None = None
+            self.completed = []
+            self.final = False
+            depth = 1
+            while True:
+                self.enforce = depth > 1
+                try:
+                    res = self.search_root([children[i] for i in order], depth)
+                except OutOfTime:
+                    break
+                # back to candidate order
+                values = [0.0] * len(children)
+                exact = [False] * len(children)
+                for pos_in_order, i in enumerate(order):
+                    values[i] = res.values[pos_in_order]
+                    exact[i] = res.exact[pos_in_order]
+                done = RootResult(depth, values, exact, res.nodes)
+                self.completed.append(done)
+                if abs(done.best) >= EXACT or (max_depth is not None and depth >= max_depth):
+                    self.final = True
+                    break
+                if all(abs(v) >= EXACT for v in values):
+                    self.final = True
+                    break
+                order.sort(key=lambda i: -values[i])
+                depth += 1
         self.enforce = True
         assert done is not None
         return done, order

@@ -27,7 +27,7 @@ class NimParts:
         self.solver = solver if solver is not None else NormalSolver()
 
     def solve(self, land: Position, deadline: float | None) -> int | None:
-        from ..solve.nimbers import SolveAborted
+        from ..errors import SolveAborted
 
         try:
             return self.solver.nimber(land, deadline)
@@ -64,11 +64,11 @@ class TreeParts:
 
     def solve(self, land: Position, deadline: float | None) -> int | None:
         from ..engine.reduce import reduced_lands
-        from ..solve.misere import MisereTimeout
+        from ..errors import OutOfTime
 
         try:
             trees = [self.solver.tree(x, deadline) for x in reduced_lands(land)]
-        except MisereTimeout:
+        except OutOfTime:
             return None
         return self.store.add_all(trees)
 
@@ -126,7 +126,7 @@ class Solvers:
         return TreeParts(self.misere) if misere else NimParts(self.normal)
 
     def wins(self, p: Position, misere: bool, deadline: float | None) -> bool:
-        """Does the player to move win ``p``?  (SolveAborted / MisereTimeout past the deadline)"""
+        """Does the player to move win ``p``?  (``OutOfTime`` past the deadline)"""
         if misere:
             return self.misere.outcome(p, deadline)
         return self.normal.outcome(p, deadline)

@@ -16,7 +16,7 @@ import random
 import time
 
 from ..engine.position import Position
-from ..solve.nimbers import SolveAborted
+from ..errors import SolveAborted
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
@@ -40,11 +40,11 @@ class PerfectPlayer(Player):
         self.parity.rollouts = self.rollouts
 
     def lost_for_mover(self, p: Position, misere: bool, deadline: float | None) -> bool:
-        """Is ``p`` lost for the player to move in it? (TimeoutError past the deadline)"""
+        """Is ``p`` lost for the player to move in it? (``OutOfTime`` past the deadline)"""
         return not self.solvers.wins(p, misere, deadline)
 
     def winning_moves(self, cands: list[Candidate], misere: bool, deadline: float | None) -> list[Candidate]:
-        """The candidates whose child is lost for the opponent (TimeoutError past the deadline)."""
+        """The candidates whose child is lost for the opponent (``OutOfTime`` past the deadline)."""
         return [c for c in cands if self.lost_for_mover(c.child, misere, deadline)]
 
     def choose(self, p: Position, misere: bool, rng: random.Random) -> Choice:
@@ -55,7 +55,7 @@ class PerfectPlayer(Player):
         deadline = t0 + SOLVER_SHARE * self.settings.seconds
         try:
             wins = self.winning_moves(cands, misere, deadline)
-        except (SolveAborted, TimeoutError):
+        except SolveAborted:
             return self._fallback(p, cands, misere, rng, t0, "the solver ran out of time")
         if not wins:
             return self._fallback(p, cands, misere, rng, t0, "lost against best play")

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import land_children, read_land
+from .clock import Deadline
 from .misere_trees import ZERO, TreeStore, normal_heaps
 
 #: Lands with at most this many lives are replaced by their canonical trees at once.
@@ -48,10 +49,6 @@ INF = 10**9
 #: A search state: lands still to search (sorted), trees (sorted ids), nim heaps (normalised).
 State = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
 Children = tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
-
-
-class MisereTimeout(TimeoutError):
-    """The misère solver reached its deadline; everything proved so far is kept."""
 
 
 class MisereTable(Protocol):
@@ -72,7 +69,7 @@ class MisereSolver:
     ``tree(land)`` is a land's canonical tree id in ``self.store``;
     ``winning_moves(position)`` lists the children that are misère losses for the
     opponent.  A ``deadline`` (a ``time.monotonic()`` value) makes the search raise
-    ``MisereTimeout`` when it passes.
+    ``OutOfTime`` when it passes.
     """
 
     def __init__(
@@ -95,8 +92,7 @@ class MisereSolver:
         self._kids: dict[str, Children] = {}
         self._lives: dict[str, tuple[int, int]] = {}
         self._memo: dict[State, bool] = {}
-        self._deadline: float | None = None
-        self._ticks = 0
+        self._deadline = Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
         #: CPU seconds spent by the engine making children (where the time goes).
         self.timing = {"children": 0.0}
         self.stats = {"positions_solved": 0, "lands_with_trees": 0, "table_hits": 0, "states_searched": 0}
@@ -106,11 +102,8 @@ class MisereSolver:
     def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
         """True when the player to move wins ``position`` in misère play."""
         p = Position.from_string(position) if isinstance(position, str) else position
-        self._deadline = deadline
-        try:
+        with self._deadline.until(deadline):
             return self._win(self._state(tuple(reduced_lands(p)), (), p.heaps))
-        finally:
-            self._deadline = None
 
     def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
         """The children (exact canonical forms) that are misère losses for the player who gets them."""
@@ -119,13 +112,8 @@ class MisereSolver:
 
     def tree(self, land: str, deadline: float | None = None) -> int:
         """The misère canonical tree (an id in ``self.store``) of one land, by its reduced form."""
-        if deadline is not None:
-            self._deadline = deadline
-        try:
+        with self._deadline.until(deadline):
             return self._tree(land)
-        finally:
-            if deadline is not None:
-                self._deadline = None
 
     def tree_text(self, land: str) -> str:
         """The canonical text of a land's tree (what the table stores)."""
@@ -140,16 +128,6 @@ class MisereSolver:
     @property
     def positions_solved(self) -> int:
         return self.stats["positions_solved"]
-
-    # ---------------------------------------------------------------- the clock
-    def _tick(self) -> None:
-        self._ticks += 1
-        if (
-            self._deadline is not None
-            and self._ticks % CLOCK_EVERY == 0
-            and time.monotonic() > self._deadline
-        ):
-            raise MisereTimeout("misère search stopped at its deadline")
 
     # ------------------------------------------------------------------ lands
     def _land_lives(self, land: str) -> int:
@@ -189,7 +167,7 @@ class MisereSolver:
         t = self._known_tree(land)
         if t is not None:
             return t
-        self._tick()
+        self._deadline.check()
         store = self.store
         options = set()
         for lands, heaps in self._children(land):
@@ -301,7 +279,7 @@ class MisereSolver:
             self.table.put_misere_outcome(lands[0], win)
 
     def _expand(self, state: State) -> list[State]:
-        self._tick()
+        self._deadline.check()
         self.stats["states_searched"] += 1
         return list(dict.fromkeys(self._child_states(state)))
 
@@ -410,4 +388,4 @@ def misere_outcome(position: Position | str, table: Any = None) -> bool:
     return MisereSolver(table).outcome(position)
 
 
-__all__ = ["ZERO", "MisereSolver", "MisereTable", "MisereTimeout", "TreeStore", "misere_outcome"]
+__all__ = ["ZERO", "MisereSolver", "MisereTable", "TreeStore", "misere_outcome"]

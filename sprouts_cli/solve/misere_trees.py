@@ -49,16 +49,13 @@ from collections.abc import Iterable, Sequence
 from functools import reduce
 from operator import xor
 
-from ..errors import SproutsError
+from ..errors import MisereTreeError
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
 #: The id of the game with no option, ``0 = *0 = {}``.
 ZERO = 0
 
-
-class MisereTreeError(SproutsError):
-    """A misère tree written in text (a table entry) that cannot be read."""
 
 
 def misere_nim_win(heaps: Iterable[int]) -> bool:

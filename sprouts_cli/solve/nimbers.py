@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING
 from ..engine.caches import BoundedCache
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
+from ..errors import OutOfTime, SolveInterrupted
 from .children import LazyChildren
+from .clock import Deadline
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import Table
@@ -70,18 +72,6 @@ _TOKEN = re.compile(r"0\*(\d+)|([0-3])|[a-lA-Y]|[mn]\(\d+\)")
 _DIGIT_LIVES = {"0": 6, "1": 4, "2": 2, "3": 0}
 
 
-class SolveAborted(Exception):
-    """The search stopped before the answer; everything proved so far is kept."""
-
-
-class SolveTimeout(SolveAborted, TimeoutError):
-    """The deadline passed."""
-
-
-class SolveInterrupted(SolveAborted):
-    """Someone asked the search to stop (Ctrl-C, or another worker found the answer)."""
-
-
 def land_lives(land: str) -> int:
     """The lives of a land in reduced form, read off the string (each letter occurs twice)."""
     twice = 0  # twice the lives, as a letter (one life) occurs twice
@@ -107,7 +97,7 @@ class NormalSolver:
 
     ``table`` (a ``store.Table`` or None) is read for what earlier runs proved and
     written with every new fact.  ``deadline`` is a ``time.monotonic()`` value past
-    which ``SolveTimeout`` is raised; ``abort`` is a function that returns True when
+    which ``OutOfTime`` is raised; ``abort`` is a function that returns True when
     the search must stop (``SolveInterrupted``).  What was proved before either is
     kept.  ``progress`` is called now and then with ``self.stats``.
     """
@@ -136,7 +126,7 @@ class NormalSolver:
         self._kids: BoundedCache[str, LazyChildren] = BoundedCache(children_cache)
         self._lives: dict[str, int] = {}
         self._tt: dict[Node, tuple[int, int]] = {}
-        self._deadline: float | None = None
+        self._deadline = Deadline(message="the solver ran out of time")
         self._ticks = 0
         self._last_progress = time.monotonic()
         self._last_refresh = time.monotonic()
@@ -146,13 +136,13 @@ class NormalSolver:
     def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
         """True when the player to move wins ``position`` (heaps included) in normal play."""
         lands, k = position_parts(position)
-        with self._clock(deadline):
+        with self._deadline.until(deadline):
             return self.sum_wins(lands, k)
 
     def nimber(self, position: Position | str, deadline: float | None = None) -> int:
         """The nimber of a position: the xor of its lands' nimbers and its heaps."""
         lands, k = position_parts(position)
-        with self._clock(deadline):
+        with self._deadline.until(deadline):
             for land in lands:
                 k ^= self.land_nimber(land)
         return k
@@ -167,7 +157,7 @@ class NormalSolver:
         """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
         p = Position.from_string(position) if isinstance(position, str) else position
         out = []
-        with self._clock(deadline):
+        with self._deadline.until(deadline):
             for child in sorted(p.children()):
                 lands, k = position_parts(child)
                 out.append((child, self.sum_wins(lands, k)))
@@ -418,8 +408,8 @@ class NormalSolver:
         if self._ticks % CLOCK_EVERY:
             return
         now = time.monotonic()
-        if self._deadline is not None and now > self._deadline:
-            raise SolveTimeout("the solver ran out of time")
+        if self._deadline.passed(now):
+            raise OutOfTime(self._deadline.message)
         if self.abort is not None and self.abort():
             raise SolveInterrupted("the solver was asked to stop")
         if self.progress is not None and now - self._last_progress >= self.progress_seconds:
@@ -429,26 +419,6 @@ class NormalSolver:
             self._last_refresh = now
             self._looked_up.clear()
 
-    def _clock(self, deadline: float | None) -> _Clock:
-        return _Clock(self, deadline)
-
-
-class _Clock:
-    """Sets the solver's deadline for one public call (nested calls keep the outer one)."""
-
-    def __init__(self, solver: NormalSolver, deadline: float | None) -> None:
-        self.solver = solver
-        self.deadline = deadline
-        self.saved: float | None = None
-
-    def __enter__(self) -> None:
-        self.saved = self.solver._deadline
-        if self.deadline is not None:
-            self.solver._deadline = self.deadline
-
-    def __exit__(self, *exc: object) -> None:
-        self.solver._deadline = self.saved
-
 
 def normal_outcome(position: Position | str, table: Table | None = None) -> bool:
     """Is ``position`` a normal-play win for the player to move? (a one-off solver)"""
@@ -457,9 +427,6 @@ def normal_outcome(position: Position | str, table: Table | None = None) -> bool
 
 __all__ = [
     "NormalSolver",
-    "SolveAborted",
-    "SolveInterrupted",
-    "SolveTimeout",
     "land_lives",
     "normal_outcome",
     "position_parts",

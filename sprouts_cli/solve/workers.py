@@ -36,6 +36,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from ..errors import WorkerError
+
 #: A question for a worker: ("normal", lands, heap) or ("misere", position text).
 Question = tuple[Any, ...]
 #: How long to wait for stopped workers to commit and report before they are ended.
@@ -46,9 +48,6 @@ REPORT_SECONDS = 0.5
 _HEADER = struct.Struct("!I")
 _CAN_SIGNAL = hasattr(signal, "SIGUSR1")
 
-
-class WorkerError(RuntimeError):
-    """A worker process died or failed (the message says which and why)."""
 
 
 @dataclass
@@ -112,7 +111,8 @@ def _serve(db_path: str, use_imports: bool) -> None:
     stop = {"asked": False}
     if _CAN_SIGNAL:
         signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__("asked", True))
-    from .nimbers import NormalSolver, SolveAborted
+    from ..errors import SolveAborted
+    from .nimbers import NormalSolver
     from .store import Table
 
     inp = sys.stdin.buffer
