@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.bounds import LengthOracle, lower_bound, upper_bound
+from sprouts_cli.engine.bounds import lower_bound, upper_bound
 from sprouts_cli.engine.moves import apply_move, random_move
+from sprouts_cli.solve.lengths import LengthOracle
 
 
 def game_positions(spots: int, seed: int, stages: tuple[float, ...]) -> list[Position]:

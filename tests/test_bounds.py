@@ -19,18 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.bounds import (
-    LengthOracle,
-    euler_counts,
-    euler_holds,
-    land_facts,
-    lands_of,
-    lower_bound,
-    region_pair_matching,
-    upper_bound,
-)
+from sprouts_cli.engine.bounds import land_facts, lower_bound, region_pair_matching, upper_bound
 from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, random_move, representative_moves, symmetric_moves
+from sprouts_cli.engine.position import euler_counts, euler_holds
+from sprouts_cli.solve.lengths import LengthOracle, lands_of
 
 # ----------------------------------------------------------------- references
 

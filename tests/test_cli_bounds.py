@@ -131,7 +131,8 @@ def test_realised_strings_give_true_lower_bounds(n: int) -> None:
 
     from sprouts_cli.cli.bounds import realised
     from sprouts_cli.engine import Position
-    from sprouts_cli.engine.bounds import LengthOracle, lower_bound, upper_bound
+    from sprouts_cli.engine.bounds import lower_bound, upper_bound
+    from sprouts_cli.solve.lengths import LengthOracle
 
     oracle = LengthOracle()
     drawn = 0

@@ -10,7 +10,7 @@ import pytest
 from games import random_game_position
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.bounds import LengthOracle, lower_bound, upper_bound
+from sprouts_cli.engine.bounds import lower_bound, upper_bound
 from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, check_move
 from sprouts_cli.engine.parts import clean
@@ -20,6 +20,7 @@ from sprouts_cli.players.candidates import root_candidates
 from sprouts_cli.players.montecarlo import Rollouts, play_rounds, random_game_length
 from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
 from sprouts_cli.players.parts import NimParts, TreeParts
+from sprouts_cli.solve.lengths import LengthOracle
 
 FAST = Settings(seconds=0.1, jobs=1, tie_games=4)
 

@@ -17,19 +17,12 @@ import click
 from rich.table import Table
 
 from ..engine import Position
-from ..engine.bounds import (
-    EulerCounts,
-    Land,
-    LengthOracle,
-    euler_counts,
-    land_facts,
-    lands_of,
-    lower_bound,
-    upper_bound,
-)
+from ..engine.bounds import land_facts, lower_bound, upper_bound
 from ..engine.parts import clean
+from ..engine.position import EulerCounts, euler_counts
 from ..errors import GameFileError, PictureError, SproutsError
 from ..limits import check_limits
+from ..solve.lengths import Land, LengthOracle, lands_of
 from .common import Item, Reporter, check_drawable, names_a_file, out, print_json, read_items, read_position
 
 

@@ -77,3 +77,22 @@ def split_lands(p: Position) -> list[Position]:
     """The lands of the cleaned position, each a Position keeping the spot numbers."""
     c = clean(p)
     return [Position._make(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
+
+
+def whole_lands(p: Position) -> list[Position]:
+    """The lands of a position that keeps its stumps, each one keeping them too.
+
+    A land is then its live regions as they are (stumps still in their boundaries) and
+    the dead regions that hold one of its live spots.  Every line at a live spot of the
+    land has such a region on each side, so the stumps next to its spots can still be
+    read off (``lower_bound(..., stumps_known=True)``), and so they can after any move
+    played in the land.
+    """
+    lives = p.lives
+    dead = [r for i, r in enumerate(p.regions) if p.region_lives(i) < 2]
+    out = []
+    for group in land_groups(p):
+        spots = {s for i in group for b in p.regions[i] for s in b if lives[s]}
+        keep = tuple(r for r in dead if any(s in spots for b in r for s in b))
+        out.append(Position._make(tuple(p.regions[i] for i in group) + keep, lives))
+    return out

@@ -16,7 +16,10 @@ mirroring.  That is, when their exact canonical forms (``canonical.py``) agree.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..unionfind import UnionFind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .moves import Move
@@ -223,3 +226,52 @@ def _init(p: Position, regions: tuple[Region, ...], lives: tuple[int, ...], heap
     set_(p, "heaps", heaps)
     set_(p, "_canonical", None)
     set_(p, "_reduced", None)
+
+
+# ------------------------------------------------------------------ Euler's counts
+
+
+def euler_holds(points: int, regions: int, lines: int, parts: int) -> bool:
+    """Euler's relation for a drawing: points + regions = lines + parts.
+
+    ``regions`` are the closed areas bounded by lines (the outside is not one), ``parts``
+    the separate pieces of the drawing (a spot with no line is a piece of its own).  For a
+    plane drawing this is Euler's formula ``V − E + F = 1 + C`` with ``F`` counting the
+    outside.
+    """
+    return points + regions == lines + parts
+
+
+@dataclass(frozen=True, slots=True)
+class EulerCounts:
+    """The four numbers of Euler's relation for one drawing."""
+
+    points: int
+    regions: int
+    lines: int
+    parts: int
+
+    @property
+    def holds(self) -> bool:
+        return euler_holds(self.points, self.regions, self.lines, self.parts)
+
+
+def euler_counts(p: Position) -> EulerCounts:
+    """Euler's counts of a game position that keeps all its spots and regions.
+
+    Points are the spots, lines the curves between spots (each move adds two, as its new
+    spot cuts it in two), regions the faces less the outside one, parts the pieces of the
+    drawing (spots on one boundary are in one piece).
+    """
+    spots = p.spots()
+    lines = sum(3 - p.lives[s] for s in spots)
+    if lines % 2:
+        raise ValueError("the lines at the spots do not pair up: the position does not keep every spot")
+    index = {s: i for i, s in enumerate(spots)}
+    sets = UnionFind(len(spots))
+    for r in p.regions:
+        for b in r:
+            for s in b[1:]:
+                sets.union(index[b[0]], index[s])
+    parts = sets.count()
+    return EulerCounts(points=len(spots), regions=max(len(p.regions) - 1, 0), lines=lines // 2, parts=parts)

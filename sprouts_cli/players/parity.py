@@ -42,13 +42,14 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Protocol
 
-from ..engine.bounds import LengthOracle, land_facts, land_lower_bound, lower_bound, raw_lands, upper_bound
+from ..engine.bounds import land_facts, land_lower_bound, lower_bound, upper_bound
 from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
-from ..engine.parts import clean, land_regions
+from ..engine.parts import clean, land_regions, split_lands
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..errors import OutOfTime
 from ..solve.clock import Deadline
+from ..solve.lengths import LengthOracle
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
@@ -193,7 +194,7 @@ class ParitySearch:
         """Take out the parts short enough to solve (§5.6); the exact value once none is left."""
         if self.parts is None:
             return pos, beside, None
-        lands = raw_lands(pos)
+        lands = split_lands(pos)
         if len(lands) < 2:
             return pos, beside, None
         kept = []

@@ -32,7 +32,7 @@ def _init(table_path: str | None, sharp: bool) -> None:
 def _search(misere: bool) -> ParitySearch:
     s = _WORKER.get(misere)
     if s is None:
-        from ..engine.bounds import LengthOracle
+        from ..solve.lengths import LengthOracle
         from .parts import Solvers
 
         table = None
