@@ -249,8 +249,9 @@ def bounds(position: Position | EnginePosition | str, seconds: float | None = 5.
     (None: no limit).  A position read from a string is first drawn with its dead
     spots given back, which sharpens the lower bound (as the command does).
     """
-    from .cli.bounds import Loaded, bounds_report, euler_counts, realised
-    from .engine.bounds import LengthOracle
+    from .cli.bounds import Loaded, bounds_report, realised
+    from .engine.position import euler_counts
+    from .solve.lengths import LengthOracle
 
     p = _as_position(position)
     if p._picture is not None:
