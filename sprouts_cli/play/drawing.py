@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..engine.naming import numbered_key
 from ..engine.position import Position
-from .game import Game, PlayError
+from ..errors import PlayError
+from .game import Game
 
 
 class Drawer:

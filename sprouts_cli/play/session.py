@@ -13,10 +13,11 @@ import time
 from dataclasses import dataclass
 
 from ..engine.naming import numbered_text
+from ..errors import PlayError
 from ..log import LogWriter, move_fields
 from ..players import make_player
 from ..players.base import Player, Settings
-from .game import Game, PlayError
+from .game import Game
 from .human import Terminal, ask_move
 
 HUMAN = "human"
