@@ -28,7 +28,6 @@ from rich.table import Table
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.canonical import clear_land_cache
 from sprouts_cli.engine.moves import Move, apply_move, random_move, representative_moves
-from sprouts_cli.engine.reduce import clear_reduced_cache
 
 REPEATS = 3
 #: Children timed per row (a fixed random sample of all the distinct moves).
@@ -63,12 +62,10 @@ def rate(fn: Callable[[object], object], items: list, cold: bool = False) -> flo
     best = 0.0
     for _ in range(REPEATS):
         clear_land_cache()
-        clear_reduced_cache()
         t = time.process_time()
         for it in items:
             if cold:
                 clear_land_cache()
-                clear_reduced_cache()
             fn(it)
         best = max(best, len(items) / max(time.process_time() - t, 1e-9))
     return best

@@ -16,6 +16,7 @@ from sprouts_cli.engine.canonical import (
     _STARTS_CACHE,
     clear_land_cache,
 )
+from sprouts_cli.engine.reduce import _REDUCED
 from sprouts_cli.unionfind import UnionFind
 
 pairs = st.integers(1, 30).flatmap(
@@ -52,9 +53,9 @@ def test_a_bounded_cache_forgets_its_oldest_entries() -> None:
 
 
 def test_clear_land_cache_empties_every_canonical_cache() -> None:
-    caches = (_BY_LAND, _BY_PATTERN, _FREE_CACHE, _MIRROR_CACHE, _STARTS_CACHE)
+    caches = (_BY_LAND, _BY_PATTERN, _FREE_CACHE, _MIRROR_CACHE, _STARTS_CACHE, _REDUCED)
     for seed in range(6):
-        random_game_position(8, 10, seed).canonical()
+        random_game_position(8, 10, seed).reduced()
     assert all(len(c) > 0 for c in caches)
     clear_land_cache()
     assert all(len(c) == 0 for c in caches)

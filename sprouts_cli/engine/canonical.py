@@ -861,7 +861,7 @@ def _sorted_land(
 
 
 def clear_land_cache() -> None:
-    """Forget the cached lands and boundary patterns (benchmarks time the work itself this way)."""
+    """Forget every cached land, reduced land and boundary pattern (benchmarks time the work this way)."""
     clear_caches()
 
 

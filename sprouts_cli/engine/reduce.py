@@ -28,9 +28,9 @@ canonical tree) is kept; ``tests/test_reduce.py`` checks every rule by brute for
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from itertools import product
 
+from .caches import BoundedCache
 from .canonical import LAND_CACHE_SIZE, clean_lands, land_code_and_text
 from .position import Boundary, Position, Region
 
@@ -40,7 +40,7 @@ MAX_SET_CHOICES = 64
 #: Reduced strings of cleaned lands, by the land exactly as given (regions and the lives met
 #: along them).  A move changes one land; the others keep their spot numbers, and in a
 #: search about a third of the lands of children were met before exactly so.
-_REDUCED: OrderedDict[tuple, str] = OrderedDict()
+_REDUCED: BoundedCache[tuple, str] = BoundedCache(LAND_CACHE_SIZE)
 
 
 def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
@@ -80,9 +80,7 @@ def reduced_lands(p: Position) -> list[str]:
         key = (tuple(land), tuple([lives[s] for r in land for b in r for s in b]))
         text = _REDUCED.get(key)
         if text is None:
-            text = _REDUCED[key] = _reduced_land(land, lives)
-            if len(_REDUCED) > LAND_CACHE_SIZE:
-                _REDUCED.popitem(last=False)
+            text = _REDUCED.remember(key, _reduced_land(land, lives))
         else:
             _REDUCED.move_to_end(key)
         out.append(text)
@@ -120,11 +118,6 @@ def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
         if best is None or code < best:
             best, best_text = code, text
     return best_text
-
-
-def clear_reduced_cache() -> None:
-    """Forget the cached reduced lands (benchmarks time the work itself this way)."""
-    _REDUCED.clear()
 
 
 def reduced_form(p: Position) -> str:
