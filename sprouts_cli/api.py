@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .engine import Position as EnginePosition
+from .engine.rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from .picture.model import Picture
@@ -224,7 +225,7 @@ def solution(
     finally:
         if table is not None:
             table.close()
-    return Solution(p.canonical, "misere" if misere else "normal", win, value, winning)
+    return Solution(p.canonical, Rules.of(misere).value, win, value, winning)
 
 
 @dataclass(frozen=True)

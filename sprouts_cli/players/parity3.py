@@ -30,10 +30,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..engine.bounds import OutOfTime
 from ..engine.moves import apply_move, symmetric_moves
 from ..engine.parts import clean
 from ..engine.position import Position
+from ..errors import OutOfTime
+from ..solve.clock import Deadline
 from ..solve.three import PLAYERS, ThreeSolver, last_mover_offset
 from .base import Choice, Player, Settings
 from .candidates import Candidate, root_candidates
@@ -69,14 +70,14 @@ class ParanoidSearch:
         self.solver = solver if solver is not None else ThreeSolver()
         self.table: dict[tuple[str, int], Entry] = {}
         self.kids: dict[str, list[Position]] = {}
-        self.deadline: float | None = None
-        self.enforce = True
+        self.clock = Deadline()
+        self.enforce = True  # depth 1 always completes: its clock is not enforced
         self.nodes = 0
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.enforce and self.deadline is not None and time.monotonic() >= self.deadline:
-            raise OutOfTime
+        if self.enforce:
+            self.clock.check()
 
     def children(self, pos: Position) -> list[Position]:
         key = pos.canonical()
@@ -123,8 +124,8 @@ class ParanoidSearch:
                 if alpha >= beta:
                     return entry.value
         if self.solver.lengths(pos)[1] <= depth:  # the search would see the end: solve it exactly
-            self.solver.deadline = self.deadline if self.enforce else None
-            v = EXACT if self.solver.forces(pos, offset) else -EXACT
+            with self.solver.clock.until(self.clock.at if self.enforce else None):
+                v = EXACT if self.solver.forces(pos, offset) else -EXACT
             self._store(key, math.inf, v, EXACT_FLAG)
             return v
         alpha0, beta0 = alpha, beta
@@ -180,26 +181,26 @@ class ParanoidSearch:
         self, children: list[Position], deadline: float | None, max_depth: int | None = None
     ) -> tuple[int, list[float]]:
         """Iterative deepening: the deepest completed depth and its values (depth 1 always completes)."""
-        self.deadline = deadline
-        done: tuple[int, list[float]] | None = None
-        depth = 1
-        order = list(range(len(children)))
-        while True:
-            self.enforce = depth > 1
-            try:
-                vals = self.root([children[i] for i in order], depth)
-            except OutOfTime:
-                break
-            values = [0.0] * len(children)
-            for k, i in enumerate(order):
-                values[i] = vals[k]
-            done = (depth, values)
-            if max(values) >= EXACT or all(abs(v) >= EXACT for v in values):
-                break
-            if max_depth is not None and depth >= max_depth:
-                break
-            order.sort(key=lambda i: -values[i])
-            depth += 1
+        with self.clock.until(deadline):
+            done: tuple[int, list[float]] | None = None
+            depth = 1
+            order = list(range(len(children)))
+            while True:
+                self.enforce = depth > 1
+                try:
+                    vals = self.root([children[i] for i in order], depth)
+                except OutOfTime:
+                    break
+                values = [0.0] * len(children)
+                for k, i in enumerate(order):
+                    values[i] = vals[k]
+                done = (depth, values)
+                if max(values) >= EXACT or all(abs(v) >= EXACT for v in values):
+                    break
+                if max_depth is not None and depth >= max_depth:
+                    break
+                order.sort(key=lambda i: -values[i])
+                depth += 1
         self.enforce = True
         assert done is not None
         return done

@@ -39,9 +39,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..engine.bounds import OutOfTime, lower_bound, upper_bound
+from ..engine.bounds import lower_bound, upper_bound
 from ..engine.moves import apply_move, heap_children, symmetric_moves
 from ..engine.position import Position
+from .clock import Deadline
 
 #: Three players take turns.
 PLAYERS = 3
@@ -81,9 +82,9 @@ class ThreeSolver:
         self._children: dict[str, list[Position]] = {}
         self._range: dict[str, tuple[int, int]] = {}
         self.searched = 0
-        #: A ``time.monotonic()`` value after which a search raises ``OutOfTime``
-        #: (what was proved before stays in the table: only finished answers are kept).
-        self.deadline: float | None = None
+        #: The time a search must stop by, else ``OutOfTime`` (what was proved before
+        #: stays in the table: only finished answers are kept).
+        self.clock = Deadline()
 
     # ------------------------------------------------------------------ public
     def solve(self, p: Position) -> ThreeResult:
@@ -148,8 +149,7 @@ class ThreeSolver:
             answer = True
         else:
             self.searched += 1
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                raise OutOfTime
+            self.clock.check()
             kids = self._kids(p, key)
             if not kids:  # pragma: no cover - the bounds make lo == hi == 0 here
                 answer = offset == last_mover_offset(0)
