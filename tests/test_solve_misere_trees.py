@@ -1,4 +1,4 @@
-"""The misère tree store checked by brute force on all games born by day 4 and their sums (§5.7).
+"""The misère tree store checked by brute force on all games born by day 4 and their sums (Alfeld §5.7).
 
 Games here are plain nested frozensets (a game is the set of its options) and the
 reference outcome is plain minimax on sums of them: no canonical form, no rule.
@@ -167,7 +167,7 @@ def test_sum_tree_is_the_canonical_tree_of_the_written_out_sum(universe):
 
 
 def rule_equal(g: Game, h: Game, memo: dict) -> bool:
-    """§5.7 equality, applied to plain games (a reference for the rule itself)."""
+    """Alfeld §5.7 equality, applied to plain games (a reference for the rule itself)."""
     key = (g, h)
     hit = memo.get(key)
     if hit is None:

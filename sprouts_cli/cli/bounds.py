@@ -1,4 +1,4 @@
-"""``sprouts bounds``: how many moves are left (seed 002, §5.5; seed 004).
+"""``sprouts bounds``: how many moves are left (Alfeld §5.5), and Euler's relation for a saved game.
 
 For each position: the lives and spots, the upper bound M and the lower bound m, the
 exact longest and shortest games when they are proved within the time given (else

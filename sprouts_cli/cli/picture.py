@@ -1,6 +1,6 @@
-"""``sprouts layout`` and ``sprouts render``: pictures of positions (seed 002, §2–4).
+"""``sprouts layout`` and ``sprouts render``: pictures of positions (Alfeld §2–4).
 
-Every picture written is read back and must give the position it draws (§1.2).
+Every picture written is read back and must give the position it draws (Alfeld §1.2).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """``sprouts play`` and ``sprouts replay-log`` (alias ``replay``): games in the terminal, and their logs.
 
 ``play`` runs one game between two players (a person at the terminal or a computer
-player, seed 002 §5), from the n-spot start, a position string or a saved game; it
-writes the log line by line (§7.3), and with ``--save``/``--svg`` draws every move.
+player, Alfeld §5), from the n-spot start, a position string or a saved game; it
+writes the log line by line (Alfeld §7.3), and with ``--save``/``--svg`` draws every move.
 ``replay-log`` rebuilds every position of every game in a log and checks each move.
 """
 

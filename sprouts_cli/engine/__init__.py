@@ -1,4 +1,4 @@
-"""The topological engine: positions, moves, canonical forms, parts (seed 002, §2).
+"""The topological engine: positions, moves, canonical forms, parts (Alfeld §2).
 
 It knows the rules and nothing about pictures, files or the terminal.
 """

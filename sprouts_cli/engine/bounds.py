@@ -1,4 +1,4 @@
-"""How many moves are left: the upper and lower bounds (seed 002, §5.5).
+"""How many moves are left: the upper and lower bounds (Alfeld §5.5).
 
 The exact longest and shortest games are searched in ``solve/lengths.py``.
 
@@ -24,7 +24,7 @@ life only a move in that land could use.  In a land:
   moves too.
 
 ``M = Σ_lands min(L − max(private + pairs, 1), Σ_regions (lives − 1)+)``.  Links in regions
-with fewer than two lives (the seed's *sure survivors*) are in no land: they never move
+with fewer than two lives (Alfeld's *sure survivors*) are in no land: they never move
 again and are simply not counted, so the bound is the same for a game position with its
 stumps and dead regions and for its canonical string, which has dropped them.
 
@@ -32,7 +32,7 @@ stumps and dead regions and for its canonical string, which has dropped them.
 and both its neighbours are stumps (a neighbour with a life would share a region with it).
 A stump next to two survivors is impossible (the corner between the two lines would see two
 lives).  So each survivor owns two stumps, its *pharisees*, and owns three spots in all.
-The seed ignores survivors whose two lines go to the same spot ``t`` (a loop was drawn);
+Alfeld §5.5 ignores survivors whose two lines go to the same spot ``t`` (a loop was drawn);
 we do not need to: ``t``'s third line goes to a spot ``u`` that shares a region with the
 survivor on both sides of that line, so ``u`` is a stump that no other survivor can have as
 a neighbour, and ``{survivor, t, u}`` is again three spots of its own.  With ``V_end`` the
@@ -54,7 +54,7 @@ stumps (a position reached by playing, a saved game, or a string drawn again wit
 spots given back), pass ``stumps_known=True``: a spot's cap is then the number of stumps
 that really are next to it, read off the boundary walks (for a link looped round a stump
 ``t``: ``t`` and ``t``'s third neighbour), and ``q(s)`` is also at most the number of
-distinct such stumps, which is the seed's ``V − p`` with its ``p`` (stumps all of whose
+distinct such stumps, which is Alfeld's ``V − p`` with its ``p`` (stumps all of whose
 neighbours are stumps) made safe for loops.  A spot some of whose lines the walks do not
 show (a region it lies on was left out) falls back to the worst case.  Any drawing of a
 position is the same game, so a bound read off one drawing holds for all.  The bound is

@@ -1,4 +1,4 @@
-"""The exact canonical form of a position (seed 002, §2.6).
+"""The exact canonical form of a position (Alfeld §2.6).
 
 Two position strings get the same canonical form exactly when they are the same
 position up to renaming letters, rotating boundaries, reordering boundaries, regions

@@ -1,4 +1,4 @@
-"""Moves and move surgery (seed 002, §2.5; ``docs/notation.md``, "Move surgery").
+"""Moves and move surgery (Alfeld §2.5; ``docs/notation.md``, "Move surgery").
 
 A move draws a line from corner ``x`` to corner ``y`` in one region and puts a new
 spot ``z`` on it.  Write ``walk(B, x)`` for boundary ``B`` read once round from
@@ -100,7 +100,7 @@ def all_moves(p: Position) -> Iterator[Move]:
 
 
 def interchangeable_classes(p: Position, region: int, among: list[int]) -> list[list[int]]:
-    """Group boundaries that are the same game and touch nothing else (§5.4).
+    """Group boundaries that are the same game and touch nothing else (Alfeld §5.4).
 
     Two boundaries are interchangeable when neither shares a live spot with any other
     boundary and both read the same round (up to rotation).  Swapping them is a
@@ -360,7 +360,7 @@ def child_forms(p: Position) -> set[str]:
 
 
 def random_move(p: Position, rng: random.Random) -> Move | None:
-    """A move chosen as the Random player chooses (seed 002, §5.2), or None at the end.
+    """A move chosen as the Random player chooses (Alfeld §5.2), or None at the end.
 
     A family (pair of corners) is picked uniformly, then how many of the region's
     other live boundaries go inside, uniformly from 0 to k, then which ones: small

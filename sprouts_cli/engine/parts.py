@@ -1,4 +1,4 @@
-"""Independent parts ("lands") of a position (seed 002, §5.6).
+"""Independent parts ("lands") of a position (Alfeld §5.6).
 
 Regions form one land when they are joined by spots with a life: a move in one land
 changes nothing in another, so each can be solved alone and the results combined.

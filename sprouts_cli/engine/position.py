@@ -1,4 +1,4 @@
-"""The topological position: regions of boundaries of spot corners (seed 002, §2.4).
+"""The topological position: regions of boundaries of spot corners (Alfeld §2.4).
 
 A position is what the rules care about and nothing else: a list of regions, each a
 list of boundaries, each boundary the cyclic list of the spots met when walking once
@@ -183,7 +183,7 @@ class Position:
         return all_moves(self)
 
     def distinct_moves(self) -> list[Move]:
-        """One move per different outcome up to interchangeable boundaries (§2.5)."""
+        """One move per different outcome up to interchangeable boundaries (Alfeld §2.5)."""
         from .moves import representative_moves
 
         return representative_moves(self)

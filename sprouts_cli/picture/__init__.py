@@ -1,8 +1,8 @@
-"""The picture layer: saved games, picture → position, Z layouts, relaxation (seed 002, §2–4).
+"""The picture layer: saved games, picture → position, Z layouts, relaxation (Alfeld §2–4).
 
 The position is the authority and the picture serves it: every operation here is
 checked by reading the position back from the picture (``analyse``) and comparing
-exact canonical forms (§1.2).
+exact canonical forms (Alfeld §1.2).
 
 The API other parts use::
 

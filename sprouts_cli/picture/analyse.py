@@ -1,7 +1,7 @@
-"""Picture → position (seed 002, §2.3): rotation system, faces, nesting, regions.
+"""Picture → position (Alfeld §2.3): rotation system, faces, nesting, regions.
 
 The position is read off the curves from scratch: this is both how a drawing is
-understood and the check that every picture operation must pass (§1.2).
+understood and the check that every picture operation must pass (Alfeld §1.2).
 
 1. Half-edges ``2e`` (a → b) and ``2e+1`` (b → a) of every curve.
 2. At each spot the half-edges are sorted by the direction of their first

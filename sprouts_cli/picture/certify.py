@@ -1,4 +1,4 @@
-"""Deciding touching and crossing by refined control polygons (seed 002, §2.2).
+"""Deciding touching and crossing by refined control polygons (Alfeld §2.2).
 
 Every piece is cut (on a copy) until its Nairn–Peters–Lutterkort bound ``ε`` is
 small and its legs are short.  Two legs of different curves at distance ``d`` are

@@ -1,4 +1,4 @@
-"""Saved games (``game.json``) in the browser program's format (seed 002, §4.2 and §7).
+"""Saved games (``game.json``) in the browser program's format (Alfeld §4.2 and §7).
 
 The format::
 

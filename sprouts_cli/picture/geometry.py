@@ -1,7 +1,7 @@
 """Numeric kernels of the picture layer: distances between segments and points.
 
 They run under numba (``_jit.kernel``) and, unchanged, as plain Python.  The
-certificate of §2.2 (``certify.py``) and the relaxation (``relax.py``) are built
+certificate of Alfeld §2.2 (``certify.py``) and the relaxation (``relax.py``) are built
 on them.
 """
 

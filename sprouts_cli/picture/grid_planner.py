@@ -14,7 +14,7 @@ Searches on the 8-connected grid (numba kernels, each also plain Python via
 
 * :func:`astar` — Dijkstra/A* from a set of start cells to a set of goal cells,
   with up to seven *parity bits*: a state is (cell, bits), each bit telling
-  whether the path has crossed one ray an odd number of times (§3.3's parity
+  whether the path has crossed one ray an odd number of times (Alfeld §3.3's parity
   search).  With no rays it is the plain shortest way.
 * :func:`widest` — the way whose narrowest cell is widest (a bottleneck search),
   for refusals that say how much room there is and for pushing curves apart.

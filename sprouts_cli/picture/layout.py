@@ -1,4 +1,4 @@
-"""Z: the picture drawn afresh from the position's map (seed 002, §4.6).
+"""Z: the picture drawn afresh from the position's map (Alfeld §4.6).
 
 1. The map: realised from the position (``planar_map.realise``) or read off a
    picture (``analyse``).
@@ -81,7 +81,7 @@ def merged_walk(pmap: PlanarMap, region: list, sub_walk, new_vertex) -> list[int
 
 
 def triangulate(pmap: PlanarMap) -> tuple[Triangulation, list[tuple[int, int]]]:
-    """The simple triangulation of §4.6 step 2; also the bridges added (as edges of the graph)."""
+    """The simple triangulation of Alfeld §4.6 step 2; also the bridges added (as edges of the graph)."""
     edges: list[tuple[int, int]] = []
     counter = [pmap.n]
 

@@ -1,9 +1,9 @@
-"""The picture: spots in the plane and curves between them (seed 002, §2.1).
+"""The picture: spots in the plane and curves between them (Alfeld §2.1).
 
 A :class:`Picture` is one drawing of a position.  Spots are points with a drawn
 radius; curves are C² cubic splines in Bézier form (``spline.py``), each from spot
 ``a`` to spot ``b``.  The position is never stored here: it is read off the
-picture from scratch by ``analyse.analyse`` (§1.2, §2.3).
+picture from scratch by ``analyse.analyse`` (Alfeld §1.2, §2.3).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 
 from ..unionfind import UnionFind
 
-#: Defaults of the browser program's Settings (seed 002, §3): minimum clearance d0
+#: Defaults of the browser program's Settings (Alfeld §3): minimum clearance d0
 #: and comfort distance D, in world pixels; and the drawn radius of a spot.
 MIN_CLEARANCE = 6.0
 COMFORT = 40.0

@@ -1,4 +1,4 @@
-"""Planar maps: the combinatorial picture (seed 002, §2.3 and §4.6 step 1).
+"""Planar maps: the combinatorial picture (Alfeld §2.3 and §4.6 step 1).
 
 A :class:`PlanarMap` is what a picture means topologically: vertices (spots),
 edges (curves) with half-edges ``2e`` (a → b) and ``2e+1`` (b → a), the rotation

@@ -1,4 +1,4 @@
-"""A and R: one energy for the whole picture, and the polish of Z (seed 002, §4.5–4.6).
+"""A and R: one energy for the whole picture, and the polish of Z (Alfeld §4.5–4.6).
 
 Every curve becomes a polyline through its end spots and points about ``D/2``
 apart.  The spots and points move together to a minimum of the energy of
@@ -43,7 +43,7 @@ STALL = 24  # steps without a visible change before the descent stops
 
 @dataclass
 class Params:
-    """Weights of the energy (seed 002, §4.5), in world pixels."""
+    """Weights of the energy (Alfeld §4.5), in world pixels."""
 
     D: float = COMFORT
     cutoff: float = 2.5 * COMFORT

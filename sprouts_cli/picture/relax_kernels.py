@@ -1,4 +1,4 @@
-"""Energy, exact gradient and PrEd step caps of A and R (seed 002, §4.5), as numba kernels.
+"""Energy, exact gradient and PrEd step caps of A and R (Alfeld §4.5), as numba kernels.
 
 The energy of a picture whose curves are polylines through points ``P``::
 
@@ -12,7 +12,7 @@ with ``φ(r) = D² (1/r² − 1/R² + 2 (r − R)/R³)`` for ``r < R`` (the ``(D
 the band, shifted so that it and its slope vanish at the cut-off ``R``).  For a
 spot, ``r`` is measured from the edge of its disc.
 
-The seed's energy also has a term ``D Σ (t·n)²`` whose ``t`` and ``n`` it never
+Alfeld's energy (§4.5) also has a term ``D Σ (t·n)²`` whose ``t`` and ``n`` it never
 defines; it is left out here rather than guessed (the angular spread already spaces
 the curves at a spot, and A moves points only across their curve).
 """

@@ -1,11 +1,11 @@
-"""Curves as C² cubic splines in Bézier form (seed 002, §2.1).
+"""Curves as C² cubic splines in Bézier form (Alfeld §2.1).
 
 A curve is an array ``pieces`` of shape ``(k, 4, 2)`` (the control points
 ``b0 … b3`` of each cubic piece) with the parameter length ``h`` of each piece.
 Refinement is local: one piece is cut in two by de Casteljau's algorithm, which
 does not change the shape.  The Nairn–Peters–Lutterkort bound says how far a
 piece can stray from its control polygon, which turns tests on polygons into
-certificates about the curves (§2.2).
+certificates about the curves (Alfeld §2.2).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Playing Sprouts: games in the terminal, computer players, logs (seed 002, §5 and §7.3)."""
+"""Playing Sprouts: games in the terminal, computer players, logs (Alfeld §5 and §7.3)."""
 
 from ..errors import PlayError
 from .game import Game, Played

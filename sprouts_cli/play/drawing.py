@@ -1,4 +1,4 @@
-"""Each move drawn into the picture, and the picture checked against the intended position (§5.9).
+"""Each move drawn into the picture, and the picture checked against the intended position (Alfeld §5.9).
 
 The start is laid out once (Z); after that every move is drawn into the picture as
 it stands by the router (``picture/router.py``), climbing the ladder of ways of

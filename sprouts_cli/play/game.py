@@ -1,4 +1,4 @@
-"""One game: the positions played so far, who moved, and who wins (seed 000/001 rules).
+"""One game: the positions played so far, who moved, and who wins (the rules: ``engine/rules.py``).
 
 Positions keep their spots' numbers (the k-th move adds the next spot), so every
 move can be named in words.  In normal play the player who cannot move loses; in

@@ -1,4 +1,4 @@
-"""The game loop: players take turns, every move is logged, drawn and shown (seed 002, §5, §7.3).
+"""The game loop: players take turns, every move is logged, drawn and shown (Alfeld §5, §7.3).
 
 A computer player thinks on the position alone, its reasoning goes to the log, and
 its move is then played and drawn; a person answers at the terminal.  Computer

@@ -1,6 +1,6 @@
-"""The computer players (seed 002, §5): random, Monte Carlo, parity search, perfect.
+"""The computer players (Alfeld §5): random, Monte Carlo, parity search, perfect.
 
-Each works on the position alone (§5.1) and returns a :class:`~.base.Choice`.
+Each works on the position alone (Alfeld §5.1) and returns a :class:`~.base.Choice`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""What every computer player shares: its settings, its choice, and the reasoning it logs (§5.1).
+"""What every computer player shares: its settings, its choice, and the reasoning it logs (Alfeld §5.1).
 
 The players never look at a picture: they work on the position alone (the set
-representation of §2.4), choose a move, and only then is it drawn.  A choice says
+representation of Alfeld §2.4), choose a move, and only then is it drawn.  A choice says
 which move, the position it leads to, and why, in a form the log can keep.
 """
 
@@ -16,7 +16,7 @@ from ..engine.position import Position
 
 #: Seconds per computer move when none is given.
 DEFAULT_SECONDS = 2.0
-#: Random games per candidate for Monte Carlo when it is given a number of games (§5.3).
+#: Random games per candidate for Monte Carlo when it is given a number of games (Alfeld §5.3).
 DEFAULT_GAMES = 100
 
 
@@ -29,7 +29,7 @@ class Settings:
     jobs: int = 1  # worker processes
     depth: int | None = None  # parity: the deepest search (None: as deep as the time allows)
     sharp: bool = False  # parity: use the exact longest game at the leaves where it can be found
-    tie_games: int = DEFAULT_GAMES  # Monte Carlo games per tied move when breaking ties (§5.8)
+    tie_games: int = DEFAULT_GAMES  # Monte Carlo games per tied move when breaking ties (Alfeld §5.8)
     table: Any = None  # a table of solved positions (``solve.store.Table``) the solvers read and write
 
 

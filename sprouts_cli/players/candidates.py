@@ -1,4 +1,4 @@
-"""The candidates at the root, and how ties between them are broken (seed 002, §5.8).
+"""The candidates at the root, and how ties between them are broken (Alfeld §5.8).
 
 At the root the computer considers every legal move, not a sample: one per way of
 sharing out the region's other boundaries, up to boundaries that are interchangeable

@@ -1,4 +1,4 @@
-"""Monte Carlo (seed 002, §5.3): random games from each candidate, the best share wins.
+"""Monte Carlo (Alfeld §5.3): random games from each candidate, the best share wins.
 
 For each candidate move a number of random games (Random's choices, §5.2) is played
 to the end from the position after it, and the games the mover wins are counted
@@ -132,7 +132,7 @@ class Rollouts:
 
 
 class MonteCarloPlayer(Player):
-    """Plays the candidate whose random games the mover wins most often (§5.3)."""
+    """Plays the candidate whose random games the mover wins most often (Alfeld §5.3)."""
 
     name = "montecarlo"
 

@@ -1,4 +1,4 @@
-"""Parity search (seed 002, §5.4–5.6, §5.8): alpha–beta on the parity of the moves left.
+"""Parity search (Alfeld §5.4–5.6, §5.8): alpha–beta on the parity of the moves left.
 
 Every move removes exactly one life, so the game is decided by the parity of the
 number of moves left: in normal play the player to move wants it odd (counting its
@@ -14,7 +14,7 @@ Values ±2 are exact: they come from the end of the game or from solved parts an
 at any depth.  With ``-2 ≤ α < β ≤ 2`` and fail-soft returns, a returned ±2 is never
 a mere bound, so it is stored as exact.
 
-*Solved parts* (§5.6, §5.7).  When a position is a sum of two or more independent
+*Solved parts* (Alfeld §5.6, §5.7).  When a position is a sum of two or more independent
 parts (lands), every part whose upper bound is within the remaining depth (the search
 would look to its end anyway) is solved on its own — its nimber in normal play, its
 misère canonical tree in misère play — and taken out, replaced by one nim heap (the
@@ -30,7 +30,7 @@ tree a family with more than 64 ways of choosing the enclosed boundaries contrib
 64 random distinct ones; at the root every move is considered (``candidates.py``).
 The search deepens one ply at a time while the time lasts, the clock is read at
 every node, and a search of depth 1 is always completed.  Moves that tie for the
-best value are told apart by Monte Carlo, then at random (§5.8).
+best value are told apart by Monte Carlo, then at random (Alfeld §5.8).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class RootResult:
 
 
 def leaf_value(upper: int, lower: int, rules: Rules) -> float:
-    """``±1/(1 + M − m)``: positive when M moves left would win for the player to move (§5.4)."""
+    """``±1/(1 + M − m)``: positive when M moves left would win for the player to move (Alfeld §5.4)."""
     spread = max(0, upper - lower)
     good = rules.to_move_wins(upper)
     return (1.0 if good else -1.0) / (1 + spread)
@@ -191,7 +191,7 @@ class ParitySearch:
 
     # ------------------------------------------------------------------ parts
     def solve_parts(self, pos: Position, beside: Any, depth: int) -> tuple[Position, Any, float | None]:
-        """Take out the parts short enough to solve (§5.6); the exact value once none is left."""
+        """Take out the parts short enough to solve (Alfeld §5.6); the exact value once none is left."""
         if self.parts is None:
             return pos, beside, None
         lands = split_lands(pos)
@@ -509,7 +509,7 @@ class ParityPlayer(Player):
         """Iterative deepening over the candidates until ``deadline`` (a ``time.monotonic()`` value).
 
         With several jobs the candidates are shared out among worker processes, each
-        with its own tables (§5.8); otherwise the search runs here.
+        with its own tables (Alfeld §5.8); otherwise the search runs here.
         """
         children = [clean(c.child) for c in cands]
         if self.settings.jobs > 1 and len(children) > 1:

@@ -1,4 +1,4 @@
-"""Solved parts kept beside a position in the parity search (seed 002, §5.6 and §5.7).
+"""Solved parts kept beside a position in the parity search (Alfeld §5.6 and §5.7).
 
 In normal play a solved part is its nimber, and the parts beside a position add up to
 one nim heap, their xor (Sprague–Grundy theory; Berlekamp, Conway and Guy, *Winning

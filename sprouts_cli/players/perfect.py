@@ -1,9 +1,9 @@
-"""Perfect play: the exact solver, with parity search to fall back on (seed 002, §5.6–5.8).
+"""Perfect play: the exact solver, with parity search to fall back on (Alfeld §5.6–5.8).
 
 The position's children are solved exactly — by nimbers in normal play (a child is
 lost for the player who gets it exactly when its nimber is 0), by misère canonical
 trees in misère play (``solve/misere.py``) — and a move to a lost child is played.
-Several winning moves are told apart by Monte Carlo, then at random (§5.8).  When
+Several winning moves are told apart by Monte Carlo, then at random (Alfeld §5.8).  When
 the position is lost anyway, or the solver cannot finish in the time given (two
 thirds of it), parity search chooses among all the moves with the time that is
 left, so the player still plays its best guess.  The solver's tables are kept for

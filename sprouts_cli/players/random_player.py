@@ -1,4 +1,4 @@
-"""Random (seed 002, §5.2): a family uniformly, then how many boundaries go inside, then which."""
+"""Random (Alfeld §5.2): a family uniformly, then how many boundaries go inside, then which."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Parity search on several processes: the candidates shared out among workers (seed 002, §5.8).
+"""Parity search on several processes: the candidates shared out among workers (Alfeld §5.8).
 
 Each worker process keeps its own transposition table, solvers and (with ``--sharp``)
 length oracle for the whole game, and searches its share of the root candidates by

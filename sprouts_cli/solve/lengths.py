@@ -1,8 +1,8 @@
-"""The exact longest and shortest games (seed 002, §5.5): a search, with a table of proved facts.
+"""The exact longest and shortest games (Alfeld §5.5): a search, with a table of proved facts.
 
 The longest game of a sum of lands is the sum of
 their longest games (moves in different lands do not interfere), and so is the shortest.
-For one land the oracle asks the seed's question ``reach(land, need)`` (is there a line of
+For one land the oracle asks Alfeld's question (§5.5) ``reach(land, need)`` (is there a line of
 at least ``need`` moves?) from the bound down, and its mirror image for the shortest game
 (can the game end within ``budget`` moves?) from the lower bound up, after one greedy game
 (``_probe_short``) that usually proves the short side at once.  Facts are kept per land
@@ -281,7 +281,7 @@ class LengthOracle:
         return e[0]
 
     def _reach_long(self, key: str, need: int) -> bool:
-        """Is there a line of at least ``need`` moves from this land? (seed 002, §5.5 ``reach``)"""
+        """Is there a line of at least ``need`` moves from this land? (Alfeld §5.5 ``reach``)"""
         e = self._long[key]
         if e[0] >= need:
             return True

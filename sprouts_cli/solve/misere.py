@@ -1,4 +1,4 @@
-"""Misère play by parts: the outcome of Sprouts positions from the canonical trees of their lands (§5.7).
+"""Misère play by parts: outcomes of Sprouts positions from the canonical trees of their lands (Alfeld §5.7).
 
 A position falls apart into independent lands.  In misère play a land cannot be
 replaced by a number, but it can be replaced by its *misère canonical tree*

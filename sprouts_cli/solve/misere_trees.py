@@ -1,4 +1,4 @@
-"""Misère canonical trees of impartial games, kept in a store with integer ids (seed 002, §5.7).
+"""Misère canonical trees of impartial games, kept in a store with integer ids (Alfeld §5.7).
 
 In misère play a part's outcome alone says nothing about how it behaves beside
 other parts.  What does is its *misère canonical tree* (Conway, *On Numbers and
@@ -8,7 +8,7 @@ game ``X``, and every game is equal to exactly one game in *simplest form*.
 
 A game is written as the set of its options.  The store gives each simplest form
 an integer id, so that an option set is a ``frozenset`` of ids and two games are
-equal exactly when their ids are.  The rules used (§5.7):
+equal exactly when their ids are.  The rules used (Alfeld §5.7):
 
 * **Equality** (Conway, ONAG ch. 12): ``G = H`` if and only if ``G`` and ``H``
   have the same misère outcome, every option of ``G`` equals an option of ``H``
@@ -155,7 +155,7 @@ class TreeStore:
         return g
 
     def heap(self, k: int) -> int:
-        """The id of the nim heap ``*k`` (in simplest form by §5.7)."""
+        """The id of the nim heap ``*k`` (in simplest form by Alfeld §5.7)."""
         if k < 0:
             raise ValueError("a nim heap cannot be negative")
         while len(self._heaps) <= k:

@@ -1,4 +1,4 @@
-"""Normal play by nimbers: outcomes, nimbers and winning moves of Sprouts positions (seed 002, §5.6).
+"""Normal play by nimbers: outcomes, nimbers and winning moves of Sprouts positions (Alfeld §5.6).
 
 A position falls apart into lands, independent games; by the Sprague–Grundy theory a
 land ``L`` has a nimber, the player to move loses a sum exactly when the xor of the
