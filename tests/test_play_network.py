@@ -289,7 +289,7 @@ def test_join_refusals(tmp_path: Path) -> None:
     assert re.search(r"127\.0\.0\.1:\d+", r.output)
 
 
-# ---------------------------------------------------------------------- the rules of §6, in process
+# ---------------------------------------------------------------------- the rules of Alfeld §6, in process
 
 
 class _Recording:

@@ -504,7 +504,7 @@ def build_rays(plan: Plan) -> Rays | None:
 
 
 def barrier_trees(plan: Plan, rays: Rays, with_arc: bool = True) -> tuple[np.ndarray, np.ndarray] | None:
-    """Two trees of cells that do not touch: one joins what must end on side A, one side B (§3.3).
+    """Two trees of cells that do not touch: one joins what must end on side A, one side B (Alfeld §3.3).
 
     Side A holds the boundaries to enclose and the cut boundary's arc on side A;
     side B the others, the far arc (or the window, or the region's own cycle for a

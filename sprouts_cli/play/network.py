@@ -72,7 +72,7 @@ from .game import Game
 
 #: The protocol's version: both sides must speak the same.
 PROTOCOL = 1
-#: Seconds between heartbeats, and of silence after which a channel is rebuilt (§6).
+#: Seconds between heartbeats, and of silence after which a channel is rebuilt (Alfeld §6).
 HEARTBEAT = 3.0
 SILENCE = 10.0
 #: The longest line accepted (bytes); a longer one is a broken peer.
@@ -234,7 +234,7 @@ class Ui:
 
 
 class NetPlay:
-    """One side of a network game: the state machine of §6 and its connection."""
+    """One side of a network game: the state machine of Alfeld §6 and its connection."""
 
     def __init__(
         self,
