@@ -94,7 +94,7 @@ def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
     spot_sets = [{s for b in r for s in b} for r in regions]
     small = [sum([lives[s] for s in spots]) <= 3 for spots in spot_sets]
     if not any(small):
-        return land_code_and_text(regions, lives)[1]
+        return land_code_and_text(regions, lives, layout=True)[1]
     occurs: dict[int, int] = {}
     for spots in spot_sets:
         for s in spots:
@@ -114,7 +114,7 @@ def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
     best: tuple | None = None
     best_text = ""
     for variant in product(*choices):
-        code, text = land_code_and_text(list(variant), lives)
+        code, text = land_code_and_text(list(variant), lives, layout=True)
         if best is None or code < best:
             best, best_text = code, text
     return best_text
