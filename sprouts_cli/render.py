@@ -279,7 +279,7 @@ def label_places(
 
 def region_labels(pic: Picture, analysis) -> list[tuple[tuple[float, float], int]]:
     """A point well inside each live region (the grid point farthest from everything), and its lives."""
-    from .picture.analyse import _face_polygon
+    from .picture.analyse import face_polygon
 
     pos = analysis.position
     pmap = analysis.map
@@ -304,7 +304,7 @@ def region_labels(pic: Picture, analysis) -> list[tuple[tuple[float, float], int
     owner = np.zeros(len(grid), dtype=int)
     best = np.full(len(grid), np.inf)
     for ri, f in inner:
-        poly = _face_polygon(analysis.certificate, f)
+        poly = face_polygon(analysis.certificate, f)
         area = abs(analysis.face_area[f])
         inside = (winding_many(poly, grid) != 0) & (area < best)
         best[inside] = area

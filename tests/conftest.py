@@ -24,3 +24,11 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(12345)
+
+
+@pytest.fixture(scope="session")
+def reachable():
+    """``reachable(n)``: every position reachable from n spots (``games.reachable``, cached)."""
+    from games import reachable as positions_from
+
+    return positions_from

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
+from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, random_move
+
+
+@cache
+def reachable(n: int) -> dict[str, Position]:
+    """Every position reachable from the n-spot start (kept as played: stumps and spot numbers),
+    by exact canonical form; computed once per test run and shared by every test module.
+    Callers must not change the dict."""
+    return reachable_positions(Position.start(n))
+
+
+def reachable_upto(n: int) -> dict[str, Position]:
+    """Every position reachable from 1 to n spots."""
+    out: dict[str, Position] = {}
+    for k in range(1, n + 1):
+        out.update(reachable(k))
+    return out
 
 
 def random_game_position(spots: int, moves: int, seed: int) -> Position:

@@ -127,7 +127,8 @@ def test_a_json_name_that_is_no_file_is_read_as_a_position() -> None:
 @pytest.mark.parametrize("n", [3, 4, pytest.param(5, marks=pytest.mark.slow)])
 def test_realised_strings_give_true_lower_bounds(n: int) -> None:
     """A string drawn with its stumps given back: the sharper bound is still never too high."""
-    from test_bounds import brute_longest, brute_shortest, reachable
+    from games import reachable
+    from test_bounds import brute_longest, brute_shortest
 
     from sprouts_cli.cli.bounds import realised
     from sprouts_cli.engine import Position

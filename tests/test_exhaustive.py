@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 from brute import brute_canonical
+from games import reachable
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.explore import reachable_positions
 
 # Distinct positions reachable from n spots (the start included): exact and reduced forms.
 EXACT = {1: 3, 2: 22, 3: 212, 4: 2454, 5: 32134}
 REDUCED = {1: 3, 2: 18, 3: 149, 4: 1530, 5: 18064}
 
 
-@cache
-def reachable(n: int) -> dict[str, Position]:
-    return reachable_positions(Position.start(n))
 
 
 def check(n: int, sample: int) -> None:

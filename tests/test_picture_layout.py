@@ -7,10 +7,9 @@ import random
 
 import numpy as np
 import pytest
-from games import random_game_position
+from games import random_game_position, reachable
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.errors import PictureError
 from sprouts_cli.picture import analyse, layout_position, relax
 from sprouts_cli.picture.analyse import analyse_picture
@@ -39,7 +38,7 @@ def test_realise_gives_the_position_back(spots):
 
 def test_realise_every_position_from_up_to_four_spots():
     for n in range(1, 5):
-        for form in reachable_positions(Position.start(n)):
+        for form in reachable(n):
             assert realise(Position.from_string(form)).position().canonical() == form
 
 
@@ -81,7 +80,7 @@ def test_shift_method_draws_without_crossings():
 
 
 def test_grid_layout_of_positions_from_up_to_three_spots():
-    forms = [f for n in range(1, 4) for f in reachable_positions(Position.start(n))]
+    forms = [f for n in range(1, 4) for f in reachable(n)]
     for form in forms[::3]:  # a third of them here; all of 1–4 spots in the slow suite
         pmap = realise(Position.from_string(form))
         res = layout_map(pmap, form, 400, 300, jobs=1, polish=False, budget=0)
@@ -202,7 +201,7 @@ def test_capped_steps_never_cross():
 @pytest.mark.slow
 def test_layout_every_position_from_up_to_four_spots():
     for n in range(1, 5):
-        for form in reachable_positions(Position.start(n)):
+        for form in reachable(n):
             pic = layout_position(form, 500, 400, jobs=1, budget=0.1)
             a = analyse_picture(pic)
             assert a.position.canonical() == form and a.min_clearance > 0

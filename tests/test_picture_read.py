@@ -10,9 +10,10 @@ import pytest
 from picture_helpers import picture, triangle_with_seed
 
 from sprouts_cli.engine import Position
+from sprouts_cli.engine.position import EulerCounts
 from sprouts_cli.errors import GameFileError, PictureError
 from sprouts_cli.picture import analyse, load_game, save_game
-from sprouts_cli.picture.analyse import analyse_picture
+from sprouts_cli.picture.analyse import analyse_picture, drawing_counts
 from sprouts_cli.picture.certify import certify, hodograph_cone, pointed
 from sprouts_cli.picture.gamefile import game_from_json, game_to_json
 from sprouts_cli.picture.model import Curve, Picture
@@ -130,9 +131,9 @@ def test_kernels_agree_with_plain_python():
 
 def test_counts_satisfy_euler():
     for pic in (triangle_with_seed(),):
-        c = pic.counts()
-        assert c["points"] + c["regions"] == c["lines"] + c["parts"]
-        assert c == {"points": 4, "lines": 3, "regions": 1, "parts": 2}
+        c = drawing_counts(pic)
+        assert c.holds and c.parts == pic.parts
+        assert c == EulerCounts(points=4, regions=1, lines=3, parts=2)
 
 
 # ------------------------------------------------------------------ saved games

@@ -7,11 +7,10 @@ import time
 
 import brute
 import pytest
-from games import random_game_position
+from games import random_game_position, reachable_upto
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.bounds import lower_bound, upper_bound
-from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, check_move
 from sprouts_cli.engine.parts import clean
 from sprouts_cli.engine.rules import Rules
@@ -20,6 +19,7 @@ from sprouts_cli.players.candidates import root_candidates
 from sprouts_cli.players.montecarlo import Rollouts, play_rounds, random_game_length
 from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
 from sprouts_cli.players.parts import NimParts, TreeParts
+from sprouts_cli.solve import clock as clock_module
 from sprouts_cli.solve.lengths import LengthOracle
 
 FAST = Settings(seconds=0.1, jobs=1, tie_games=4)
@@ -79,10 +79,7 @@ def test_leaf_values_follow_the_parity_wanted() -> None:
 
 
 def _positions(spots: int) -> dict[str, Position]:
-    out: dict[str, Position] = {}
-    for n in range(1, spots + 1):
-        out.update(reachable_positions(Position.start(n)))
-    return out
+    return reachable_upto(spots)
 
 
 @pytest.mark.parametrize(
@@ -140,11 +137,27 @@ def test_depth_one_always_completes() -> None:
     assert result.depth == 1 and len(result.values) == len(cands)
 
 
-def test_the_search_keeps_to_its_time() -> None:
-    with make_player("parity", Settings(seconds=0.3, jobs=1, tie_games=2)) as player:
-        t0 = time.monotonic()
-        player.choose(Position.start(9), False, random.Random(1))
-        assert time.monotonic() - t0 < 3.0
+class StepClock:
+    """A clock that moves on by ``step`` seconds each time it is read (no wall-clock time)."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_search_stops_at_the_first_reading_past_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = StepClock(step=0.001)
+    monkeypatch.setattr(clock_module, "time", clock)
+    p = Position.start(9)
+    search = ParitySearch(False, None, rng=random.Random(1))
+    deadline = clock.now + 0.2  # 200 readings: past depth 1, far from the end of the search
+    result, _ = search.deepen([clean(c.child) for c in root_candidates(p)], deadline)
+    assert deadline < clock.now <= deadline + clock.step  # no reading after the first one past it
+    assert result.depth >= 1 and not search.final
 
 
 def test_solved_parts_agree_with_brute_force() -> None:

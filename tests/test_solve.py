@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 import time
-from functools import cache
 
 import pytest
 from brute import brute_children, brute_nimber
-from games import game_positions
+from games import game_positions, reachable
 from hypothesis import given
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.errors import OutOfTime, SolveInterrupted
 from sprouts_cli.solve.nimbers import NormalSolver, land_lives
 from sprouts_cli.solve.store import Table
-
-
-@cache
-def reachable(n: int) -> dict[str, Position]:
-    return reachable_positions(Position.start(n))
 
 
 def check_against_brute(n: int, small_lives: int | None = None) -> int:

@@ -6,11 +6,11 @@ from array import array
 from functools import cache
 
 import pytest
-from games import game_positions
+from games import game_positions, reachable
 from hypothesis import given
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.explore import child_parts, reachable_positions
+from sprouts_cli.engine.explore import child_parts
 from sprouts_cli.engine.moves import Move, representative_moves
 from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.solve.children import (
@@ -25,7 +25,7 @@ from sprouts_cli.solve.children import (
 
 @cache
 def lands_from(n: int) -> list[str]:
-    return sorted({x for p in reachable_positions(Position.start(n)).values() for x in reduced_lands(p)})
+    return sorted({x for p in reachable(n).values() for x in reduced_lands(p)})
 
 
 def engine_children(land: str) -> list[tuple[str, ...]]:

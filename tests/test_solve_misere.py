@@ -8,8 +8,8 @@ import time
 
 import pytest
 from brute import brute_children, brute_misere_win
+from games import reachable_upto
 
-from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.position import Position
 from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.errors import OutOfTime
@@ -24,10 +24,7 @@ PUBLISHED = "WLLLWWLLLWWWLLLWWWLL"
 
 @pytest.fixture(scope="module")
 def small_positions() -> dict[str, Position]:
-    out: dict[str, Position] = {}
-    for n in range(1, 5):
-        out.update(reachable_positions(Position.start(n)))
-    return out
+    return reachable_upto(4)
 
 
 def test_every_position_from_1_to_4_spots_matches_brute_force(small_positions):

@@ -8,9 +8,9 @@ from functools import cache
 import pytest
 from brute import brute_children
 from click.testing import CliRunner
+from games import reachable
 
 from sprouts_cli.cli import main
-from sprouts_cli.engine.explore import reachable_positions
 from sprouts_cli.engine.moves import apply_move, random_move
 from sprouts_cli.engine.position import Position
 from sprouts_cli.solve.three import ThreeSolver, last_mover_offset
@@ -62,7 +62,7 @@ def check_positions(positions: dict[str, Position]) -> None:
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_every_position_against_brute_force(n: int) -> None:
-    check_positions(reachable_positions(Position.start(n)))
+    check_positions(reachable(n))
 
 
 def test_four_spot_positions_along_random_games(rng) -> None:
@@ -82,7 +82,7 @@ def test_four_spot_positions_along_random_games(rng) -> None:
 
 @pytest.mark.slow
 def test_every_four_spot_position_against_brute_force() -> None:
-    check_positions(reachable_positions(Position.start(4)))
+    check_positions(reachable(4))
 
 
 def test_heaps_take_part() -> None:

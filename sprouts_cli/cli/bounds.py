@@ -88,7 +88,7 @@ def load_saved_game(path: Path) -> Loaded:
     the drawing itself: spots, curves, bounded faces and connected pieces.
     """
     try:
-        from ..picture.analyse import analyse_picture
+        from ..picture.analyse import analyse_picture, drawing_counts
         from ..picture.gamefile import load_game
     except ImportError as e:  # pragma: no cover - the picture layer is part of the package
         raise SproutsError(f"{path}: reading saved games needs the picture layer ({e})") from e
@@ -98,12 +98,7 @@ def load_saved_game(path: Path) -> Loaded:
     except PictureError as e:
         raise GameFileError(f"{path}: {e}") from None
     position = analysis.position
-    drawn = EulerCounts(
-        points=picture.points,
-        regions=analysis.bounded_faces,
-        lines=picture.lines,
-        parts=len(set(analysis.map.components())),
-    )
+    drawn = drawing_counts(picture, analysis)
     return Loaded(
         position, stumps_known=True, drawing=position, euler=drawn, euler_position=euler_counts(position)
     )

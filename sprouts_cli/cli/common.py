@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 from rich.console import Console
@@ -163,7 +163,7 @@ class Reporter:
             raise SystemExit(2)
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     """Print one red line and exit with ``code`` (2: bad input)."""
     err.print(f"[red]error:[/red] {_escape(message)}")
     raise SystemExit(code)

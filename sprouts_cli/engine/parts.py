@@ -6,6 +6,8 @@ changes nothing in another, so each can be solved alone and the results combined
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..unionfind import UnionFind
 from .position import Position, Region
 
@@ -77,6 +79,11 @@ def split_lands(p: Position) -> list[Position]:
     """The lands of the cleaned position, each a Position keeping the spot numbers."""
     c = clean(p)
     return [Position._make(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
+
+
+def join_lands(lands: Iterable[Position], lives: tuple[int, ...]) -> Position:
+    """The position made of ``lands`` (positions on the same spots, as ``split_lands`` gives them)."""
+    return Position._make(tuple(r for land in lands for r in land.regions), lives)
 
 
 def whole_lands(p: Position) -> list[Position]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import Position
+from ..engine.position import EulerCounts
 from ..errors import PictureError
 from .certify import Certificate, certify
 from .model import Picture
@@ -43,6 +44,21 @@ class Analysis:
     def bounded_faces(self) -> int:
         """Regions other than the outside (the ``regions`` of Euler's relation)."""
         return len(self.map.regions) - 1
+
+
+def drawing_counts(pic: Picture, analysis: Analysis | None = None) -> EulerCounts:
+    """Euler's four counts taken from the drawing itself: spots, curves, bounded faces, pieces.
+
+    The regions are counted by tracing the faces, not by the formula, so Euler's
+    relation (points + regions = lines + parts) is a genuine check of the picture.
+    """
+    a = analysis if analysis is not None else analyse_picture(pic)
+    return EulerCounts(
+        points=pic.points,
+        regions=a.bounded_faces,
+        lines=pic.lines,
+        parts=len(set(a.map.components())),
+    )
 
 
 def check_structure(pic: Picture, tol: float = 0.5) -> None:
@@ -79,7 +95,7 @@ def analyse_picture(pic: Picture) -> Analysis:
         rot[v].sort(key=lambda h: _angle(cert, h))
     pmap = PlanarMap(n, edges, rot, [], [False] * n, list(range(n)))
     faces = pmap.faces()
-    polygons = {f: _face_polygon(cert, f) for f in faces}
+    polygons = {f: face_polygon(cert, f) for f in faces}
     area = {f: _signed_area(polygons[f]) for f in faces}
     comp = pmap.components()
     outer: dict[int, tuple[int, ...]] = {}
@@ -121,7 +137,7 @@ def _angle(cert: Certificate, h: int) -> float:
     return math.atan2(d[1], d[0])
 
 
-def _face_polygon(cert: Certificate, face: tuple[int, ...]) -> np.ndarray:
+def face_polygon(cert: Certificate, face: tuple[int, ...]) -> np.ndarray:
     parts = []
     for h in face:
         poly = cert.polygon(h >> 1)

@@ -95,17 +95,6 @@ class Picture:
             sets.union(c.a, c.b)
         return sets.count()
 
-    def counts(self) -> dict[str, int]:
-        """Points, lines, regions (bounded ones) and parts; Euler: points + regions = lines + parts.
-
-        The regions are counted by tracing the faces (``analyse``), not by the
-        formula, so the relation is a genuine check of the picture.
-        """
-        from .analyse import analyse_picture
-
-        a = analyse_picture(self)
-        return {"points": self.points, "lines": self.lines, "regions": a.bounded_faces, "parts": self.parts}
-
     def copy(self) -> Picture:
         return Picture(
             self.width,

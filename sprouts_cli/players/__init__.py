@@ -25,7 +25,7 @@ def make_player(name: str, settings: Settings | None = None, players: int = 2) -
 
         return MonteCarloPlayer(settings)
     if name == "parity":
-        from .parity import ParityPlayer
+        from .parity_player import ParityPlayer
 
         return ParityPlayer(settings)
     if name == "perfect":

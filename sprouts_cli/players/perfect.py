@@ -20,7 +20,7 @@ from ..errors import SolveAborted
 from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
-from .parity import ParityPlayer
+from .parity_player import ParityPlayer
 from .parts import Solvers
 
 #: The share of the move's time the solver may take before parity search takes over.
