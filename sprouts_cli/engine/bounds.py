@@ -197,7 +197,7 @@ def lower_bound(p: Position, stumps_known: bool = False) -> int:
 
 
 def land_lower_bound(
-    regions: Sequence[Region], lives: Sequence[int], known: tuple[dict[int, int], dict[int, set]] | None
+    regions: Sequence[Region], lives: Sequence[int], known: tuple[dict[int, int], dict[int, set[object]]] | None
 ) -> int:
     """``L − max{s : 4s − q(s) ≤ V + L}`` for one land, at least 1 (the land has a move)."""
     spots = {s for r in regions for b in r for s in b}
@@ -224,7 +224,7 @@ def land_lower_bound(
     return max(1, big_l - s, by_regions)
 
 
-def stump_caps(p: Position) -> tuple[dict[int, int], dict[int, set]]:
+def stump_caps(p: Position) -> tuple[dict[int, int], dict[int, set[object]]]:
     """For each spot alive now, the present stumps that may end in its survivor's three.
 
     Neighbours are read off the boundary walks: consecutive corners are joined by a line,
@@ -250,14 +250,14 @@ def stump_caps(p: Position) -> tuple[dict[int, int], dict[int, set]]:
             if a != c:
                 neighbours.setdefault(c, []).append(a)
     cap_of: dict[int, int] = {}
-    stumps_of: dict[int, set] = {}
+    stumps_of: dict[int, set[object]] = {}
     for s in {s for r in p.regions for b in r for s in b}:
         if lives[s] in (0, 3):
             continue
         ns = neighbours.get(s, [])
         # a link may bring two stumps, a sprout one (its neighbour, or as the ``t`` of a loop)
         worst = 3 - lives[s]
-        found: set = set()
+        found: set[object] = set()
         if len(ns) != worst:
             found = {("unseen", s, i) for i in range(worst)}
         elif lives[s] == 1 and ns[0] == ns[1]:

@@ -39,6 +39,8 @@ class Position:
     regions: tuple[Region, ...]
     lives: tuple[int, ...]
     heaps: tuple[int, ...]
+    _canonical: str | None  # computed when first asked for
+    _reduced: str | None
 
     def __init__(
         self,
@@ -152,16 +154,20 @@ class Position:
         if self._canonical is None:
             from .canonical import canonical_form
 
-            object.__setattr__(self, "_canonical", canonical_form(self))
-        return self._canonical  # type: ignore[return-value]
+            text = canonical_form(self)
+            object.__setattr__(self, "_canonical", text)
+            return text
+        return self._canonical
 
     def reduced(self) -> str:
         """The reduced form: the canonical form after value-preserving simplifications."""
         if self._reduced is None:
             from .reduce import reduced_form
 
-            object.__setattr__(self, "_reduced", reduced_form(self))
-        return self._reduced  # type: ignore[return-value]
+            text = reduced_form(self)
+            object.__setattr__(self, "_reduced", text)
+            return text
+        return self._reduced
 
     def notation(self, dialect: str = "glop2") -> str:
         """This position written as it is stored (not canonicalised)."""

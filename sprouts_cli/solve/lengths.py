@@ -289,7 +289,7 @@ class LengthOracle:
             return False
         self._deadline.check()
         long = self._long
-        ranked = []
+        ranked: list[tuple[int, int, int, _Child]] = []
         for child in self._children(key):
             lo, hi = self._bounds_of(child, long)
             if hi >= need - 1:
@@ -379,7 +379,7 @@ class LengthOracle:
             return False
         self._deadline.check()
         short = self._short
-        ranked = []
+        ranked: list[tuple[int, int, int, _Child]] = []
         for child in self._children(key):
             lo, hi = self._bounds_of(child, short)
             if lo <= budget - 1:
@@ -428,7 +428,7 @@ class LengthOracle:
             key = self._named(view)
             want = exact(key) - 1
             drawing = (view.land, complete)
-            options = []
+            options: list[tuple[tuple[int, int], int, Move, _Child]] = []
             for m in symmetric_moves(view.land):
                 child = _Child(m, _views(apply_move(view.land, m, check=False), complete))
                 self._keys(child, key, drawing)  # named, so that what the search proved orders them
