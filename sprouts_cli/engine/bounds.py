@@ -197,7 +197,9 @@ def lower_bound(p: Position, stumps_known: bool = False) -> int:
 
 
 def land_lower_bound(
-    regions: Sequence[Region], lives: Sequence[int], known: tuple[dict[int, int], dict[int, set[object]]] | None
+    regions: Sequence[Region],
+    lives: Sequence[int],
+    known: tuple[dict[int, int], dict[int, set[object]]] | None,
 ) -> int:
     """``L − max{s : 4s − q(s) ≤ V + L}`` for one land, at least 1 (the land has a move)."""
     spots = {s for r in regions for b in r for s in b}
