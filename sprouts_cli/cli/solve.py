@@ -17,6 +17,7 @@ from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
 from ..solve.workers import WorkerError
 from .common import Reporter, err, fail, out, print_json, read_items, read_position
+from .solve_cluster import ClusterBackend, Solved, make_backend, solve_batch
 
 
 @click.command("solve")
@@ -30,6 +31,18 @@ from .common import Reporter, err, fail, out, print_json, read_items, read_posit
     type=click.IntRange(min=1),
     default=None,
     help="Worker processes for large positions [default: the CPUs this process may use].",
+)
+@click.option(
+    "--cluster",
+    type=click.Choice(["ray"]),
+    default=None,
+    help="Solve on a Ray cluster (local Ray unless --address) [needs the extra: sprouts-cli[cluster]].",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="With --cluster ray: join a running Ray cluster (auto, or HOST:PORT of `ray start --head`).",
 )
 @click.option(
     "--db",
@@ -80,6 +93,8 @@ def solve_command(
     nimber: bool,
     moves: bool,
     jobs: int | None,
+    cluster: str | None,
+    address: str | None,
     db: Path | None,
     no_db: bool,
     as_json: bool,
@@ -101,6 +116,7 @@ def solve_command(
       sprouts solve 0*5 --nimber        0*5: first player wins (nimber 1), 0.4 s
       sprouts solve 0*8 --jobs 2 --json
       sprouts solve 0*4 --players 3     can a player force the last move?
+      sprouts solve 0*11 --cluster ray --address auto
       sprouts solve --import glop.spr
       sprouts solve 0*8 --export table.spr
     """
@@ -112,7 +128,11 @@ def solve_command(
         fail("--nimber is for normal play; misère play has no nimbers")
     if no_db and (db is not None or imports or export is not None or verify_table):
         fail("--no-db cannot be used with --db, --import, --export or --verify-table")
+    if address is not None and cluster is None:
+        fail("--address is for --cluster ray")
     if players == 3:
+        if cluster is not None:
+            fail("--cluster solves two-player games; it cannot be used with --players 3")
         from .solve_three import solve_three
 
         if export is not None:
@@ -130,7 +150,8 @@ def solve_command(
             wrong = _verify(table, jobs or usable_cpus(), as_json)
             table.use_imports = trust_imports
         if positions:
-            _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json)
+            backend = make_backend(cluster, address, jobs)
+            _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json, backend)
         if export is not None:
             _export(export, table, misere)
     except (TableError, WorkerError) as e:  # a damaged table, or a worker that failed on one
@@ -229,13 +250,24 @@ def _solve_all(
     moves: bool,
     jobs: int,
     as_json: bool,
+    backend: ClusterBackend | None = None,
 ) -> None:
     report = Reporter()
     progress = _Progress()
-    session = Session(table, jobs=jobs, misere=misere, progress=progress.update)
+    session = Session(table, jobs=jobs, misere=misere, progress=progress.update, cluster=backend)
+    backend_fields = {"backend": session.backend, "workers": session.workers}
+    if backend is not None:
+        backend.search.progress = lambda _: progress.update(session.counters())
     try:
         with progress, sigterm_as_interrupt():
-            for item in read_items(positions):
+            items = read_items(positions)
+            if backend is not None:
+                items = solve_batch(session, list(items), misere, nimber, moves)
+            for item in items:
+                if isinstance(item, Solved):
+                    r = item
+                    _print(r.text, r.position, r.result, misere, r.seconds, r.solved, as_json, backend_fields)
+                    continue
                 try:
                     p = read_position(item.text, "solve")
                 except SproutsError as e:
@@ -250,7 +282,7 @@ def _solve_all(
                 # conservative: once an imported fact was read, what this session proves may rest on it
                 result["imported_facts_used"] = session.counters().imported_used > 0
                 progress.clear()
-                _print(item.text, p, result, misere, seconds, solved, as_json)
+                _print(item.text, p, result, misere, seconds, solved, as_json, backend_fields)
     except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated): the same clean stop
         progress.clear()
         session.close()
@@ -281,7 +313,16 @@ def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves:
     return result
 
 
-def _print(text: str, p: Position, result: dict, misere: bool, seconds: float, solved: int, as_json: bool):
+def _print(
+    text: str,
+    p: Position,
+    result: dict,
+    misere: bool,
+    seconds: float,
+    solved: int,
+    as_json: bool,
+    where: dict | None = None,
+):
     if as_json:
         obj = {
             "position": text,
@@ -296,6 +337,7 @@ def _print(text: str, p: Position, result: dict, misere: bool, seconds: float, s
         obj["imported_facts_used"] = result["imported_facts_used"]
         obj["seconds"] = round(seconds, 3)
         obj["positions_solved"] = solved
+        obj.update(where or {})
         print_json(obj)
         return
     verdict = "first player wins" if result["win"] else "first player loses"
@@ -364,8 +406,16 @@ class _Progress:
         self.last = now
         solved = counters.positions_solved - self.base.positions_solved
         hits = counters.table_hits - self.base.table_hits
+        jobs = ""
+        if counters.jobs_out:
+            c = counters
+            jobs = (
+                f", jobs {c.jobs_done:,} done of {c.jobs_out:,} out, {c.facts_merged:,} facts merged,"
+                f" {c.workers_alive} workers alive"
+            )
         self.status.update(
-            f"solving {self.text}: {solved:,} positions proved, {hits:,} table hits, {now - self.t0:.1f} s"
+            f"solving {self.text}: {solved:,} positions proved, {hits:,} table hits{jobs},"
+            f" {now - self.t0:.1f} s"
         )
 
     def clear(self) -> None:

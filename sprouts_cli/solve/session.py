@@ -18,10 +18,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.position import Position
 from .nimbers import NormalSolver, land_lives, position_parts
 from .store import Table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cluster import ClusterBackend
 from .workers import PoolStats, Question, WorkerPool
 
 #: Roots with fewer lives than this are solved in the main process (workers cost ~1 s to start).
@@ -35,6 +39,11 @@ class Counters:
     positions_solved: int = 0
     table_hits: int = 0
     imported_used: int = 0  # lookups answered by imported facts (not proved here)
+    #: on a cluster (``--cluster``): jobs handed out and answered, facts merged, workers alive
+    jobs_out: int = 0
+    jobs_done: int = 0
+    facts_merged: int = 0
+    workers_alive: int = 0
 
 
 class Session:
@@ -47,9 +56,11 @@ class Session:
         misere: bool = False,
         progress: Callable[[Counters], None] | None = None,
         parallel_lives: int = PARALLEL_LIVES,
+        cluster: ClusterBackend | None = None,
     ) -> None:
         self.table = table
         self.jobs = max(1, jobs)
+        self.cluster = cluster
         self.misere = misere
         self.progress = progress
         self.parallel_lives = parallel_lives
@@ -79,6 +90,8 @@ class Session:
         """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
         p = _position(position)
         children = sorted(p.children())
+        if self.cluster is not None:
+            return [(c, self.outcome(c)) for c in children]
         if not self._parallel(p):
             if self.misere:
                 solver = self._misere()
@@ -101,7 +114,20 @@ class Session:
         imported = self._pool_stats.total("imported_used")
         if self.table is not None:
             imported += self.table.imported_used
+        if self.cluster is not None:
+            c = self.cluster.stats
+            return Counters(solved, hits, imported, c.jobs_out, c.jobs_done, c.facts_merged, c.workers_alive)
         return Counters(solved, hits, imported)
+
+    @property
+    def backend(self) -> str:
+        """Where the large questions go: "local" (worker processes) or the cluster's name."""
+        return "local" if self.cluster is None else self.cluster.name
+
+    @property
+    def workers(self) -> int:
+        """How many workers answer the large questions."""
+        return self.jobs if self.cluster is None else self.cluster.workers
 
     def close(self) -> None:
         """Stop the workers, commit the table, remove a temporary table."""
@@ -109,6 +135,8 @@ class Session:
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None
+            if self.cluster is not None:
+                self.cluster.close()
             if self.table is not None:
                 self.table.flush()
         finally:
@@ -140,6 +168,9 @@ class Session:
             for land in order[:-1]:
                 self._land_nimber(land)
         land = what
+        if self.cluster is not None and land_lives(land) >= self.parallel_lives:
+            self._ensure_table()
+            return self.cluster.normal_wins(normal, land, heap)
         if self.jobs == 1 or land_lives(land) < self.parallel_lives:
             return normal.sum_wins((land,), heap)
         return self._root_wins(land, heap)
@@ -210,6 +241,9 @@ class Session:
         return self._misere_solver
 
     def _misere_outcome(self, p: Position) -> bool:
+        if self.cluster is not None and p.total_lives >= self.parallel_lives:
+            self._ensure_table()
+            return self.cluster.misere_wins(self._misere(), self.table, p.canonical())
         if not self._parallel(p):
             return self._misere().outcome(p)
         children = sorted(p.children(), key=lambda c: (Position.from_string(c).total_lives, c))
@@ -231,14 +265,20 @@ class Session:
         pool = self._ensure_pool()
         return pool.answer(questions, stop_at_loss=stop_at_loss, decides=decides)
 
+    def _ensure_table(self) -> None:
+        """A temporary table when there is none: the workers share facts through it."""
+        if self.table is None:
+            self._tmpdir = tempfile.mkdtemp(prefix="sprouts-solve-")
+            self.table = Table(Path(self._tmpdir) / "table.sqlite")
+            self.normal.table = self.table
+            if self._misere_solver is not None:
+                self._misere_solver.table = self.table
+                self._misere_solver._outcome_table = True
+
     def _ensure_pool(self) -> WorkerPool:
         if self._pool is None:
-            if self.table is None:
-                self._tmpdir = tempfile.mkdtemp(prefix="sprouts-solve-")
-                self.table = Table(Path(self._tmpdir) / "table.sqlite")
-                self.normal.table = self.table
-                if self._misere_solver is not None:
-                    self._misere_solver.table = self.table
+            self._ensure_table()
+            assert self.table is not None
             self._pool = WorkerPool(
                 self.jobs, self.table.path, progress=self._pool_progress, use_imports=self.table.use_imports
             )

@@ -1,0 +1,211 @@
+"""One job of a split search: "is this a win?", answered within a node budget, with the facts proved.
+
+This is the seam between the solvers and whatever runs them elsewhere (``cluster.py``
+runs it inside Ray actors).  A ``JobSolver`` owns its own solvers and memory, learns
+facts from outside (``learn``), and ``answer(job, budget)`` returns a ``JobResult``:
+the answer (None when the budget ran out or a stop was asked) and every fact proved
+while answering, as plain tuples that travel as messages:
+
+* ``("nimber", land, k)``: the land's nimber is ``k`` (normal play);
+* ``("win", land, k)``: ``land + *k`` is a win for the player to move;
+* ``("tree", land, text)``: the land's misère canonical tree (``TreeStore.to_text``);
+* ``("misere", key, win)``: the misère outcome of a land by its reduced form.
+
+A job is ``("normal", lands, heap)`` ("is lands + *heap a win?"),
+``("misere", position text)``, or ``("position", text, misere, nimber, moves)`` (a
+whole position of a batch, answered as ``sprouts solve`` does, in ``detail``).
+Facts are true statements about the positions their keys name, so the order in
+which they arrive and any repetition do not matter.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .misere import CLOCK_EVERY as MISERE_CLOCK_EVERY
+from .misere import MisereSolver
+from .nimbers import NormalSolver, SolveAborted
+
+Job = tuple[Any, ...]
+Fact = tuple[str, str, Any]
+
+
+@dataclass
+class JobResult:
+    """What one job brings back."""
+
+    answer: bool | None  # None: not decided within the budget (or stopped)
+    facts: list[Fact] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    detail: dict[str, Any] | None = None  # a whole position's answer (outcome, nimber, moves)
+
+
+class _Outbox:
+    """The solvers' table while they run a job: reads what was learnt, collects what is proved."""
+
+    def __init__(self) -> None:
+        self.normal: dict[str, tuple[int | None, int]] = {}
+        self.trees: dict[str, str] = {}
+        self.outcomes: dict[str, bool] = {}
+        self.proved: list[Fact] = []
+
+    # normal play (the interface of ``store.Table``)
+    def get_normal(self, land: str) -> tuple[int | None, int] | None:
+        return self.normal.get(land)
+
+    def put_nimber(self, land: str, nimber: int) -> None:
+        self.proved.append(("nimber", land, nimber))
+
+    def put_win(self, land: str, heap: int) -> None:
+        self.proved.append(("win", land, heap))
+
+    # misère play
+    def get_misere(self, land: str) -> str | None:
+        return self.trees.get(land)
+
+    def put_misere(self, land: str, text: str) -> None:
+        self.trees[land] = text
+        self.proved.append(("tree", land, text))
+
+    def get_misere_outcome(self, key: str) -> bool | None:
+        return self.outcomes.get(key)
+
+    def put_misere_outcome(self, key: str, win: bool) -> None:
+        self.outcomes[key] = bool(win)
+        self.proved.append(("misere", key, bool(win)))
+
+    def flush(self) -> int:
+        return 0
+
+    def learn(self, fact: Fact) -> None:
+        kind, key, value = fact
+        if kind == "nimber":
+            _, wins = self.normal.get(key, (None, 0))
+            self.normal[key] = (value, wins)
+        elif kind == "win":
+            nimber, wins = self.normal.get(key, (None, 0))
+            self.normal[key] = (nimber, wins | (1 << value))
+        elif kind == "tree":
+            self.trees[key] = value
+        elif kind == "misere":
+            self.outcomes[key] = bool(value)
+        else:
+            raise ValueError(f"unknown fact {kind!r}")
+
+
+class _BudgetExhausted(SolveAborted):
+    """The job's node budget ran out."""
+
+
+class JobSolver:
+    """Answers jobs one after another, keeping its memory (solvers, tables) between them.
+
+    ``stop()`` may be called from another thread: the job in hand ends soon after with
+    answer None and the facts proved so far.
+    """
+
+    def __init__(self) -> None:
+        self.outbox = _Outbox()
+        self._stop = False
+        self._budget_end: int | None = None
+        self.normal = NormalSolver(self.outbox, abort=self._should_stop)
+        self._misere: Any = None
+        self.nodes = 0
+
+    def learn(self, facts: list[Fact]) -> None:
+        """Facts proved elsewhere: the next lookups see them."""
+        for fact in facts:
+            self.outbox.learn(fact)
+        if facts:
+            self.normal._looked_up.clear()
+
+    def stop(self) -> None:
+        self._stop = True
+
+    def answer(self, job: Job, budget: int | None = None) -> JobResult:
+        """Answer ``job`` within ``budget`` search nodes (None: no limit)."""
+        self._stop = False
+        t = time.perf_counter()
+        start = self._node_count()
+        self._budget_end = None if budget is None else start + budget
+        answer: bool | None
+        detail: dict[str, Any] | None = None
+        try:
+            if job[0] == "normal":
+                answer = self.normal.sum_wins(tuple(job[1]), int(job[2]))
+            elif job[0] == "misere":
+                answer = self._misere_solver().outcome(job[1])
+            elif job[0] == "position":
+                detail = self._whole(*job[1:])
+                answer = detail["win"]
+            else:
+                raise ValueError(f"unknown job {job[0]!r}")
+        except SolveAborted:
+            answer = None
+        facts, self.outbox.proved = self.outbox.proved, []
+        return JobResult(answer, facts, self._node_count() - start, time.perf_counter() - t, detail)
+
+    def _whole(self, text: str, misere: bool, nimber: bool, moves: bool) -> dict[str, Any]:
+        """A whole position, as ``sprouts solve`` answers it: outcome, nimber, winning moves."""
+        from ..engine.position import Position
+
+        p = Position.from_string(text)
+        out: dict[str, Any] = {}
+        if moves:
+            children = sorted(p.children())
+            if misere:
+                wins = [self._misere_solver().outcome(c) for c in children]
+            else:
+                wins = [self.normal.outcome(c) for c in children]
+            out["winning_moves"] = [c for c, w in zip(children, wins, strict=True) if not w]
+            out["children"] = len(children)
+            out["win"] = bool(out["winning_moves"]) if children else misere
+        if nimber:
+            out["nimber"] = self.normal.nimber(p)
+            out.setdefault("win", out["nimber"] != 0)
+        if "win" not in out:
+            out["win"] = self._misere_solver().outcome(p) if misere else self.normal.outcome(p)
+        return out
+
+    # ---------------------------------------------------------------- budget
+    def _node_count(self) -> int:
+        n = self.normal.stats["nodes"]
+        if self._misere is not None:
+            n += self._misere.budget_nodes
+        return n
+
+    def _should_stop(self) -> bool:
+        return self._stop or (self._budget_end is not None and self._node_count() >= self._budget_end)
+
+    def _misere_solver(self) -> Any:
+        if self._misere is None:
+            self._misere = _BudgetedMisereSolver(self.outbox, self._should_stop)
+        return self._misere
+
+
+class _BudgetedMisereSolver(MisereSolver):
+    """The misère solver with a stop test read with its clock (a budget ran out, or a stop asked)."""
+
+    def __init__(self, table: Any, should_stop: Any) -> None:
+        super().__init__(table)
+        self.should_stop = should_stop
+        self.budget_nodes = 0
+
+    def _tick(self) -> None:
+        self.budget_nodes += 1
+        if self.budget_nodes % MISERE_CLOCK_EVERY == 0 and self.should_stop():
+            raise _BudgetExhausted("the job's budget ran out")
+        super()._tick()
+
+
+def answer_job(job: Job, budget: int | None = None, facts: list[Fact] | None = None) -> JobResult:
+    """One job on a fresh solver (what a stateless task would do)."""
+    solver = JobSolver()
+    solver.learn(facts or [])
+    return solver.answer(job, budget)
+
+
+__all__ = ["Fact", "Job", "JobResult", "JobSolver", "answer_job"]
