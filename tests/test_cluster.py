@@ -139,7 +139,8 @@ def local_ray():
     started = not ray.is_initialized()
     if started:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        options = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+        ray.init(address="local", num_cpus=2, **options)  # "local": never a cluster left running
     yield ray
     if started:
         ray.shutdown()

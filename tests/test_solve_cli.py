@@ -37,9 +37,10 @@ def test_json_has_every_field(tmp_path) -> None:
     assert isinstance(first["seconds"], float)
     assert set(first) == {
         "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "seconds", "positions_solved",
-        "imported_facts_used",
+        "imported_facts_used", "backend", "workers",
     }  # fmt: skip
     assert first["imported_facts_used"] is False
+    assert first["backend"] == "local" and first["workers"] >= 1
 
 
 def test_misere_play_matches_brute_force(tmp_path) -> None:

@@ -185,7 +185,8 @@ class RayRunner:
                 "log_to_driver": False,
                 "logging_level": logging.ERROR,
             }
-            if address is None:
+            if address is None:  # "local": a new Ray even when another runs on this machine
+                kwargs["address"] = "local"
                 kwargs["num_cpus"] = workers or _usable_cpus()
             else:
                 _check_listening(address)
@@ -411,6 +412,7 @@ class _Node:
         "key",
         "lives",
         "pn",
+        "released",
         "splittable",
         "win",
     )
@@ -428,6 +430,7 @@ class _Node:
         self.free = True
         self.splittable = False
         self.home: int | None = None  # the worker that ran it or its parent (its memory is warm)
+        self.released: str | None = None  # what made it a job (for the trace): "done:J" or "start:J"
 
 
 class SplitSearch:
@@ -544,7 +547,7 @@ class SplitSearch:
         node.free = node.splittable = False
         self.rules.record(node.key, win)
 
-    def _expand(self, node: _Node) -> None:
+    def _expand(self, node: _Node, released: str | None = None) -> None:
         kids = self.rules.children(node.key)
         if kids is None:
             return
@@ -560,6 +563,8 @@ class SplitSearch:
             child = self._need(c)
             if child.home is None:
                 child.home = node.home
+            if child.released is None:
+                child.released = released
         if not node.children:
             self._settle(node, False)
 
@@ -572,7 +577,7 @@ class SplitSearch:
                 if path is None:
                     return
                 leaf = self.nodes[path[-1]]
-                self._expand(leaf)
+                self._expand(leaf, f"start:{leaf.job[1]}" if leaf.job is not None else None)
                 self.stats.jobs_split += 1
                 self._refresh(root)
                 continue
@@ -620,6 +625,7 @@ class SplitSearch:
             "sent": time.perf_counter() - self._t0,
             "lives": node.lives,
             "facts_in": len(facts),
+            "after": node.released,
         }
 
     def _on_result(self, worker: int, job_id: int, result: JobResult, restarted: bool) -> None:
@@ -654,9 +660,10 @@ class SplitSearch:
                     if node.win is None:
                         self._settle(node, result.answer)
                 elif node.children is None and node.win is None:
-                    self._expand(node)
+                    self._expand(node, f"done:{job_id}")
                     if node.children is None:  # a sum: again, with twice the budget
                         node.budget *= 2
+                        node.released = f"done:{job_id}"
         self.stats.driver_seconds += time.perf_counter() - t
 
     def _stop_all(self) -> None:

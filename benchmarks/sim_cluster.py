@@ -1,0 +1,127 @@
+"""Replay a recorded job trace of ``sprouts solve --cluster ray`` on more cores (a model).
+
+A trace (``benchmarks/traces/*.jsonl``, written by ``bench_cluster.py``) lists every job
+the driver handed out: when it was sent and came back, the worker's compute seconds,
+and what made it a job: ``done:J`` (job J came back undecided and its node was
+expanded), ``start:J`` (a free worker split job J's node while J ran), or nothing (a
+root).  This script replays the same jobs on P workers:
+
+* a job can start once what released it has happened (J done, or J started);
+* the driver is one process: each job costs it ``d`` seconds (its measured seconds per
+  job: expanding nodes, merging facts, choosing leaves), one job after another;
+* a job costs its worker its measured compute seconds plus ``o``, the measured mean
+  round trip beyond compute (messages, Ray's scheduling, the facts it carries);
+* jobs are handed out in the trace's order to the worker free first (list scheduling).
+
+It prints, for P = 1, 2, 8, 64, 512: the modelled seconds and speed-up against P = 1,
+and the two bounds that limit it: the critical path (the longest chain of jobs each
+released by the one before) and the driver's serial time (jobs × d).  The same jobs
+are replayed: with more workers the real driver would split more (more, smaller
+jobs, some of them wasted), which this model does not see; docs/cluster.md discusses
+what follows.  ``python benchmarks/sim_cluster.py TRACE... [--cores 8 64 512]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def load(path: Path) -> tuple[dict, list[dict]]:
+    meta: dict = {}
+    jobs = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if "meta" in row:
+            meta = row["meta"]
+        elif "done" in row:
+            jobs.append(row)
+    jobs.sort(key=lambda j: j["job"])
+    return meta, jobs
+
+
+def costs(meta: dict, jobs: list[dict]) -> tuple[float, float]:
+    """(o, d): the mean round trip beyond compute per job, the driver's seconds per job."""
+    trips = [max(0.0, j["done"] - j["sent"] - j["seconds"]) for j in jobs]
+    o = sum(trips) / len(trips) if trips else 0.0
+    d = meta.get("driver_seconds", 0.0) / max(1, len(jobs))
+    return o, d
+
+
+def replay(jobs: list[dict], workers: int, o: float, d: float) -> float:
+    """Seconds to run the trace's jobs on ``workers`` workers (see the module docstring)."""
+    start: dict[int, float] = {}
+    finish: dict[int, float] = {}
+    free = [0.0] * workers
+    heapq.heapify(free)
+    driver = 0.0
+    for j in jobs:
+        after = j.get("after")
+        ready = 0.0
+        if after:
+            kind, _, ref = after.partition(":")
+            ref_id = int(ref)
+            ready = (finish if kind == "done" else start).get(ref_id, 0.0)
+        sent = max(ready, driver)
+        driver = sent + d
+        begin = max(sent, heapq.heappop(free))
+        end = begin + j["seconds"] + o
+        heapq.heappush(free, end)
+        start[j["job"]], finish[j["job"]] = begin, end
+    return max(finish.values(), default=0.0)
+
+
+def critical_path(jobs: list[dict], o: float) -> float:
+    """The longest chain of jobs, each released by the one before (no limit on workers)."""
+    start: dict[int, float] = {}
+    finish: dict[int, float] = {}
+    for j in jobs:
+        after = j.get("after")
+        ready = 0.0
+        if after:
+            kind, _, ref = after.partition(":")
+            ready = (finish if kind == "done" else start).get(int(ref), 0.0)
+        start[j["job"]] = ready
+        finish[j["job"]] = ready + j["seconds"] + o
+    return max(finish.values(), default=0.0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("traces", nargs="*", type=Path)
+    ap.add_argument("--cores", type=int, nargs="+", default=[1, 2, 8, 64, 512])
+    args = ap.parse_args()
+    traces = args.traces or sorted((HERE / "traces").glob("*.jsonl"))
+    if not traces:
+        print("no traces: run benchmarks/bench_cluster.py first")
+        return 1
+    for path in traces:
+        meta, jobs = load(path)
+        if not jobs:
+            print(f"{path.name}: no jobs")
+            continue
+        o, d = costs(meta, jobs)
+        work = sum(j["seconds"] + o for j in jobs)
+        cp = critical_path(jobs, o)
+        print(
+            f"\n{path.name}: {len(jobs)} jobs, work {work:.1f} s, mean job {work / len(jobs):.2f} s, "
+            f"round trip beyond compute o = {1000 * o:.1f} ms, driver d = {1000 * d:.1f} ms/job; "
+            f"measured on {meta.get('workers', '?')} workers: {meta.get('seconds', '?')} s"
+        )
+        print(f"  critical path {cp:.1f} s, driver serial time {len(jobs) * d:.1f} s")
+        print(f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10}")
+        one = replay(jobs, 1, o, d)
+        for p in args.cores:
+            t = replay(jobs, p, o, d)
+            print(f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
