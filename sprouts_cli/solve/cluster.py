@@ -50,6 +50,8 @@ from .nimbers import NormalSolver, land_lives
 
 #: Search nodes a job may spend before it comes back undecided (about 1-5 s of one core).
 JOB_NODES = 4000
+#: A job sent again gets twice the budget, up to this many times the first one.
+MAX_BUDGET_FACTOR = 64
 #: A fresh leaf's disproof number per life (as the df-pn of ``nimbers.py`` prices fresh nodes).
 DN_PER_LIFE = 1
 #: Seconds to wait for stopped jobs to bring their facts back.
@@ -402,6 +404,7 @@ class MisereRules:
 # ======================================================== the split search
 class _Node:
     __slots__ = (
+        "again",
         "budget",
         "children",
         "dn",
@@ -430,6 +433,7 @@ class _Node:
         self.free = True
         self.splittable = False
         self.home: int | None = None  # the worker that ran it or its parent (its memory is warm)
+        self.again = False  # split while its own job ran, which came back undecided: send it again
         self.released: str | None = None  # what made it a job (for the trace): "done:J" or "start:J"
 
 
@@ -540,7 +544,8 @@ class SplitSearch:
             return
         node.children = open_kids
         node.pn, node.dn = pn, min(dn, 1 << 60)
-        node.free, node.splittable = free, splittable
+        node.free = free or (node.again and node.job is None)
+        node.splittable = splittable
 
     def _settle(self, node: _Node, win: bool) -> None:
         node.win = win
@@ -591,6 +596,8 @@ class SplitSearch:
             return None
         path = [root]
         while node.children is not None:
+            if flag == "free" and node.again and node.job is None:
+                break  # its own search goes on first (on the worker whose memory holds it)
             best = None
             for c in node.children:
                 child = self.nodes[c]
@@ -614,7 +621,7 @@ class SplitSearch:
         budget = node.budget
         self.runner.submit(worker, job_id, job, budget, facts)
         node.job = (worker, job_id)
-        node.free = False
+        node.free = node.again = False
         self.stats.jobs_out += 1
         self.stats.facts_sent += len(facts)
         self._jobs[job_id] = {
@@ -659,11 +666,13 @@ class SplitSearch:
                 if result.answer is not None:
                     if node.win is None:
                         self._settle(node, result.answer)
-                elif node.children is None and node.win is None:
-                    self._expand(node, f"done:{job_id}")
-                    if node.children is None:  # a sum: again, with twice the budget
-                        node.budget *= 2
-                        node.released = f"done:{job_id}"
+                elif node.win is None:
+                    # Undecided within the budget: the same worker goes on with twice the
+                    # budget (its memory holds the search so far); the node is split only
+                    # when a worker comes free with nothing to do (``_dispatch``).
+                    node.budget = min(2 * node.budget, MAX_BUDGET_FACTOR * self.budget)
+                    node.again = node.children is not None
+                    node.released = f"done:{job_id}"
         self.stats.driver_seconds += time.perf_counter() - t
 
     def _stop_all(self) -> None:
