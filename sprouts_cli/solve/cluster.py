@@ -598,10 +598,16 @@ class SplitSearch:
         while node.children is not None:
             if flag == "free" and node.again and node.job is None:
                 break  # its own search goes on first (on the worker whose memory holds it)
+            # Beside a node's own search (which goes to its cheapest children first, as
+            # df-pn does), take its children from the other end: the largest, and among
+            # equals the last (as the local pool does: the two meet once, in the middle).
+            own = node.job is not None or node.again
             best = None
             for c in node.children:
                 child = self.nodes[c]
-                if child.win is None and getattr(child, flag) and (best is None or child.dn < best.dn):
+                if child.win is not None or not getattr(child, flag):
+                    continue
+                if best is None or (child.lives >= best.lives if own else child.dn < best.dn):
                     best = child
             if best is None:
                 return None
