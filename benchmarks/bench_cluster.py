@@ -15,7 +15,10 @@ driver's own seconds, the mean round trip of a job beyond the worker's compute t
 (1 CPU: against one process; 2 CPUs: against ``--jobs 2``).  The 2-CPU Ray runs
 write their job trace to ``benchmarks/traces/`` for ``sim_cluster.py``.
 
-``python benchmarks/bench_cluster.py --sizes 11`` runs fewer sizes; ``--modes`` fewer rows.
+``python benchmarks/bench_cluster.py --sizes 11`` runs fewer sizes; ``--modes`` fewer rows;
+``--wide 8 64`` also records traces of the driver keeping 8 and 64 workers busy, the
+workers run one after another in one process (``InlineRunner``), for the model of
+more cores than this machine has (``sim_cluster.py``).
 Measured figures are in ``docs/cluster.md``.
 """
 
@@ -47,7 +50,11 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
         t0 = time.perf_counter()
         start = 0.0
         backend = None
-        if mode.startswith("ray"):
+        if mode.startswith("inline"):  # W workers that run one after another here: a wide trace
+            from sprouts_cli.solve.cluster import ClusterBackend, InlineRunner
+
+            backend = ClusterBackend(InlineRunner(int(mode[6:])), record_trace=True, name="inline")
+        elif mode.startswith("ray"):
             from sprouts_cli.solve.cluster import ClusterBackend, RayRunner
 
             runner = RayRunner(workers=int(mode[3:]))
@@ -76,7 +83,7 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
             round_trip_ms=round(1000 * sum(trips) / len(trips), 1) if trips else None,
         )
         if trace is not None:
-            meta = {"meta": {**row, "workers": backend.workers}}
+            meta = {"meta": {**row, "workers": backend.workers, "inline": mode.startswith("inline")}}
             lines = [json.dumps(meta)] + [json.dumps({**e, "node": str(e["node"])}) for e in st.trace]
             Path(trace).write_text("\n".join(lines) + "\n")
     return row
@@ -86,6 +93,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[11, 12])
     ap.add_argument("--modes", nargs="+", default=MODES, choices=MODES)
+    ap.add_argument(
+        "--wide",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="W",
+        help="also record traces of the driver with W workers run in this process (for sim_cluster.py)",
+    )
     ap.add_argument("--one", nargs=2, metavar=("MODE", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--trace", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -125,7 +140,14 @@ def main() -> int:
                 f"{row.get('round_trip_ms', '—') or '—':>8} {overhead:>9}",
                 flush=True,
             )
+    for n in args.sizes:
+        for w in args.wide:
+            path = TRACES / f"cluster-0x{n}-wide{w}.jsonl"
+            cmd = [sys.executable, __file__, "--one", f"inline{w}", str(n), "--trace", str(path)]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            print(f"trace of 0*{n} with {w} workers in one process: {path.name} (exit {done.returncode})")
     traces = [TRACES / f"cluster-0x{n}-ray2.jsonl" for n in args.sizes if "ray2" in args.modes]
+    traces += [TRACES / f"cluster-0x{n}-wide{w}.jsonl" for n in args.sizes for w in args.wide]
     traces = [str(t) for t in traces if t.exists()]
     if traces:  # the model of more cores, from the traces just written
         subprocess.call([sys.executable, str(HERE / "sim_cluster.py"), *traces])

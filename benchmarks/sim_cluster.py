@@ -46,10 +46,14 @@ def load(path: Path) -> tuple[dict, list[dict]]:
     return meta, jobs
 
 
-def costs(meta: dict, jobs: list[dict]) -> tuple[float, float]:
-    """(o, d): the mean round trip beyond compute per job, the driver's seconds per job."""
+def costs(meta: dict, jobs: list[dict], trip: float) -> tuple[float, float]:
+    """(o, d): the mean round trip beyond compute per job, the driver's seconds per job.
+
+    A trace recorded in one process (``inline``: the workers ran one after another)
+    has no real round trips: ``trip`` (measured on Ray) is used instead.
+    """
     trips = [max(0.0, j["done"] - j["sent"] - j["seconds"]) for j in jobs]
-    o = sum(trips) / len(trips) if trips else 0.0
+    o = sum(trips) / len(trips) if trips and not meta.get("inline") else trip
     d = meta.get("driver_seconds", 0.0) / max(1, len(jobs))
     return o, d
 
@@ -96,6 +100,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("traces", nargs="*", type=Path)
     ap.add_argument("--cores", type=int, nargs="+", default=[1, 2, 8, 64, 512])
+    ap.add_argument(
+        "--trip-ms", type=float, default=200.0, help="round trip for traces recorded in one process"
+    )
     args = ap.parse_args()
     traces = args.traces or sorted((HERE / "traces").glob("*.jsonl"))
     if not traces:
@@ -106,13 +113,17 @@ def main() -> int:
         if not jobs:
             print(f"{path.name}: no jobs")
             continue
-        o, d = costs(meta, jobs)
+        o, d = costs(meta, jobs, args.trip_ms / 1000)
         work = sum(j["seconds"] + o for j in jobs)
         cp = critical_path(jobs, o)
         print(
             f"\n{path.name}: {len(jobs)} jobs, work {work:.1f} s, mean job {work / len(jobs):.2f} s, "
             f"round trip beyond compute o = {1000 * o:.1f} ms, driver d = {1000 * d:.1f} ms/job; "
-            f"measured on {meta.get('workers', '?')} workers: {meta.get('seconds', '?')} s"
+            + (
+                f"recorded with {meta.get('workers')} workers run one after another"
+                if meta.get("inline")
+                else f"measured on {meta.get('workers', '?')} workers: {meta.get('seconds', '?')} s"
+            )
         )
         print(f"  critical path {cp:.1f} s, driver serial time {len(jobs) * d:.1f} s")
         print(f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10}")

@@ -8,6 +8,7 @@ through the command line, and joining a cluster started with ``ray start --head`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -314,3 +315,30 @@ def test_no_cluster_at_the_address_is_one_line() -> None:
 def test_position_from_string_is_what_the_workers_get() -> None:
     p = Position.from_string(SAMPLE[0])
     assert Position.from_string(p.canonical()).canonical() == p.canonical()
+
+
+def test_sigterm_stops_the_cluster_and_keeps_what_was_proved(tmp_path: Path) -> None:
+    """SIGTERM to the driver: exit 130, one line saying what was kept, the facts in the table."""
+    import sqlite3
+
+    db = tmp_path / "table.sqlite"
+    sprouts = Path(sys.executable).with_name("sprouts")
+    run = subprocess.Popen(
+        [str(sprouts), "solve", "0*10", "--nimber", "--cluster", "ray", "--jobs", "2", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, RAY_USAGE_STATS_ENABLED="0"),
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and run.poll() is None:  # until some facts are in the table
+        time.sleep(2)
+        if db.exists():
+            with contextlib.closing(sqlite3.connect(db)) as con, contextlib.suppress(sqlite3.Error):
+                if con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0:
+                    break
+    assert run.poll() is None, "the run ended before it could be stopped"
+    run.send_signal(signal.SIGTERM)
+    _, errors = run.communicate(timeout=60)
+    assert run.returncode == 130, errors
+    assert "interrupted:" in errors and "kept" in errors
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        assert con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0
