@@ -338,7 +338,7 @@ def test_sigterm_stops_the_cluster_and_keeps_what_was_proved(tmp_path: Path) -> 
     assert run.poll() is None, "the run ended before it could be stopped"
     run.send_signal(signal.SIGTERM)
     _, errors = run.communicate(timeout=60)
-    assert run.returncode == 130, errors
-    assert "interrupted:" in errors and "kept" in errors
+    assert run.returncode == 143, errors  # as for Ctrl-C (130), with SIGTERM's own code
+    assert "kept" in errors
     with contextlib.closing(sqlite3.connect(db)) as con:
         assert con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0

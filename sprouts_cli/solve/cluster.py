@@ -43,8 +43,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cpus import usable_cpus
 from ..engine.position import Position
 from ..errors import SproutsError
+from ..procs import Terminated
 from .jobs import Fact, Job, JobResult, JobSolver
 from .nimbers import NormalSolver, land_lives
 
@@ -189,7 +191,7 @@ class RayRunner:
             }
             if address is None:  # "local": a new Ray even when another runs on this machine
                 kwargs["address"] = "local"
-                kwargs["num_cpus"] = workers or _usable_cpus()
+                kwargs["num_cpus"] = workers or usable_cpus()
             else:
                 _check_listening(address)
                 kwargs["address"] = address
@@ -223,7 +225,14 @@ class RayRunner:
     def wait(self, timeout: float) -> list[tuple[int, int, JobResult, bool]]:
         if not self._refs:
             return []
-        ready, _ = self.ray.wait(list(self._refs), num_returns=len(self._refs), timeout=timeout)
+        try:
+            ready, _ = self.ray.wait(list(self._refs), num_returns=len(self._refs), timeout=timeout)
+        except KeyboardInterrupt as e:
+            # Ray turns what a signal handler raised inside its wait into a plain
+            # KeyboardInterrupt; a SIGTERM handler has set SIGTERM aside: say which it was.
+            if not isinstance(e, Terminated) and signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
+                raise Terminated() from None
+            raise
         out = []
         for ref in ready:
             worker, job_id = self._refs.pop(ref)
@@ -282,14 +291,9 @@ def _check_listening(address: str) -> None:
 
 
 def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
-def _usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
+    """SIGTERM stops the driver as Ctrl-C does (Ray's own handler would exit at once)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the clean-up short
+    raise Terminated()
 
 
 def _first_line(e: BaseException) -> str:

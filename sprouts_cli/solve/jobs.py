@@ -21,12 +21,15 @@ which they arrive and any repetition do not matter.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import SolveAborted
+from .clock import Deadline
 from .misere import CLOCK_EVERY as MISERE_CLOCK_EVERY
 from .misere import MisereSolver
-from .nimbers import NormalSolver, SolveAborted
+from .nimbers import NormalSolver
 
 Job = tuple[Any, ...]
 Fact = tuple[str, str, Any]
@@ -186,19 +189,33 @@ class JobSolver:
         return self._misere
 
 
-class _BudgetedMisereSolver(MisereSolver):
-    """The misère solver with a stop test read with its clock (a budget ran out, or a stop asked)."""
+class _BudgetClock(Deadline):
+    """The misère solver's clock, also counting its steps and asking whether to stop."""
 
-    def __init__(self, table: Any, should_stop: Any) -> None:
-        super().__init__(table)
+    __slots__ = ("should_stop", "steps")
+
+    def __init__(self, should_stop: Callable[[], bool]) -> None:
+        super().__init__(every=MISERE_CLOCK_EVERY, message="misère search stopped at its deadline")
         self.should_stop = should_stop
-        self.budget_nodes = 0
+        self.steps = 0
 
-    def _tick(self) -> None:
-        self.budget_nodes += 1
-        if self.budget_nodes % MISERE_CLOCK_EVERY == 0 and self.should_stop():
+    def check(self) -> None:
+        self.steps += 1
+        if self.steps % MISERE_CLOCK_EVERY == 0 and self.should_stop():
             raise _BudgetExhausted("the job's budget ran out")
-        super()._tick()
+        super().check()
+
+
+class _BudgetedMisereSolver(MisereSolver):
+    """The misère solver whose clock also stops it when the job's budget runs out (or a stop is asked)."""
+
+    def __init__(self, table: Any, should_stop: Callable[[], bool]) -> None:
+        super().__init__(table)
+        self._deadline = _BudgetClock(should_stop)
+
+    @property
+    def budget_nodes(self) -> int:
+        return self._deadline.steps
 
 
 def answer_job(job: Job, budget: int | None = None, facts: list[Fact] | None = None) -> JobResult:
