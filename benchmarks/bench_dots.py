@@ -27,9 +27,8 @@ from sprouts_cli.dots import Board, DotsPosition, OutOfTime, Solver
 
 def run(board: Board, must: bool, limit: float, bits: int) -> dict:
     solver = Solver(board, must, table_bits=bits)
-    solver.value(
-        DotsPosition(Board(1, 1)) if board == Board(1, 1) else DotsPosition(board, board.full)
-    )  # compile
+    solver.value(DotsPosition(board, board.full & ~1))  # one line left: compiles (or loads) the kernels
+    solver.nodes = 0
     wall, cpu = time.perf_counter(), time.process_time()
     try:
         value: object = solver.value(DotsPosition(board), time_limit=limit)
@@ -56,13 +55,18 @@ def main() -> int:
         "--rules", nargs="+", choices=("free", "must-complete"), default=["free", "must-complete"]
     )
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
-    parser.add_argument("--table-bits", type=int, default=24, help="table of 2**bits entries (12 bytes each)")
+    parser.add_argument(
+        "--table-bits", type=int, help="table of 2**bits entries of 12 bytes (default: by board)"
+    )
     args = parser.parse_args()
     print(
         f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run, "
-        f"table 2**{args.table_bits}"
+        f"table 2**{args.table_bits or 'auto'}"
     )
-    print(f"{'board':<6} {'rule':<14} {'value':>12} {'wall s':>8} {'cpu s':>8} {'nodes':>13} {'nodes/s':>10}")
+    print(
+        f"{'board':<6} {'rule':<14} {'value':>12} {'wall s':>8} {'cpu s':>8} {'nodes':>13} {'nodes/s':>10} "
+        "table"
+    )
     results = []
     for name in args.boards:
         board = Board.parse(name)
@@ -72,7 +76,7 @@ def main() -> int:
             rate = r["nodes"] / r["cpu"] if r["cpu"] > 0 else 0
             print(
                 f"{name:<6} {rule:<14} {r['value']!s:>12} {r['wall']:8.2f} {r['cpu']:8.2f} "
-                f"{r['nodes']:13,d} {rate:10,.0f}",
+                f"{r['nodes']:13,d} {rate:10,.0f} 2**{r['bits']}",
                 flush=True,
             )
     for rule in args.rules:

@@ -180,7 +180,7 @@ def test_empty_boards(name: str, must: bool) -> None:
 @pytest.mark.parametrize("must", RULES)
 def test_empty_3x4(must: bool) -> None:
     board = Board(3, 4)
-    assert Solver(board, must, table_bits=24).value(DotsPosition(board)) == (MUST if must else FREE)["3x4"]
+    assert Solver(board, must).value(DotsPosition(board)) == (MUST if must else FREE)["3x4"]
 
 
 def test_the_rules_differ_in_mid_game() -> None:
