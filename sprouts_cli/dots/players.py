@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .board import DotsPosition
 from .game import DotsGame
-from .solver import OutOfTime, Solver
+from .solver import OutOfTime, Solver, default_table_bits
 
 PLAYER_NAMES = ("human", "random", "greedy", "perfect")
 
@@ -84,7 +84,8 @@ class PerfectPlayer(DotsPlayer):
     def solver(self, game: DotsGame) -> Solver:
         key = (game.board, game.must_complete)
         if key not in self.solvers:
-            self.solvers[key] = Solver(game.board, game.must_complete)
+            bits = min(24, default_table_bits(game.board))  # at most 192 MB for a player
+            self.solvers[key] = Solver(game.board, game.must_complete, table_bits=bits)
         return self.solvers[key]
 
     def choose(self, game: DotsGame, rng: random.Random) -> Choice:
