@@ -45,6 +45,7 @@ def run(board: Board, must: bool, limit: float, bits: int) -> dict:
         "wall": wall,
         "cpu": cpu,
         "nodes": solver.nodes,
+        "bits": solver.table_bits,
     }
 
 
