@@ -160,6 +160,11 @@ def test_cli_play_log_replay_and_render(tmp_path: Path) -> None:
     out = tmp_path / "at5.png"
     r = run("dots", "replay", str(log), "--at", "5", "-o", str(out))
     assert r.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
+    out = tmp_path / "end.svg"
+    assert run("dots", "render", str(log), "-o", str(out)).exit_code == 0  # a log: owners' colours
+    picture = out.read_text()
+    assert ">B<" in picture or ">A<" in picture
+    assert run("dots", "render", str(log), "--at", "99", "-o", str(out)).exit_code == 2
     out = tmp_path / "pos.svg"
     assert run("dots", "render", "2x2:111111111111", "-o", str(out)).exit_code == 0
     assert out.read_text().count("<svg") == 1

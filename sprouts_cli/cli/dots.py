@@ -379,13 +379,44 @@ def run_replay(log: str, game_number: int | None, at: int | None, output: str | 
 @dots_group.command("render")
 @click.argument("position")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), required=True, help="out.svg or out.png")
-@click.option("--title/--no-title", default=True, help="Write the position string above the board.")
-def render_command(position: str, output: str, title: bool) -> None:
-    """Draw POSITION (``RxC:LINES``): dots, lines, taken boxes (grey: a string does not say
-    who took them; draw a game's position with ``sprouts dots replay LOG --at K -o``)."""
+@click.option(
+    "--game", "game_number", type=click.IntRange(1), help="From a log: the game (default: the last)."
+)
+@click.option(
+    "--at", "at", type=click.IntRange(0), help="From a log: the position after move K (default: the end)."
+)
+@click.option(
+    "--title/--no-title", default=True, help="Write the position (or game and score) above the board."
+)
+def render_command(position: str, output: str, game_number: int | None, at: int | None, title: bool) -> None:
+    """Draw POSITION (``RxC:LINES``, or a game of a Dots-and-Boxes log): dots, lines in the
+    colour of the player who drew them, taken boxes in their owner's colour with A or B
+    (grey and black when a position string does not say who)."""
     from ..dots import DotsPosition
+    from ..dots.log import is_dots_log
     from ..dots.render import render_dots
 
+    if Path(position).is_file() and is_dots_log(position):
+        from ..dots.log import replay_dots_log
+
+        result = replay_dots_log(position)
+        if result.error is not None:
+            fail(f"{position}: {result.error}")
+        games = [g for g in result.games if game_number is None or g.number == game_number]
+        if not games:
+            fail(f"{position}: no game {game_number or ''} in the log".replace("  ", " "))
+        g = games[-1]
+        k = g.moves if at is None else at
+        if k > g.moves:
+            fail(f"game {g.number} has {g.moves} moves; there is no move {k}")
+        step = g.steps[k]
+        label = f"game {g.number}, move {k}: A {step.score[0]} - B {step.score[1]}" if title else None
+        try:
+            render_dots(step.position, output, step.line_owner, step.box_owner, title=label)
+        except SproutsError as e:
+            fail(str(e))
+        err.print(f"wrote {output}", style="dim")
+        return
     try:
         p = DotsPosition.parse(position)
         render_dots(p, output, title=str(p) if title else None)
