@@ -147,6 +147,9 @@ def test_cli_time_limit_reports_bounds() -> None:
 def test_cli_play_log_replay_and_render(tmp_path: Path) -> None:
     log = tmp_path / "g.log"
     svg = tmp_path / "svg"
+    r = run("dots", "play", "2x2", "--first", "random", "--second", "random", "--svg", str(svg), "-q")
+    assert r.exit_code == 2 and "no such directory" in r.output
+    svg.mkdir()
     r = run("dots", "play", "2x3", "--first", "greedy", "--second", "perfect", "--seed", "4",
             "--log", str(log), "--svg", str(svg), "-q")  # fmt: skip
     assert r.exit_code == 0, r.output

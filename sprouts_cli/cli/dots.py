@@ -180,8 +180,8 @@ def play_command(
     rng = random.Random(seed)
     kinds = {1: first, 2: second}
     players = {p: None if kinds[p] == "human" else make_player(kinds[p], seconds) for p in (1, 2)}
-    if svg_dir:
-        Path(svg_dir).mkdir(parents=True, exist_ok=True)
+    if svg_dir and not Path(svg_dir).is_dir():
+        fail(f"{svg_dir}: no such directory (make it first)")
     reason = "no line left"
     try:
         if log:
