@@ -173,7 +173,7 @@ def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: 
 
 
 def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, source: str = "") -> None:
-    from .picture.gamefile import write_atomic
+    from .files import write_atomic
 
     frames = frames_of(game)
     svgs = [svg_of(pic, None) for pic in pictures]  # the caption names the move

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -79,3 +80,51 @@ def test_cli_refusals(tmp_path: Path) -> None:
     assert r.exit_code == 2 and ".csv" in r.output
     r = run("play", "--batch", "2", "--spots", "3", "--first", "random", "--stats", "/no/such/dir/s.csv")
     assert r.exit_code == 2 and "no such directory" in r.output
+
+
+def test_an_interrupted_batch_keeps_the_finished_games(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    stats = tmp_path / "stats.csv"
+    args = [
+        sys.executable,
+        "-m",
+        "sprouts_cli",
+        "play",
+        "--batch",
+        "400",
+        "--first",
+        "random",
+        "--second",
+        "montecarlo",
+        "--games",
+        "20",
+        "--spots",
+        "8",
+        "--seed",
+        "1",
+        "--jobs",
+        "2",
+        "--no-db",
+        "--stats",
+        str(stats),
+    ]
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    _, errors = proc.communicate(timeout=60)
+    assert proc.returncode == 130, errors
+    assert "interrupted after" in errors and "Traceback" not in errors
+    m = re.search(r"interrupted after (\d+) of 400 games", errors)
+    assert m
+    if int(m.group(1)):
+        assert len(list(csv.DictReader(stats.open()))) == int(m.group(1))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from ..engine.rules import Rules
+from ..errors import SproutsError
 from .common import err, fail, out
 
 
@@ -31,12 +31,15 @@ def run_batch(
         fail("--batch plays from the n-spot start: give --spots N (and no START)")
     if "human" in kinds:
         fail("--batch is for computer players; a person cannot play a batch of games")
+    from ..files import check_output
+    from ..procs import interrupted_exit_code, sigterm_as_interrupt
+
     for path, ends in ((stats, (".csv",)), (plot_path, (".png", ".svg", ".pdf"))):
         if path is not None:
-            if Path(path).suffix.lower() not in ends:
-                fail(f"{path}: the file should end in {' or '.join(ends)}")
-            if not Path(path).resolve().parent.is_dir():
-                fail(f"{path}: no such directory")
+            try:
+                check_output(path, ends)
+            except SproutsError as e:
+                fail(str(e))
     assert spots is not None
     base = seed if seed is not None else random.SystemRandom().randrange(2**31)
     spec = BatchSpec(kinds, rules, spots, seconds, games, depth, sharp)
@@ -48,14 +51,15 @@ def run_batch(
             err.print(f"\r{done}/{total} games", end="", markup=False)
 
     try:
-        for row in play_batch(spec, count, base, jobs, progress):
-            rows.append(row)
-    except KeyboardInterrupt:
+        with sigterm_as_interrupt():
+            for row in play_batch(spec, count, base, jobs, progress):
+                rows.append(row)
+    except KeyboardInterrupt as e:
         err.print(f"\ninterrupted after {len(rows)} of {count} games", markup=False)
         if stats and rows:
             write_csv(stats, rows, kinds)
             err.print(f"wrote the {len(rows)} finished games to {stats}", markup=False)
-        raise SystemExit(130) from None
+        raise SystemExit(interrupted_exit_code(e)) from None
     if live:
         err.print("", markup=False)
     if stats:

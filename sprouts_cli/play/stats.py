@@ -14,8 +14,8 @@ interval, ``scipy.stats.binomtest``).
 from __future__ import annotations
 
 import csv
+import io
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -120,43 +120,41 @@ def play_batch(
                 progress(done, count)
             yield row
         return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),)) as pool:
-        pending: set[Future] = set()
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),))
+    pending: set[Future] = set()
+    finished_cleanly = False
+    try:
         todo = iter(tasks)
-        try:
-            for t in todo:  # a bounded number of games in flight at a time
-                pending.add(pool.submit(_task, t))
-                if len(pending) >= 2 * jobs:
-                    break
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    done += 1
-                    if progress:
-                        progress(done, count)
-                    yield f.result()
-                    nxt = next(todo, None)
-                    if nxt is not None:
-                        pending.add(pool.submit(_task, nxt))
-        finally:
-            for f in pending:
-                f.cancel()
+        for t in todo:  # a bounded number of games in flight at a time
+            pending.add(pool.submit(_task, t))
+            if len(pending) >= 2 * jobs:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                done += 1
+                if progress:
+                    progress(done, count)
+                yield f.result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.add(pool.submit(_task, nxt))
+        finished_cleanly = True
+    finally:
+        # interrupted: the games in flight are not waited for (the workers end with this process)
+        pool.shutdown(wait=finished_cleanly, cancel_futures=True)
 
 
 def write_csv(path: str | os.PathLike, rows: list[GameRow], kinds: tuple[str, ...]) -> None:
     """The rows as CSV, written to a temporary file and renamed."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".stats-", suffix=".csv", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=csv_columns(len(kinds)))
-            w.writeheader()
-            for row in sorted(rows, key=lambda r: r.game):
-                w.writerow(row.csv_row(kinds))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from ..files import write_atomic
+
+    buffer = io.StringIO(newline="")
+    w = csv.DictWriter(buffer, fieldnames=csv_columns(len(kinds)))
+    w.writeheader()
+    for row in sorted(rows, key=lambda r: r.game):
+        w.writerow(row.csv_row(kinds))
+    write_atomic(path, buffer.getvalue())
 
 
 @dataclass
@@ -225,17 +223,14 @@ def plot(path: str | os.PathLike, rows: list[GameRow], spec: BatchSpec) -> None:
         ax2.text(i, w.high + 0.02, f"{w.wins}/{w.games}", ha="center", fontsize=9)
     fig.suptitle(f"{' vs '.join(spec.kinds)}, {spec.rules.describe()}", fontsize=10)
     fig.tight_layout()
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".plot-", suffix=path.suffix or ".png", dir=path.parent or ".")
-    os.close(fd)
+    from ..files import write_atomic
+
+    buffer = io.BytesIO()
     try:
-        fig.savefig(tmp, dpi=110)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        fig.savefig(buffer, format=Path(path).suffix.lower().lstrip(".") or "png", dpi=110)
     finally:
         plt.close(fig)
+    write_atomic(path, buffer.getvalue())
 
 
 class _TimedSession(Session):
