@@ -9,7 +9,16 @@ from .common import err, fail
 def _drawer(save: str | None, svg_dir: str | None, width: float, height: float):
     if not (save or svg_dir):
         return None
+    from ..files import check_directory, check_output
     from ..play.drawing import Drawer
+
+    try:
+        if save:
+            check_output(save, (".json",))
+        if svg_dir:
+            check_directory(svg_dir)
+    except SproutsError as e:
+        fail(str(e))
 
     return Drawer(width, height, save, svg_dir, 1)
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
 import ipaddress
 import json
@@ -272,6 +273,8 @@ class NetPlay:
         self.prompted_at: int | None = None
         self.over_said = False
         self.peer_said_bye = False
+        self.error: BaseException | None = None
+        self.busy = asyncio.Lock()
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -341,6 +344,7 @@ class NetPlay:
             self.ui.say(f"waiting for {self.label(g.to_move)} (you may type undo or quit)")
 
     def _applied_move(self, step, by_me: bool) -> None:
+        """A move made here or received: logged and shown (after it was drawn, if pictures are kept)."""
         from ..log import move_fields
 
         g = self.game
@@ -357,11 +361,26 @@ class NetPlay:
         )
         who = "you" if by_me else "the other player"
         self.ui.say(f"{g.moves_made:>3}. player {step.player} ({who}): {step.words}")
-        self._draw()
 
     def _draw(self) -> None:
+        """Draw the position into this side's picture (``--save``/``--svg``); PlayError if it cannot be."""
         if self.drawer is not None and self.game is not None:
             self.drawer.draw(self.game)
+
+    async def _draw_move(self) -> None:
+        """Draw a new move in a thread, so that heartbeats go on while the router works."""
+        if self.drawer is None or self.game is None:
+            return
+        snapshot = copy.copy(self.game)
+        snapshot.played = list(self.game.played)
+        await asyncio.to_thread(self.drawer.draw, snapshot)
+
+    def _redraw(self) -> None:
+        """After an undo: the earlier picture is kept, so this does not fail; if it does, say so."""
+        try:
+            self._draw()
+        except SproutsError as e:
+            self.ui.say(f"     (the picture could not follow: {e})")
 
     def _undone(self, step, by_me: bool) -> None:
         g = self.game
@@ -377,10 +396,14 @@ class NetPlay:
         )
         who = "you" if by_me else "the other player"
         self.ui.say(f"     took back move {g.moves_made + 1} ({step.words}), asked by {who}")
-        self._draw()
+        self._redraw()
 
     # ------------------------------------------------------------------ our actions
     async def on_line(self, text: str | None) -> None:
+        async with self.busy:
+            await self._on_line(text)
+
+    async def _on_line(self, text: str | None) -> None:
         from .human import HELP, list_moves, read_answer
 
         g = self.game
@@ -431,6 +454,14 @@ class NetPlay:
         k = g.moves_made
         data = move_message(g.position, move)
         step = g.play(move, "human", words)
+        try:
+            await self._draw_move()
+        except SproutsError as e:
+            g.undo()
+            self.ui.say(f"That move cannot be drawn here ({e}); choose another.")
+            self.prompted_at = None
+            self.show_turn()
+            return
         action = {"type": "move", "k": k, "id": self.next_id(), **data}
 
         def revert() -> None:
@@ -457,7 +488,7 @@ class NetPlay:
             g.played.append(step)
             self.ui.say(f"     move {k} ({step.words}) is back")
             self._record_move_again(step)
-            self._draw()
+            self._redraw()
 
         self.pending = Pending(action["id"], action, revert)
         self._undone(step, by_me=True)
@@ -483,6 +514,22 @@ class NetPlay:
         await self.send({"type": "bye", "k": self.k, "reason": reason})
         self.end(reason)
 
+    def fail(self, error: BaseException) -> None:
+        """Something went wrong on this side (a peer speaking another protocol, a bug): stop, say why."""
+        if self.error is None and not self.finished.is_set():
+            self.error = error
+            self.end(f"stopped: {error}")
+
+    def watch(self, task: asyncio.Task) -> asyncio.Task:
+        """A task of the session whose failure ends the session (it is not lost in the loop)."""
+
+        def done(t: asyncio.Task) -> None:
+            if not t.cancelled() and t.exception() is not None:
+                self.fail(t.exception())  # type: ignore[arg-type]
+
+        task.add_done_callback(done)
+        return task
+
     def end(self, reason: str) -> None:
         if self.finished.is_set():
             return
@@ -501,9 +548,9 @@ class NetPlay:
 
     # ------------------------------------------------------------------ their messages
     async def on_message(self, m: dict) -> None:
-        kind = m["type"]
-        handler = getattr(self, "on_" + kind)
-        await handler(m)
+        """One message from the other side; one message or typed line changes the game at a time."""
+        async with self.busy:
+            await getattr(self, "on_" + m["type"])(m)
 
     async def on_hello(self, m: dict) -> None:
         if m.get("protocol") != PROTOCOL:
@@ -593,6 +640,7 @@ class NetPlay:
             assert move is not None
             step = g.play(move, "human")
             try:
+                await self._draw_move()
                 self._applied_move(step, by_me=False)
             except SproutsError as e:  # it cannot be drawn here
                 g.undo()
@@ -738,7 +786,11 @@ class NetPlay:
                     return
                 message = decode(line)
                 if message is not None:
-                    await self.on_message(message)
+                    try:
+                        await self.on_message(message)
+                    except NetError as e:
+                        self.fail(e)
+                        return
         finally:
             finished.cancel()
             if writer is self.writer and self.finished.is_set():
@@ -799,7 +851,7 @@ async def run_host(play: NetPlay, port: int, announce: Callable[[str], None]) ->
                 ("to-move", play.game.first_to_move),
             ],
         )
-    tasks = [asyncio.create_task(play.beat()), asyncio.create_task(play.read_input())]
+    tasks = [play.watch(asyncio.create_task(play.beat())), play.watch(asyncio.create_task(play.read_input()))]
     try:
         waited = asyncio.create_task(play.connected.wait())
         done, _ = await asyncio.wait(
@@ -823,7 +875,7 @@ async def run_host(play: NetPlay, port: int, announce: Callable[[str], None]) ->
 
 async def run_guest(play: NetPlay, host: str, port: int) -> str:
     """Dial the host (again after every lost channel) and play until the game ends."""
-    tasks = [asyncio.create_task(play.beat()), asyncio.create_task(play.read_input())]
+    tasks = [play.watch(asyncio.create_task(play.beat())), play.watch(asyncio.create_task(play.read_input()))]
     try:
         first = True
         while not play.finished.is_set():
@@ -893,6 +945,9 @@ def play_over_network(
             assert code is not None
             host, p = parse_code(code)
             await run_guest(play, host, p)
+        if play.error is not None:
+            error = play.error
+            raise error if isinstance(error, NetError) else NetError(f"the game stops: {error}")
         return play
 
     return asyncio.run(main())
