@@ -9,6 +9,8 @@ that failed, and the ways a search stops before its answer (``SolveAborted``:
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SproutsError(ValueError):
     """Base class: bad input, with a message fit to show a person."""
@@ -42,6 +44,16 @@ class PictureError(SproutsError):
     through a spot, a fourth curve at a spot), or a position that cannot be drawn."""
 
 
+class NoRoom(PictureError):
+    """A move the router cannot draw here, with the room the widest way has (for the ladder)."""
+
+    def __init__(self, message: str, widest: float = 0.0, needed: float = 0.0, ghost: Any = None):
+        super().__init__(message)
+        self.widest = widest
+        self.needed = needed
+        self.ghost = ghost  # the widest way as world points, a numpy array (for pushing curves apart)
+
+
 class TableError(SproutsError):
     """A table of solved positions (SQLite) or a file to import into it that cannot be used.
 
@@ -71,6 +83,14 @@ class LimitError(SproutsError):
 
 class OutputError(SproutsError):
     """A file that cannot be written where it was asked for (missing or read-only directory)."""
+
+
+class NetError(SproutsError):
+    """Network play cannot go on: a bad room code, a peer that speaks another protocol, a lost peer."""
+
+
+class ClusterError(SproutsError):
+    """The cluster cannot be used (Ray missing, no cluster at the address, a failed job)."""
 
 
 class PlayError(SproutsError):

@@ -39,7 +39,7 @@ from scipy import ndimage
 from ..engine.moves import Move, apply_move
 from ..engine.naming import numbered_key
 from ..engine.position import Position
-from ..errors import PictureError
+from ..errors import NoRoom, PictureError
 from ._jit import kernel
 from .analyse import Analysis, analyse_picture
 from .band import Band, BandSettings, Obstacles, resample
@@ -69,18 +69,6 @@ class RouteSettings:
     D: float = COMFORT
     lam: float = 1.0
     relax: bool = True
-
-
-class NoRoom(PictureError):
-    """A move the router cannot draw here, with the room the widest way has (for the ladder)."""
-
-    def __init__(
-        self, message: str, widest: float = 0.0, needed: float = 0.0, ghost: np.ndarray | None = None
-    ):
-        super().__init__(message)
-        self.widest = widest
-        self.needed = needed
-        self.ghost = ghost  # the widest way, world points (for pushing curves apart)
 
 
 @dataclass

@@ -68,7 +68,7 @@ from ..engine.naming import (
 )
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..errors import SproutsError
+from ..errors import NetError, SproutsError
 from .game import Game
 
 #: The protocol's version: both sides must speak the same.
@@ -82,10 +82,6 @@ MAX_LINE = 1 << 20
 WAIT = 120.0
 TYPES = ("hello", "game", "move", "undo", "ack", "refuse", "resend", "heartbeat", "bye")
 LOOPBACK = "127.0.0.1"
-
-
-class NetError(SproutsError):
-    """Network play cannot go on: a bad room code, a peer that speaks another protocol, a lost peer."""
 
 
 # ---------------------------------------------------------------------- codes and keys

@@ -45,7 +45,7 @@ from typing import Any
 
 from ..cpus import usable_cpus
 from ..engine.position import Position
-from ..errors import SproutsError
+from ..errors import ClusterError
 from ..procs import Terminated
 from .jobs import Fact, Job, JobResult, JobSolver
 from .nimbers import NormalSolver, land_lives
@@ -60,10 +60,6 @@ DN_PER_LIFE = 1
 STOP_GRACE_SECONDS = 10.0
 #: How the missing extra is named in the error.
 INSTALL_HINT = 'pip install "sprouts-cli[cluster]"'
-
-
-class ClusterError(SproutsError):
-    """The cluster cannot be used (Ray missing, no cluster at the address, a failed job)."""
 
 
 # ================================================================ statistics
