@@ -99,8 +99,8 @@ def test_direct_paths_agree_with_the_tree_on_game_sequences() -> None:
 def test_land_cache_keys_on_lives() -> None:
     """The same regions with other lives are another land (the cache key holds the lives)."""
     clear_land_cache()
-    one = Position._make((((0, 1),),), (2, 2))
-    two = Position._make((((0, 1),),), (1, 2))
+    one = Position.trusted((((0, 1),),), (2, 2))
+    two = Position.trusted((((0, 1),),), (1, 2))
     assert one.canonical() == "11"
     assert two.canonical() == "12"
 

@@ -29,12 +29,12 @@ def set_region_variants(p: Position):
         else:
             options.append([r])
     for choice in itertools.product(*options):
-        yield Position._make(tuple(choice), c.lives)
+        yield Position.trusted(tuple(choice), c.lives)
 
 
 def adjacent_corner_variant(p: Position) -> Position:
     c = clean(p)
-    return Position._make(
+    return Position.trusted(
         tuple(tuple(merge_adjacent_corners(b, c.lives) for b in r) for r in c.regions), c.lives
     )
 

@@ -41,7 +41,8 @@ and whole lands by exact (not canonical) keys in ``land_code_and_text``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 from ..errors import NestingError
 from ..unionfind import UnionFind
@@ -55,12 +56,15 @@ K_CAP = 3
 K_SMALL = 4
 SMALL_BASE = 1 << 40
 
-Code = tuple
+#: A canonical code: ints and nested codes, compared as tuples (lexicographically).
+Code: TypeAlias = "tuple[int | Code, ...]"
 
 #: Lands kept by each cache of ``land_code_and_text`` (1–3 kB each with its key: 20–40 MB in all).
 LAND_CACHE_SIZE = 8_192
-_BY_LAND: BoundedCache[tuple, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
-_BY_PATTERN: BoundedCache[tuple, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
+#: A land as a cache key: its regions, and the lives of the spots (met along them, or in spot order).
+LandKey = tuple[tuple[Region, ...], tuple[int, ...]]
+_BY_LAND: BoundedCache[LandKey, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
+_BY_PATTERN: BoundedCache[LandKey, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
 
 #: Boundary patterns kept by each pattern cache (a few hundred bytes each).
 PATTERN_CACHE_SIZE = 200_000
@@ -114,7 +118,7 @@ class _Shape:
 
 
 def _spot_kinds(
-    seqs: list[Boundary], region_of: list[int], lives: Mapping[int, int]
+    seqs: list[Boundary], region_of: list[int], lives: Sequence[int]
 ) -> tuple[dict[int, int], dict[int, tuple[tuple[int, int], tuple[int, int]]]]:
     """How each spot is written (``K_*``), and the two corners of each capital.
 
@@ -257,8 +261,10 @@ class _Coder:
             self._write_comp(node - n, -1, b0, c0, out)
         return out
 
-    def _write_region(self, r: int, parent: int, pb: int, pstart: int, out: list) -> None:
-        items = []
+    def _write_region(
+        self, r: int, parent: int, pb: int, pstart: int, out: list[list[tuple[int, int]]]
+    ) -> None:
+        items: list[tuple[int | Code, int, Code, int, int, int]] = []
         if parent >= 0:
             items.append((self.normalised(pb, pstart), 0, (), pb, pstart, -1))
         for k in self.shape.region_comps[r]:
@@ -271,7 +277,7 @@ class _Coder:
             if it[5] >= 0:
                 self._write_comp(it[5], r, it[3], it[4], out)
 
-    def _write_comp(self, k: int, parent: int, b0: int, c0: int, out: list) -> None:
+    def _write_comp(self, k: int, parent: int, b0: int, c0: int, out: list[list[tuple[int, int]]]) -> None:
         if parent >= 0 and len(self.shape.comp_bnds[k]) == 1:
             return  # a free piece: its one boundary was written with the parent region
         walk = self.memo_walk.get((b0, c0))
@@ -448,7 +454,7 @@ def _one_piece_code(
         codes = []
         for f in fs:
             low, starts = _least_starts(patterns[f])
-            code = (low,)
+            code: Code = (low,)
             free_codes[f] = (code, starts[0])
             codes.append(code)
         codes.sort()
@@ -496,7 +502,7 @@ def _one_piece_code(
     return (0, tuple(sorted([*(free_codes[f][0] for f in free[centre]), piece_code]))), text
 
 
-def _sort_key(item: tuple) -> tuple:
+def _sort_key(item: tuple[int | Code, int, Code, int, int]) -> tuple[int | Code, int, Code]:
     """How the boundaries of a region are ordered for writing (``_Coder._write_region``)."""
     return item[0], item[1], item[2]
 
@@ -670,7 +676,7 @@ def nesting_problem(p: Position) -> str | None:
     return None
 
 
-def _single_region(region: tuple[Boundary, ...], lives: Mapping[int, int]) -> tuple[Code, str]:
+def _single_region(region: tuple[Boundary, ...], lives: Sequence[int]) -> tuple[Code, str]:
     """A land of one region: its boundaries are free pieces, so sorting their least
     rotations is the whole work (the same code and text as the general path)."""
     kinds: dict[int, int] = {}
@@ -681,8 +687,8 @@ def _single_region(region: tuple[Boundary, ...], lives: Mapping[int, int]) -> tu
                 kinds[s] = K_SMALL if s in kinds else K_TWO
             else:
                 kinds[s] = 3 - lv
-    fwd = []
-    mir = []
+    fwd: list[tuple[tuple[int, ...], Boundary, int]] = []
+    mir: list[tuple[tuple[int, ...], Boundary, int]] = []
     for b in region:
         if len(b) == 1:
             t = (kinds[b[0]],)
@@ -699,7 +705,7 @@ def _single_region(region: tuple[Boundary, ...], lives: Mapping[int, int]) -> tu
     return code, _write_boundaries([(seq, start) for _t, seq, start in best], kinds, {})
 
 
-def _first(item: tuple) -> object:
+def _first(item: tuple[Any, ...]) -> Any:
     return item[0]
 
 
@@ -821,7 +827,7 @@ def land_code_and_text(
 
 
 def _renumbered_land(
-    regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]
+    regions: list[tuple[Boundary, ...]], lives: Sequence[int]
 ) -> tuple[tuple[tuple[Boundary, ...], ...], tuple[int, ...]]:
     """The land with its spots renumbered as they first appear, and the lives of the spots."""
     ids: dict[int, int] = {}
@@ -830,7 +836,7 @@ def _renumbered_land(
 
 
 def _sorted_land(
-    regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]
+    regions: list[tuple[Boundary, ...]], lives: Sequence[int]
 ) -> tuple[tuple[tuple[Boundary, ...], ...], tuple[int, ...]]:
     """The land with each boundary read from its least corner, boundaries and regions sorted
     by those readings, and spots renumbered as they first appear; and the lives of the spots.
@@ -856,9 +862,9 @@ def _sorted_land(
     for s, ri in where.items():
         lv = lives[s]
         kinds[s] = 3 - lv if lv >= 2 else K_CAP if ri < 0 else K_SMALL if s in twice else K_TWO
-    laid: list[tuple[tuple, Region]] = []
+    laid: list[tuple[tuple[tuple[int, ...], ...], Region]] = []
     for r in regions:
-        items = []
+        items: list[tuple[tuple[int, ...], Boundary]] = []
         for b in r:
             if len(b) == 1:
                 items.append(((kinds[b[0]],), b))
@@ -880,7 +886,7 @@ def clear_land_cache() -> None:
     clear_caches()
 
 
-def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
+def land_code(regions: list[tuple[Boundary, ...]], lives: Sequence[int]) -> tuple[Code, str]:
     """The canonical code of one cleaned land and its canonical string, computed afresh.
 
     One-region lands and lands with one piece of several boundaries take direct
@@ -896,7 +902,7 @@ def land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> 
     return _tree_code(_Shape(*prepared))
 
 
-def general_land_code(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> tuple[Code, str]:
+def general_land_code(regions: list[tuple[Boundary, ...]], lives: Sequence[int]) -> tuple[Code, str]:
     """``land_code`` through the region–piece tree always (the reference for the direct paths)."""
     return _tree_code(_Shape(*_prepare(regions, lives)))
 
@@ -911,7 +917,7 @@ Prepared = tuple[
 ]
 
 
-def _prepare(regions: list[tuple[Boundary, ...]], lives: Mapping[int, int]) -> Prepared:
+def _prepare(regions: list[tuple[Boundary, ...]], lives: Sequence[int]) -> Prepared:
     """Boundaries in one list, their regions, the kinds of spots, capitals' corners, patterns."""
     seqs: list[Boundary] = []
     region_of: list[int] = []

@@ -160,7 +160,7 @@ def representative_moves(p: Position) -> list[Move]:
 
 #: A move as a plain tuple: the arguments of ``Move`` (building a frozen dataclass costs
 #: ten times more, and a search turns only about one listed move in ten into a child).
-MoveArgs = tuple
+MoveArgs = tuple[int, int, int, int, int] | tuple[int, int, int, int, int, frozenset[int]]
 
 
 def symmetric_moves(p: Position) -> list[Move]:
@@ -213,11 +213,11 @@ def symmetric_move_args(p: Position) -> list[MoveArgs]:
                 if bj != bi and t != s:
                     append((ri, bi, ci, bj, cj))
             # a line to the second boundary of its own class (same shape, interchangeable)
-            bj = second.get(bi)
-            if bj is not None:
-                for cj, t in enumerate(region[bj]):
+            partner = second.get(bi)
+            if partner is not None:
+                for cj, t in enumerate(region[partner]):
                     if lives[t]:
-                        append((ri, bi, ci, bj, cj))
+                        append((ri, bi, ci, partner, cj))
     return out
 
 
@@ -319,14 +319,14 @@ def apply_move(p: Position, m: Move, check: bool = True) -> Position:
     else:
         side_a, side_b = split_boundary(b1, m.corner, m.corner2, z, lives)
         inside = m.inside
-        a: list[Boundary] = [side_a]
-        b: list[Boundary] = [side_b]
+        in_a: list[Boundary] = [side_a]
+        in_b: list[Boundary] = [side_b]
         for k, other in enumerate(region):
             if k != m.boundary:
-                (a if k in inside else b).append(other)
-        regions[m.region] = tuple(a)
-        regions.append(tuple(b))
-    return Position._make(tuple(regions), tuple(new_lives), p.heaps)
+                (in_a if k in inside else in_b).append(other)
+        regions[m.region] = tuple(in_a)
+        regions.append(tuple(in_b))
+    return Position.trusted(tuple(regions), tuple(new_lives), p.heaps)
 
 
 def split_boundary(
@@ -348,7 +348,7 @@ def heap_children(p: Position) -> list[Position]:
     for i, h in enumerate(p.heaps):
         for smaller in range(h):
             heaps = p.heaps[:i] + (smaller,) + p.heaps[i + 1 :]
-            out.append(Position._make(p.regions, p.lives, tuple(sorted(v for v in heaps if v))))
+            out.append(Position.trusted(p.regions, p.lives, tuple(sorted(v for v in heaps if v))))
     return out
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError
 from .moves import Move, apply_move, families, live_others, representative_moves
-from .position import Position
+from .position import Boundary, Position, Region
 
 ARROW = "→"
 
@@ -84,7 +84,7 @@ def numbered_text(p: Position) -> str:
 
 def parse_numbered(text: str, lives: Sequence[int]) -> Position:
     """Read :func:`numbered_text` back, with the lives of every spot (0-based order)."""
-    regions = []
+    regions: list[Region] = []
     for rtext in text.split("|"):
         rtext = rtext.strip()
         if not rtext:
@@ -92,7 +92,7 @@ def parse_numbered(text: str, lives: Sequence[int]) -> Position:
             continue
         if not re.fullmatch(r"(\[[\d\s]*\]\s*)+", rtext):
             raise NotationError(f"a region is written as boundaries in brackets, not {rtext!r}")
-        bounds = []
+        bounds: list[Boundary] = []
         for b in re.findall(r"\[([\d\s]*)\]", rtext):
             bounds.append(tuple(int(s) - 1 for s in b.split()))
         regions.append(tuple(bounds))
@@ -122,10 +122,14 @@ def _least_rotation(b: tuple[int, ...]) -> tuple[int, ...]:
     return min((b[i:] + b[:i] for i in range(len(b))), default=())
 
 
-def numbered_key(p: Position, mirror: bool = True) -> tuple:
+#: The regions of a numbered position in a standard order (``numbered_key``).
+SortedRegions = tuple[tuple[Boundary, ...], ...]
+
+
+def numbered_key(p: Position, mirror: bool = True) -> tuple[SortedRegions, tuple[int, ...], tuple[int, ...]]:
     """Equal exactly for the same numbered position up to rotation, reordering and (if asked) mirroring."""
 
-    def key(regions: Iterable[Iterable[tuple[int, ...]]]) -> tuple:
+    def key(regions: Iterable[Iterable[tuple[int, ...]]]) -> SortedRegions:
         return tuple(sorted(tuple(sorted(_least_rotation(tuple(b)) for b in r)) for r in regions))
 
     forward = key(p.regions)
@@ -297,13 +301,13 @@ def _enclosures(
     touched: set[int] = set()
     on_cut: set[int] = set()
     for s in named:
-        k = where.get(s)
-        if k is None:
+        home = where.get(s)
+        if home is None:
             return []
-        if k == bi:
+        if home == bi:
             on_cut.add(s)
-        elif k in others:
-            touched.add(k)
+        elif home in others:
+            touched.add(home)
     out: dict[Move, bool] = {}
     for inside, named_side in ((frozenset(touched), "a"), (frozenset(others - touched), "b")):
         m = Move(ri, bi, ci, bi, cj, inside)
@@ -349,7 +353,7 @@ def distinct_named_moves(p: Position) -> list[NamedMove]:
     return named
 
 
-def _words_order(words: str) -> tuple:
+def _words_order(words: str) -> tuple[list[int], int, list[int], str]:
     nums = [int(t) for t in re.findall(r"\d+", words.split(" giving ")[0])]
     return (nums[:2], len(nums), nums, words)
 

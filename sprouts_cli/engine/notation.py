@@ -442,7 +442,7 @@ def _build(parsed: _Parsed, text: str) -> Position:
     from .canonical import nesting_problem
 
     for (lo, hi), col in zip(land_ranges, parsed.land_columns, strict=True):
-        sub = Position._make(position.regions[lo:hi], position.lives)
+        sub = Position.trusted(position.regions[lo:hi], position.lives)
         problem = nesting_problem(sub)
         if problem:
             raise NotationError(f"this land cannot be drawn on the plane: {problem}", text, col)

@@ -34,7 +34,7 @@ def clean(p: Position) -> Position:
     move, and a region with fewer than two lives has no move: none of them can change
     the game.  Spot numbers and heaps are kept.
     """
-    return Position._make(tuple(_live_regions(p)), p.lives, p.heaps)
+    return Position.trusted(tuple(_live_regions(p)), p.lives, p.heaps)
 
 
 def group_by_live_spots(regions: list[Region], lives: tuple[int, ...]) -> list[list[int]]:
@@ -78,12 +78,12 @@ def land_regions(p: Position) -> list[list[Region]]:
 def split_lands(p: Position) -> list[Position]:
     """The lands of the cleaned position, each a Position keeping the spot numbers."""
     c = clean(p)
-    return [Position._make(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
+    return [Position.trusted(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
 
 
 def join_lands(lands: Iterable[Position], lives: tuple[int, ...]) -> Position:
     """The position made of ``lands`` (positions on the same spots, as ``split_lands`` gives them)."""
-    return Position._make(tuple(r for land in lands for r in land.regions), lives)
+    return Position.trusted(tuple(r for land in lands for r in land.regions), lives)
 
 
 def whole_lands(p: Position) -> list[Position]:
@@ -101,5 +101,5 @@ def whole_lands(p: Position) -> list[Position]:
     for group in land_groups(p):
         spots = {s for i in group for b in p.regions[i] for s in b if lives[s]}
         keep = tuple(r for r in dead if any(s in spots for b in r for s in b))
-        out.append(Position._make(tuple(p.regions[i] for i in group) + keep, lives))
+        out.append(Position.trusted(tuple(p.regions[i] for i in group) + keep, lives))
     return out

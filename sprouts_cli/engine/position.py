@@ -64,10 +64,17 @@ class Position:
         _init(self, regs, lvs, hps)
 
     @classmethod
-    def _make(
+    def trusted(
         cls, regions: tuple[Region, ...], lives: tuple[int, ...], heaps: tuple[int, ...] = ()
     ) -> Position:
-        """Build from already normalised tuples, without checks (hot paths)."""
+        """Build from tuples that are already a valid position, without checking them.
+
+        The fast path for code that makes positions from positions (moves, parts, the
+        solver reading back its own land strings): every spot on a boundary has an entry
+        in ``lives``, lives are 0 to 3, heaps are sorted and non-zero.  Nothing here
+        checks that; anything read from a person or a file goes through ``Position(...)``
+        or ``Position.from_string`` instead.
+        """
         p = object.__new__(cls)
         _init(p, regions, lives, heaps)
         return p
@@ -81,7 +88,7 @@ class Position:
         """The start of an n-spot game: one region holding n lone spots."""
         if spots < 0:
             raise ValueError("the number of spots cannot be negative")
-        return cls._make((tuple((s,) for s in range(spots)),) if spots else ((),), (3,) * spots)
+        return cls.trusted((tuple((s,) for s in range(spots)),) if spots else ((),), (3,) * spots)
 
     @classmethod
     def from_string(cls, text: str) -> Position:
@@ -92,7 +99,7 @@ class Position:
 
     def with_heaps(self, heaps: Iterable[int]) -> Position:
         """The same position with these nim heaps beside it instead of its own."""
-        return Position._make(self.regions, self.lives, tuple(sorted(h for h in heaps if h)))
+        return Position.trusted(self.regions, self.lives, tuple(sorted(h for h in heaps if h)))
 
     # -------------------------------------------------------------- reading off
     def spots(self) -> list[int]:
@@ -222,7 +229,7 @@ class Position:
         return f"Position({self.notation()!r})"
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (Position._make, (self.regions, self.lives, self.heaps))
+        return (Position.trusted, (self.regions, self.lives, self.heaps))
 
 
 def _init(p: Position, regions: tuple[Region, ...], lives: tuple[int, ...], heaps: tuple[int, ...]) -> None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 from itertools import product
 
 from .caches import BoundedCache
-from .canonical import LAND_CACHE_SIZE, clean_lands, land_code_and_text
+from .canonical import LAND_CACHE_SIZE, Code, LandKey, clean_lands, land_code_and_text
 from .position import Boundary, Position, Region
 
 #: At most this many variants are canonicalised to settle the order of set regions.
@@ -40,7 +40,7 @@ MAX_SET_CHOICES = 64
 #: Reduced strings of cleaned lands, by the land exactly as given (regions and the lives met
 #: along them).  A move changes one land; the others keep their spot numbers, and in a
 #: search about a third of the lands of children were met before exactly so.
-_REDUCED: BoundedCache[tuple, str] = BoundedCache(LAND_CACHE_SIZE)
+_REDUCED: BoundedCache[LandKey, str] = BoundedCache(LAND_CACHE_SIZE)
 
 
 def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
@@ -111,7 +111,7 @@ def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
             choices.append(orders)
         else:
             choices.append([r])
-    best: tuple | None = None
+    best: Code | None = None
     best_text = ""
     for variant in product(*choices):
         code, text = land_code_and_text(list(variant), lives, layout=True)

@@ -96,7 +96,7 @@ def read_land(text: str) -> Position:
     if boundary:
         region.append(tuple(boundary))
     regions.append(tuple(region))
-    return Position._make(tuple(regions), tuple(lives))
+    return Position.trusted(tuple(regions), tuple(lives))
 
 
 def land_children(land: str) -> list[Lands]:
