@@ -60,7 +60,8 @@ def solve_batch(
         cluster = session.cluster
         assert cluster is not None
         jobs = [("position", parsed[i].canonical(), misere, nimber, moves) for i in order]
-        results = cluster.whole(jobs, session.normal, session._misere() if misere else None, session.table)
+        misere_solver = session.misere_solver() if misere else None
+        results = cluster.whole(jobs, session.normal, misere_solver, session.table)
     answered = dict(zip(order, results, strict=False))
     for i, item in enumerate(items):
         result = answered.get(i)

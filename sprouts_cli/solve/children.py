@@ -120,7 +120,7 @@ _INSIDE_LIMIT = 64 - _INSIDE_SHIFT
 _INSIDE_SETS: dict[int, frozenset[int]] = {}
 
 
-def pack_moves(moves: list[MoveArgs]) -> array | list[MoveArgs]:
+def pack_moves(moves: list[MoveArgs]) -> array[int] | list[MoveArgs]:
     """Listed moves as an array of 64-bit words (about a tenth of the memory of tuples).
 
     A search keeps the unexplored moves of every land it is working on: in ``0*12``
@@ -181,7 +181,7 @@ class LazyChildren:
 
     def __init__(self, land: str) -> None:
         self.position: Position | None = read_land(land)
-        self.moves: array | list[MoveArgs] = pack_moves(symmetric_move_args(self.position))
+        self.moves: array[int] | list[MoveArgs] = pack_moves(symmetric_move_args(self.position))
         self.next = 0
         self.found: list[Lands] = []
         self.seen: set[Lands] = set()

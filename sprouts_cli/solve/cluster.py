@@ -48,6 +48,7 @@ from ..engine.position import Position
 from ..errors import ClusterError
 from ..procs import Terminated
 from .jobs import Fact, Job, JobResult, JobSolver
+from .misere import MisereSolver
 from .nimbers import NormalSolver, land_lives
 
 #: Search nodes a job may spend before it comes back undecided (about 1-5 s of one core).
@@ -144,7 +145,7 @@ class _SolverActor:
     def pid(self) -> int:
         return os.getpid()
 
-    def run(self, job_id: int, job: Job, budget: int | None, facts: list[Fact]) -> tuple:
+    def run(self, job_id: int, job: Job, budget: int | None, facts: list[Fact]) -> tuple[str, JobResult]:
         with self.lock:
             self.current = job_id
         try:
@@ -212,7 +213,8 @@ class RayRunner:
 
     def pids(self) -> list[int]:
         """The process id of each actor (tests kill one to check the retries)."""
-        return self.ray.get([a.pid.remote() for a in self._actors])
+        pids: list[int] = self.ray.get([a.pid.remote() for a in self._actors])
+        return pids
 
     def submit(self, worker: int, job_id: int, job: Job, budget: int | None, facts: list[Fact]) -> None:
         ref = self._actors[worker].run.remote(job_id, job, budget, facts)
@@ -355,7 +357,7 @@ class NormalRules:
 class MisereRules:
     """Misère play nodes: positions by exact canonical form (trees travel by id and text)."""
 
-    def __init__(self, solver: Any, table: Any) -> None:
+    def __init__(self, solver: MisereSolver, table: Any) -> None:
         self.solver = solver
         self.table = table
         self._states: dict[str, Any] = {}
@@ -735,9 +737,9 @@ class SplitSearch:
                         if merge(fact):
                             self._log.append(fact)
                             self.stats.facts_merged += 1
-                    index = ids.pop(job_id, None)
-                    if index is not None:
-                        results[index] = result
+                    answered = ids.pop(job_id, None)
+                    if answered is not None:
+                        results[answered] = result
                 self._report()
         except BaseException:
             for job_id, worker in list(where.items()):
@@ -781,7 +783,8 @@ class ClusterBackend:
 
     @property
     def workers(self) -> int:
-        return self.runner.workers
+        workers: int = self.runner.workers
+        return workers
 
     @property
     def stats(self) -> ClusterStats:

@@ -59,7 +59,7 @@ class ImportReport:
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf-8") as f:  # type: ignore[operator]
+        with opener(path, "rt", encoding="utf-8") as f:
             for number, line in enumerate(f, start=1):
                 yield number, line.rstrip("\n")
     except (OSError, UnicodeDecodeError, EOFError) as e:

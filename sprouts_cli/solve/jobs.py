@@ -209,6 +209,8 @@ class _BudgetClock(Deadline):
 class _BudgetedMisereSolver(MisereSolver):
     """The misère solver whose clock also stops it when the job's budget runs out (or a stop is asked)."""
 
+    _deadline: _BudgetClock
+
     def __init__(self, table: Any, should_stop: Callable[[], bool]) -> None:
         super().__init__(table)
         self._deadline = _BudgetClock(should_stop)

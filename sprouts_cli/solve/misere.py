@@ -48,6 +48,8 @@ INF = 10**9
 
 #: A search state: lands still to search (sorted), trees (sorted ids), nim heaps (normalised).
 State = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
+#: A proof-number search node, changed in place: ``[pn, dn, open children or None]``.
+PnNode = list[Any]
 Children = tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
 
 
@@ -314,7 +316,7 @@ class MisereSolver:
         leaf is expanded each round and the numbers are updated along the path back.
         Settled states go to the memo as soon as they are proved.
         """
-        nodes: dict[State, list] = {root: [1, 1, None]}
+        nodes: dict[State, PnNode] = {root: [1, 1, None]}
         while root in nodes:
             path = [root]
             node = nodes[root]
@@ -336,7 +338,7 @@ class MisereSolver:
                 self._pns_update(nodes, state)
         return self._memo[root]
 
-    def _pns_expand(self, nodes: dict[State, list], leaf: State, node: list) -> None:
+    def _pns_expand(self, nodes: dict[State, PnNode], leaf: State, node: PnNode) -> None:
         open_kids = []
         for k in self._expand(leaf):
             known = self._known(k)
@@ -354,7 +356,7 @@ class MisereSolver:
         node[2] = open_kids
         self._pns_update(nodes, leaf)
 
-    def _pns_update(self, nodes: dict[State, list], state: State) -> None:
+    def _pns_update(self, nodes: dict[State, PnNode], state: State) -> None:
         """Recompute a node's numbers from its children; settle it when they decide it."""
         n = nodes.get(state)
         if n is None or n[2] is None:
@@ -378,7 +380,7 @@ class MisereSolver:
             return
         n[0], n[1], n[2] = pn, min(dn, INF), alive
 
-    def _settle(self, nodes: dict[State, list], state: State, win: bool) -> None:
+    def _settle(self, nodes: dict[State, PnNode], state: State, win: bool) -> None:
         self._proved(state, win)
         nodes.pop(state, None)
 

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from functools import reduce
 from operator import xor
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..engine.caches import BoundedCache
 from ..engine.position import Position
@@ -41,8 +41,15 @@ from ..errors import OutOfTime, SolveInterrupted
 from .children import LazyChildren
 from .clock import Deadline
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .store import Table
+
+class NormalTable(Protocol):
+    """Where a ``NormalSolver`` reads and writes normal-play facts (``store.Table``, a job's outbox)."""
+
+    def get_normal(self, land: str) -> tuple[int | None, int] | None: ...
+
+    def put_nimber(self, land: str, nimber: int) -> None: ...
+
+    def put_win(self, land: str, heap: int) -> None: ...
 
 #: Proof and disproof numbers at or above this are "infinite" (the node is decided).
 INF = 1 << 60
@@ -65,7 +72,7 @@ TT_LIMIT = 1_000_000
 
 Lands = tuple[str, ...]
 #: A search node: (land, heap) for one land, or (lands, heap) for a sum not yet reduced.
-Node = tuple[object, int]
+Node = tuple[str | Lands, int]
 
 
 _TOKEN = re.compile(r"0\*(\d+)|([0-3])|[a-lA-Y]|[mn]\(\d+\)")
@@ -95,8 +102,8 @@ def position_parts(position: Position | str) -> tuple[Lands, int]:
 class NormalSolver:
     """Exact normal-play solver: ``outcome``, ``nimber``, ``winning_moves`` of any position.
 
-    ``table`` (a ``store.Table`` or None) is read for what earlier runs proved and
-    written with every new fact.  ``deadline`` is a ``time.monotonic()`` value past
+    ``table`` (a ``store.Table``, any ``NormalTable``, or None) is read for what earlier
+    runs proved and written with every new fact.  ``deadline`` is a ``time.monotonic()`` value past
     which ``OutOfTime`` is raised; ``abort`` is a function that returns True when
     the search must stop (``SolveInterrupted``).  What was proved before either is
     kept.  ``progress`` is called now and then with ``self.stats``.
@@ -104,7 +111,7 @@ class NormalSolver:
 
     def __init__(
         self,
-        table: Table | None = None,
+        table: NormalTable | None = None,
         *,
         abort: Callable[[], bool] | None = None,
         progress: Callable[[dict[str, int]], None] | None = None,
@@ -395,7 +402,7 @@ class NormalSolver:
             return 1, DN_PER_LIFE * self._lives_of(what)
         return 1, DN_PER_LIFE * sum(self._lives_of(x) for x in what)
 
-    def _reduce_sum(self, lands: tuple) -> None:
+    def _reduce_sum(self, lands: Lands) -> None:
         """Compute the nimbers of all the lands of a sum but the largest (Lemoine–Viennot)."""
         order = sorted(lands, key=lambda x: (self._lives_of(x), len(x), x))
         for land in order[:-1]:
@@ -420,7 +427,7 @@ class NormalSolver:
             self._looked_up.clear()
 
 
-def normal_outcome(position: Position | str, table: Table | None = None) -> bool:
+def normal_outcome(position: Position | str, table: NormalTable | None = None) -> bool:
     """Is ``position`` a normal-play win for the player to move? (a one-off solver)"""
     return NormalSolver(table).outcome(position)
 

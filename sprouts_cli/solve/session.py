@@ -26,6 +26,7 @@ from .store import Table
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cluster import ClusterBackend
+    from .misere import MisereSolver
 from .workers import PoolStats, Question, WorkerPool
 
 #: Roots with fewer lives than this are solved in the main process (workers cost ~1 s to start).
@@ -65,7 +66,7 @@ class Session:
         self.progress = progress
         self.parallel_lives = parallel_lives
         self.normal = NormalSolver(table, progress=lambda _: self._report(), refresh_seconds=None)
-        self._misere_solver = None
+        self._misere_instance: MisereSolver | None = None
         self._pool: WorkerPool | None = None
         self._pool_stats = PoolStats()
         self._tmpdir: str | None = None
@@ -94,7 +95,7 @@ class Session:
             return [(c, self.outcome(c)) for c in children]
         if not self._parallel(p):
             if self.misere:
-                solver = self._misere()
+                solver = self.misere_solver()
                 return [(c, solver.outcome(c)) for c in children]
             return self.normal.child_outcomes(p)
         if self.misere:
@@ -108,9 +109,9 @@ class Session:
         """Facts proved and table hits so far, in this process and in the workers."""
         solved = self.normal.stats["positions_solved"] + self._pool_stats.total("positions_solved")
         hits = self.normal.stats["table_hits"] + self._pool_stats.total("table_hits")
-        if self._misere_solver is not None:
-            solved += self._misere_solver.stats.get("positions_solved", 0)
-            hits += self._misere_solver.stats.get("table_hits", 0)
+        if self._misere_instance is not None:
+            solved += self._misere_instance.stats.get("positions_solved", 0)
+            hits += self._misere_instance.stats.get("table_hits", 0)
         imported = self._pool_stats.total("imported_used")
         if self.table is not None:
             imported += self.table.imported_used
@@ -233,19 +234,20 @@ class Session:
         return win
 
     # ========================================================== misère play
-    def _misere(self):
-        if self._misere_solver is None:
+    def misere_solver(self) -> MisereSolver:
+        """The session's misère solver (made on first use, on the session's table)."""
+        if self._misere_instance is None:
             from .misere import MisereSolver
 
-            self._misere_solver = MisereSolver(self.table)
-        return self._misere_solver
+            self._misere_instance = MisereSolver(self.table)
+        return self._misere_instance
 
     def _misere_outcome(self, p: Position) -> bool:
         if self.cluster is not None and p.total_lives >= self.parallel_lives:
             self._ensure_table()
-            return self.cluster.misere_wins(self._misere(), self.table, p.canonical())
+            return self.cluster.misere_wins(self.misere_solver(), self.table, p.canonical())
         if not self._parallel(p):
-            return self._misere().outcome(p)
+            return self.misere_solver().outcome(p)
         children = sorted(p.children(), key=lambda c: (Position.from_string(c).total_lives, c))
         answers = self._ask([("misere", c) for c in children], stop_at_loss=True)
         return any(not win for win in answers.values()) or not children
@@ -271,9 +273,9 @@ class Session:
             self._tmpdir = tempfile.mkdtemp(prefix="sprouts-solve-")
             self.table = Table(Path(self._tmpdir) / "table.sqlite")
             self.normal.table = self.table
-            if self._misere_solver is not None:
-                self._misere_solver.table = self.table
-                self._misere_solver._outcome_table = True
+            if self._misere_instance is not None:
+                self._misere_instance.table = self.table
+                self._misere_instance._outcome_table = True
 
     def _ensure_pool(self) -> WorkerPool:
         if self._pool is None:

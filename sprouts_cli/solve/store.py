@@ -41,6 +41,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..errors import TableError
 
@@ -276,14 +277,17 @@ class Table:
         """True once an imported fact was used: what this process proves from then on rests on it."""
         return self.imported_used > 0
 
-    def _query(self, sql: str, args: tuple) -> tuple | None:
+    def _query(self, sql: str, args: tuple[object, ...]) -> tuple[Any, ...] | None:
         try:
-            return self._db.execute(sql, args).fetchone()
+            row: tuple[Any, ...] | None = self._db.execute(sql, args).fetchone()
         except sqlite3.DatabaseError as e:
             message = f"{self.path}: the table cannot be read ({e}); move it away or use --no-db"
             raise TableError(message) from e
+        return row
 
-    def _normal_row(self, table: str, pending: dict, land: str) -> tuple[int | None, int] | None:
+    def _normal_row(
+        self, table: str, pending: dict[str, tuple[int | None, int]], land: str
+    ) -> tuple[int | None, int] | None:
         row = self._query(f"SELECT nimber, wins FROM {table} WHERE land = ?", (land,))
         extra = pending.get(land)
         if row is None and extra is None:
@@ -355,7 +359,8 @@ class Table:
                     self.imported_used += 1
         if row is not None:
             self.hits += 1
-            return row[0]
+            tree: str = row[0]
+            return tree
         return None
 
     def put_misere(self, land: str, text: str) -> None:
@@ -416,7 +421,8 @@ class Table:
                         )
             except sqlite3.DatabaseError as e:
                 raise TableError(f"{self.path}: cannot write the table ({e})") from e
-            count = sum(map(len, (normal, trees, outcomes, imp_normal, imp_trees, imp_outcomes)))
+            count = len(normal) + len(trees) + len(outcomes)
+            count += len(imp_normal) + len(imp_trees) + len(imp_outcomes)
             self.written += count
             self._pending_normal, self._pending_tree, self._pending_outcome = {}, {}, {}
             self._imported_normal, self._imported_tree, self._imported_outcome = {}, {}, {}

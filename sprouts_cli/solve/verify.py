@@ -85,8 +85,8 @@ def verify_imported(
     with Session(table, jobs=jobs, misere=True) as misere:
         for land in sorted(claims, key=lambda x: (len(x), x)):
             win = misere.outcome(land)
-            said, found = ("win" if claims[land] else "loss"), ("win" if win else "loss")
-            done(Checked("misere", land, said, found, win == claims[land]), land, "misere")
+            claimed, solved = ("win" if claims[land] else "loss"), ("win" if win else "loss")
+            done(Checked("misere", land, claimed, solved, win == claims[land]), land, "misere")
     return report
 
 

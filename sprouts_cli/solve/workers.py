@@ -40,6 +40,8 @@ from ..errors import WorkerError
 
 #: A question for a worker: ("normal", lands, heap) or ("misere", position text).
 Question = tuple[Any, ...]
+#: What a worker sends back: ``(kind, task id, answer, counters)``.
+Reply = tuple[Any, ...]
 #: How long to wait for stopped workers to commit and report before they are ended.
 STOP_GRACE_SECONDS = 10.0
 #: Seconds between two progress reports of a worker.
@@ -77,7 +79,8 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _receive(stream: IO[bytes]) -> object | None:
+def _receive(stream: IO[bytes]) -> Any:
+    """The next message (whatever was pickled), or None when the stream has ended."""
     head = _read_exactly(stream, _HEADER.size)
     if head is None:
         return None
@@ -135,7 +138,7 @@ def _serve(db_path: str, use_imports: bool) -> None:
             item = _receive(inp)
             if item is None:
                 break
-            tid, question = item  # type: ignore[misc]
+            tid, question = item
             stop["asked"] = False
             # a stop may be sent from now on
             _send(out, ("started", tid, None, _stats(normal, misere, table)))
@@ -203,7 +206,7 @@ class _Worker:
         self.stop_pending = False  # a stop asked before the worker had read the question
         self._inbox = bytearray()
 
-    def receive(self) -> list[tuple] | None:
+    def receive(self) -> list[Reply] | None:
         """Every whole message that has arrived (None when the worker has gone).
 
         The pipe is read with ``os.read``, never through a buffered file: a buffered
@@ -355,9 +358,9 @@ class WorkerPool:
             raise
         return answers
 
-    def _messages(self) -> list[tuple[_Worker, tuple]]:
+    def _messages(self) -> list[tuple[_Worker, Reply]]:
         """The messages that arrive within a quarter second (a dead worker raises)."""
-        out = []
+        out: list[tuple[_Worker, Reply]] = []
         for key, _ in self._selector.select(timeout=0.25):
             w: _Worker = key.data
             msgs = w.receive()
