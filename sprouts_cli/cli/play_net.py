@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from ..errors import SproutsError
 from .common import err, fail
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..play import Game
 
 
 def _drawer(save: str | None, svg_dir: str | None, width: float, height: float):
@@ -49,46 +55,22 @@ def host(
     """Start the game, print the room code, and play it with the guest."""
     from ..engine import Position
     from ..engine.rules import Rules
-    from ..log import LogWriter
     from ..play import Game
-    from ..play.network import play_over_network
 
     if (start is None) == (spots is None):
         fail("give either --spots N or a START position string to host a game")
-    log = None
-    try:
+
+    def game() -> Game:
         position = Position.start(spots) if spots is not None else Position.from_string(start or "")
-        game = Game(position, Rules.of(misere))
-        log = LogWriter(log_path) if log_path else None
+        return Game(position, Rules.of(misere))
 
-        def announce(code: str) -> None:
-            print(f"room code {code}  (the other player runs: sprouts play --join {code})", flush=True)
-            print("waiting for the other player…", flush=True)
+    def announce(code: str) -> None:
+        print(f"room code {code}  (the other player runs: sprouts play --join {code})", flush=True)
+        print("waiting for the other player…", flush=True)
 
-        play = play_over_network(
-            "host",
-            game,
-            port=port,
-            log=log,
-            drawer=_drawer(save, svg_dir, width, height),
-            heartbeat=heartbeat,
-            silence=silence,
-            wait=wait,
-            announce=announce,
-        )
-    except OSError as e:
-        fail(f"cannot host on port {port}: {e.strerror or e}")
-        return
-    except SproutsError as e:
-        fail(str(e))
-        return
-    except KeyboardInterrupt:
-        err.print("interrupted", style="red")
-        raise SystemExit(130) from None
-    finally:
-        if log is not None:
-            log.close()
-    _finish(play)
+    drawing = (save, svg_dir, width, height)
+    network = {"port": port, "announce": announce, "heartbeat": heartbeat, "silence": silence, "wait": wait}
+    _play("host", game, log_path, drawing, f"cannot host on port {port}", **network)
 
 
 def join(
@@ -103,26 +85,43 @@ def join(
     wait: float,
 ) -> None:
     """Join the host's game by its room code and play it."""
+    from ..play.network import parse_code
+
+    def no_game() -> None:
+        parse_code(code)  # a bad code is refused before anything else
+
+    drawing = (save, svg_dir, width, height)
+    network = {"code": code, "heartbeat": heartbeat, "silence": silence, "wait": wait}
+    _play("guest", no_game, log_path, drawing, None, **network)
+
+
+def _play(
+    role: str,
+    game: Callable[[], Game | None],
+    log_path: str | None,
+    drawing: tuple[str | None, str | None, float, float],
+    os_failure: str | None,
+    **network: Any,
+) -> None:
+    """One side of a network game, from ``game()`` (the host's game, or None for the guest).
+
+    Bad input, a network failure (``NetError``) or, with ``os_failure``, an ``OSError``
+    is a one-line error (exit 2); Ctrl-C exits 130; the log is closed either way.
+    """
     from ..log import LogWriter
-    from ..play.network import parse_code, play_over_network
+    from ..play.network import play_over_network
 
     log = None
     try:
-        parse_code(code)  # a bad code is refused before anything else
+        start = game()
         log = LogWriter(log_path) if log_path else None
-        play = play_over_network(
-            "guest",
-            None,
-            code=code,
-            log=log,
-            drawer=_drawer(save, svg_dir, width, height),
-            heartbeat=heartbeat,
-            silence=silence,
-            wait=wait,
-        )
+        play = play_over_network(role, start, log=log, drawer=_drawer(*drawing), **network)
+    except OSError as e:
+        if os_failure is None:
+            raise
+        fail(f"{os_failure}: {e.strerror or e}")
     except SproutsError as e:
         fail(str(e))
-        return
     except KeyboardInterrupt:
         err.print("interrupted", style="red")
         raise SystemExit(130) from None

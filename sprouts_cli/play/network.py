@@ -53,7 +53,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from .. import __version__ as VERSION
 from ..engine.moves import Move, apply_move
@@ -320,6 +319,7 @@ class NetPlay:
             if not self.over_said:
                 self.over_said = True
                 winner = g.winner()
+                assert winner is not None  # a game that is over has a winner
                 self.ui.say(f"Game over after {g.moves_made} moves: {self.label(winner)} wins.")
                 self.ui.prompt("the game is over (undo, quit): ")
             return
@@ -341,20 +341,9 @@ class NetPlay:
 
     def _applied_move(self, step, by_me: bool) -> None:
         """A move made here or received: logged and shown (after it was drawn, if pictures are kept)."""
-        from ..log import move_fields
-
         g = self.game
         assert g is not None
-        before = g.played[-2].after if len(g.played) > 1 else g.start
-        self._record(
-            "move",
-            g.moves_made,
-            [
-                ("player", step.player),
-                ("by", "human"),
-                *move_fields(before, step.after, step.words, step.effect, g.complete),
-            ],
-        )
+        self._record_move(step)
         who = "you" if by_me else "the other player"
         self.ui.say(f"{g.moves_made:>3}. player {step.player} ({who}): {step.words}")
 
@@ -400,7 +389,7 @@ class NetPlay:
             await self._on_line(text)
 
     async def _on_line(self, text: str | None) -> None:
-        from .human import HELP, list_moves, read_answer
+        from .human import HELP, Terminal, list_moves, read_answer
 
         g = self.game
         if text is None or text.strip().lower() in ("quit", "q", "exit"):
@@ -432,7 +421,7 @@ class NetPlay:
             for line in list_moves(moves):
                 self.ui.say(line)
             return
-        answer = read_answer(g, moves, text.strip(), SimpleNamespace(say=self.ui.say))  # type: ignore[arg-type]
+        answer = read_answer(g, moves, text.strip(), Terminal(say=self.ui.say))
         if answer is None:
             self.ui.prompt(f"{self.label(self.me)}, your move: ")
             return
@@ -458,14 +447,13 @@ class NetPlay:
             self.prompted_at = None
             self.show_turn()
             return
-        action = {"type": "move", "k": k, "id": self.next_id(), **data}
 
         def revert() -> None:
             if g.played and g.played[-1] is step:
                 g.undo()
                 self._undone(step, by_me=True)
 
-        self.pending = Pending(action["id"], action, revert)
+        action = self._pending_action("move", k, revert, data)
         self._applied_move(step, by_me=True)
         self.ui.say("     (waiting for the other side to draw it…)")
         await self.send(action)
@@ -478,19 +466,28 @@ class NetPlay:
             return
         k = g.moves_made
         step = g.undo()
-        action = {"type": "undo", "k": k, "id": self.next_id()}
 
         def revert() -> None:
             g.played.append(step)
             self.ui.say(f"     move {k} ({step.words}) is back")
-            self._record_move_again(step)
+            self._record_move(step)
             self._redraw()
 
-        self.pending = Pending(action["id"], action, revert)
+        action = self._pending_action("undo", k, revert)
         self._undone(step, by_me=True)
         await self.send(action)
 
-    def _record_move_again(self, step) -> None:
+    def _pending_action(
+        self, kind: str, k: int, revert: Callable[[], None], data: dict | None = None
+    ) -> dict:
+        """Our action ``kind`` at move ``k``, kept (with how to take it back) until the other side answers."""
+        action_id = self.next_id()
+        action = {"type": kind, "k": k, "id": action_id, **(data or {})}
+        self.pending = Pending(action_id, action, revert)
+        return action
+
+    def _record_move(self, step) -> None:
+        """Log ``step``, the last move of the game."""
         from ..log import move_fields
 
         g = self.game
@@ -520,8 +517,9 @@ class NetPlay:
         """A task of the session whose failure ends the session (it is not lost in the loop)."""
 
         def done(t: asyncio.Task) -> None:
-            if not t.cancelled() and t.exception() is not None:
-                self.fail(t.exception())  # type: ignore[arg-type]
+            error = None if t.cancelled() else t.exception()
+            if error is not None:
+                self.fail(error)
 
         task.add_done_callback(done)
         return task
@@ -588,9 +586,7 @@ class NetPlay:
         if self.pending is None or self.pending.message["k"] != m["k"]:
             return False
         if self.role == "host":
-            await self.send(
-                {"type": "refuse", "k": m["k"], "id": m["id"], "reason": "the host acted at the same time"}
-            )
+            await self._refuse(m, "the host acted at the same time")
             return True
         self.ui.say("     the host acted at the same time: its action wins, yours is taken back")
         pending, self.pending = self.pending, None
@@ -642,40 +638,39 @@ class NetPlay:
                 g.undo()
                 reason = f"it cannot be drawn here: {e}"
         if reason is not None:
-            await self.send({"type": "refuse", "k": m["k"], "id": m["id"], "reason": reason})
+            await self._refuse(m, reason)
             return
-        ack = {
-            "type": "ack",
-            "k": m["k"],
-            "of": "move",
-            "id": m["id"],
-            "after": self.k,
-            "key": position_key(g.position),
-        }
-        self.applied[str(m["id"])] = ack
-        await self.send(ack)
-        self.show_turn()
+        await self._acknowledge(m, "move")
 
     async def on_undo(self, m: dict) -> None:
         g = self.game
         if g is None or not await self._current(m):
             return
         if not g.played:
-            await self.send({"type": "refuse", "k": m["k"], "id": m["id"], "reason": "no move to take back"})
+            await self._refuse(m, "no move to take back")
             return
         step = g.undo()
         self._undone(step, by_me=False)
+        await self._acknowledge(m, "undo")
+
+    async def _acknowledge(self, m: dict, of: str) -> None:
+        """The other side's action ``of`` ("move", "undo") is applied here: say so (again if asked)."""
+        assert self.game is not None
         ack = {
             "type": "ack",
             "k": m["k"],
-            "of": "undo",
+            "of": of,
             "id": m["id"],
             "after": self.k,
-            "key": position_key(g.position),
+            "key": position_key(self.game.position),
         }
         self.applied[str(m["id"])] = ack
         await self.send(ack)
         self.show_turn()
+
+    async def _refuse(self, m: dict, reason: str) -> None:
+        """The other side's action is not applied here, for ``reason``."""
+        await self.send({"type": "refuse", "k": m["k"], "id": m["id"], "reason": reason})
 
     async def on_ack(self, m: dict) -> None:
         if self.pending is not None and m.get("id") == self.pending.id:
