@@ -47,6 +47,8 @@ class Position:
     __slots__ = ("_picture", "_svg", "engine")
 
     engine: EnginePosition
+    _picture: Picture | None  # a saved game's picture, drawn again as the game drew it
+    _svg: str | None  # the picture Jupyter shows, drawn on first use
 
     def __init__(self, position: Position | EnginePosition | str) -> None:
         if isinstance(position, Position):
@@ -148,8 +150,11 @@ class Position:
     def _repr_svg_(self) -> str:
         """Jupyter shows a position as its picture (drawn once, then kept)."""
         if self._svg is None:
-            object.__setattr__(self, "_svg", draw(self, width=480, height=360, legend=True))
-        return self._svg  # type: ignore[return-value]
+            svg = draw(self, width=480, height=360, legend=True)
+            assert isinstance(svg, str)  # no path: the SVG text
+            object.__setattr__(self, "_svg", svg)
+            return svg
+        return self._svg
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Position):

@@ -43,6 +43,9 @@ class PictureError(SproutsError):
     """A picture that is not a Sprouts drawing (curves that cross or touch, a curve
     through a spot, a fourth curve at a spot), or a position that cannot be drawn."""
 
+    #: The curves at fault (their indices), when the check that failed knows them.
+    curves: tuple[int, ...] | None = None
+
 
 class NoRoom(PictureError):
     """A move the router cannot draw here, with the room the widest way has (for the ladder)."""

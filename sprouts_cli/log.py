@@ -356,7 +356,7 @@ class _ReplayState:
             known = " or ".join(f"'{r.value}'" for r in Rules)
             raise LogError(f"the rules are {known}, not '{word}'", r.line)
         rules = Rules(word)
-        players = (r.get("first"), r.get("second"))
+        players: tuple[str, ...] = (r.get("first"), r.get("second"))
         if Rules(word).players == 3:
             players = (*players, r.get("third"))
         elif "third" in r.fields:

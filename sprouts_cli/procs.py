@@ -25,7 +25,10 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Executor
 
 T = TypeVar("T")
 
@@ -124,14 +127,14 @@ def die_with_parent(
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
 
 
-def end_pool(pool: object) -> None:
+def end_pool(pool: Executor) -> None:
     """End a ``ProcessPoolExecutor`` now: its workers are sent SIGTERM (they exit silently)
     instead of being waited for, and queued work is dropped."""
     processes = dict(getattr(pool, "_processes", None) or {})
     for proc in processes.values():
         with contextlib.suppress(Exception):
             proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)  # type: ignore[attr-defined]
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def pool_initializer(parent: int, then: Callable[..., None] | None = None, *args: object) -> None:

@@ -76,13 +76,14 @@ def render_bytes(
     from .picture.analyse import analyse_picture
 
     analysis = analyse_picture(pic)
-    rc = {
-        "svg.hashsalt": "sprouts",
-        "svg.fonttype": "none",
-        "path.simplify": False,
-        "font.family": "DejaVu Sans",
-    }
-    with matplotlib.rc_context(rc):
+    with matplotlib.rc_context(
+        {
+            "svg.hashsalt": "sprouts",
+            "svg.fonttype": "none",
+            "path.simplify": False,
+            "font.family": "DejaVu Sans",
+        }
+    ):
         w, h = float(pic.width), float(pic.height)
         top = 36.0 * scale if title else 0.0
         rows = legend_rows(w, scale, lives) if legend else 0

@@ -20,12 +20,17 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .engine.moves import apply_move
 from .engine.naming import numbered_key
 from .engine.position import Position
 from .errors import SproutsError
 from .log import ReplayedGame, bounds_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .picture.model import Picture
+    from .play.drawing import Drawer
 
 
 @dataclass
@@ -57,7 +62,7 @@ def draw_frames(
     height: float = 450,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> list:
+) -> list[Picture]:
     """A checked picture of every position of the line of play, each move drawn into the last picture.
 
     As in ``sprouts play --save``: the start is laid out once and every move is drawn
@@ -72,13 +77,13 @@ def draw_frames(
     steps = game.line_of_play
     drawer = Drawer(width, height, jobs=jobs)
     play = Game(game.start, game.rules, first_to_move=game.first_to_move)
-    pictures = []
+    pictures: list[Picture] = []
     try:
         if progress:
             progress(0, len(steps))
         drawer.begin(game.start)
         drawer.draw(play)
-        pictures.append(drawer.picture)
+        pictures.append(_drawn(drawer))
         for i, s in enumerate(steps[1:], start=1):
             if progress:
                 progress(i, len(steps))
@@ -88,10 +93,16 @@ def draw_frames(
             move = next(m for m in fits if numbered_key(apply_move(before, m, check=False)) == want)
             play.play(move, s.by or "", s.text)
             drawer.draw(play)
-            pictures.append(drawer.picture)
+            pictures.append(_drawn(drawer))
     except (PlayError, StopIteration) as e:
         raise SproutsError(f"the game cannot be drawn: {e or 'a move is not found again'}") from None
     return pictures
+
+
+def _drawn(drawer: Drawer) -> Picture:
+    """The picture a drawer holds once it has drawn (it always holds one then)."""
+    assert drawer.picture is not None
+    return drawer.picture
 
 
 def frame_title(f: Frame, game: ReplayedGame) -> str:
@@ -214,7 +225,8 @@ def write_gif(
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp.gif")
     try:
-        anim.save(str(tmp), writer=PillowWriter(fps=1.0 / seconds_per_frame))
+        writer = PillowWriter(fps=1.0 / seconds_per_frame)  # type: ignore[arg-type]  # any rate works; the stub says int
+        anim.save(str(tmp), writer=writer)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)

@@ -343,7 +343,7 @@ def render_command(
                 continue
             drawn += 1
             if as_json:
-                obj = {"position": item.text, "canonical": canonical, "output": target}
+                obj: dict[str, object] = {"position": item.text, "canonical": canonical, "output": target}
                 obj["seconds"] = round(time.perf_counter() - t0, 3)
                 print_json(obj if item.line is None else {**obj, "line": item.line})
             elif not to_stdout:

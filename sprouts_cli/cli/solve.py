@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..cpus import usable_cpus
 from ..engine import Position
 from ..engine.rules import Rules
-from ..errors import SproutsError, TableError
+from ..errors import SproutsError, TableError, WorkerError
 from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
-from ..solve.workers import WorkerError
-from .common import Reporter, err, fail, out, print_json, read_items, read_position
+from .common import Item, Reporter, err, fail, out, print_json, read_items, read_position
 from .solve_cluster import ClusterBackend, Solved, make_backend, solve_batch
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.status import Status
 
 
 @click.command("solve")
@@ -147,6 +151,7 @@ def solve_command(
         for path in imports:
             _import(path, table)
         if verify_table:
+            assert table is not None  # --no-db with --verify-table was refused above
             wrong = _verify(table, jobs or usable_cpus(), as_json)
             table.use_imports = trust_imports
         if positions:
@@ -260,9 +265,10 @@ def _solve_all(
         backend.search.progress = lambda _: progress.update(session.counters())
     try:
         with progress, sigterm_as_interrupt():
-            items = read_items(positions)
+            read = read_items(positions)
+            items: Iterator[Item | Solved] = read
             if backend is not None:
-                items = solve_batch(session, list(items), misere, nimber, moves)
+                items = solve_batch(session, list(read), misere, nimber, moves)
             for item in items:
                 if isinstance(item, Solved):
                     r = item
@@ -324,7 +330,7 @@ def _print(
     where: dict | None = None,
 ):
     if as_json:
-        obj = {
+        obj: dict[str, object] = {
             "position": text,
             "canonical": p.canonical(),
             "rules": Rules.of(misere).value,
@@ -374,7 +380,7 @@ class _Progress:
 
     def __init__(self) -> None:
         self.enabled = err.is_terminal
-        self.status = None
+        self.status: Status | None = None
         self.text = ""
         self.t0 = time.perf_counter()
         self.base = Counters()

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..engine import Position
-from ..errors import SproutsError
-from ..solve.cluster import ClusterBackend, ClusterError, RayRunner
+from ..errors import ClusterError, SproutsError
+from ..solve.cluster import ClusterBackend, RayRunner
 from ..solve.session import Session
 from .common import Item, fail, read_position
 

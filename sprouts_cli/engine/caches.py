@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from typing import TypeVar
+from typing import Any, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
 
-_ALL: list[weakref.ref[BoundedCache]] = []  # type: ignore[type-arg]
+_ALL: list[weakref.ref[BoundedCache[Any, Any]]] = []
 
 
 class BoundedCache(OrderedDict[K, V]):

@@ -19,7 +19,7 @@ PURE_PYTHON = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0")
 try:  # pragma: no cover - numba is a dependency, this is only a guard
     import numba
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]  # no numba: every kernel runs as plain Python
     PURE_PYTHON = True
 
 

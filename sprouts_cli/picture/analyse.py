@@ -100,9 +100,9 @@ def analyse_picture(pic: Picture) -> Analysis:
     comp = pmap.components()
     outer: dict[int, tuple[int, ...]] = {}
     for f in faces:
-        c = comp[pmap.tail(f[0])]
-        if c not in outer or area[f] < area[outer[c]]:
-            outer[c] = f
+        part = comp[pmap.tail(f[0])]
+        if part not in outer or area[f] < area[outer[part]]:
+            outer[part] = f
     inner = [f for f in faces if outer[comp[pmap.tail(f[0])]] != f]
     regions: list[list[Walk]] = [[]] + [[("cycle", f)] for f in inner]
     index = {f: i + 1 for i, f in enumerate(inner)}
@@ -110,15 +110,15 @@ def analyse_picture(pic: Picture) -> Analysis:
     members: dict[int, list[int]] = {}
     for v in range(n):
         members.setdefault(comp[v], []).append(v)
-    for c in sorted(members):
-        probe = pic.spots[members[c][0]]
+    for part in sorted(members):
+        probe = pic.spots[members[part][0]]
         best, best_area = 0, math.inf
         for f in inner:
-            if comp[pmap.tail(f[0])] == c or abs(area[f]) >= best_area:
+            if comp[pmap.tail(f[0])] == part or abs(area[f]) >= best_area:
                 continue
             if _winding(polygons[f], probe) != 0:
                 best, best_area = index[f], abs(area[f])
-        walk: Walk = ("cycle", outer[c]) if c in outer else ("spot", (members[c][0],))
+        walk: Walk = ("cycle", outer[part]) if part in outer else ("spot", (members[part][0],))
         regions[best].append(walk)
     if not regions[0] and len(regions) > 1:
         regions = regions[1:]  # an empty picture has one region; otherwise the outside is never empty

@@ -254,9 +254,10 @@ def _refine_cones(pic: Picture, sub: list[list[np.ndarray]]) -> None:
                 cones.append(cone)
             for i in range(len(lst)):
                 for j in range(i + 1, len(lst)):
-                    if cones[i] is None or cones[j] is None:
+                    cone_i, cone_j = cones[i], cones[j]
+                    if cone_i is None or cone_j is None:
                         continue
-                    if not _cones_disjoint(cones[i], cones[j]):
+                    if not _cones_disjoint(cone_i, cone_j):
                         bad.add(lst[i])
                         bad.add(lst[j])
             if not bad:

@@ -116,9 +116,8 @@ def game_from_json(obj: object, where: str = "game") -> Picture:
                 raise bad(f"{at}.h", f"expected {len(pieces)} numbers, one per piece")
             h = [_number(v, f"{at}.h", bad) for v in h]
         player = d.get("player")
-        curves.append(
-            Curve(a, b, pieces, h if h is not None else [], player if isinstance(player, int) else None)
-        )
+        lengths = np.asarray(h if h is not None else [], dtype=float)
+        curves.append(Curve(a, b, pieces, lengths, player if isinstance(player, int) else None))
     pic = Picture(
         width, height, np.array(spots, dtype=float).reshape(-1, 2), curves, np.array(sizes, dtype=float)
     )

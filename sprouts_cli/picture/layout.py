@@ -399,7 +399,10 @@ def layout_map(
             tasks = [(pmap, expected, k, width, height, polish, prepared, per_layout) for k in batch]
             found = pool.map(_layout_job, tasks) if pool else map(_layout_job, tasks)
             for r in found:
-                (errors if isinstance(r, str) else results).append(r)
+                if isinstance(r, str):
+                    errors.append(r)
+                else:
+                    results.append(r)
                 if progress:
                     progress(len(results) + len(errors), len(candidates))
             best = max((r.min_clearance for r in results), default=-math.inf)

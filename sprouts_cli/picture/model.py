@@ -56,12 +56,13 @@ class Picture:
     height: float
     spots: np.ndarray
     curves: list[Curve]
-    sizes: np.ndarray | None = None
+    #: The spots' radii, one per spot; left out, every spot gets ``SPOT_RADIUS``.
+    sizes: np.ndarray = field(default_factory=lambda: np.empty(0))
     meta: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.spots = np.asarray(self.spots, dtype=float).reshape(-1, 2)
-        if self.sizes is None:
+        if len(self.sizes) == 0:
             self.sizes = np.full(len(self.spots), SPOT_RADIUS)
         self.sizes = np.asarray(self.sizes, dtype=float).reshape(-1)
 

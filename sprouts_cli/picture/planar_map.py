@@ -304,9 +304,9 @@ def realise(p: Position) -> PlanarMap:
             walks.append(("cycle", faces[f]))
         if walks:
             out_regions.append(walks)
-    for i, f in enumerate(faces):
+    for i, face in enumerate(faces):
         if i not in used:
-            out_regions.append([("cycle", f)])
+            out_regions.append([("cycle", face)])
     pmap.regions = out_regions
     pmap.check_planar()
     _keep_lands_apart(pmap, build)

@@ -88,6 +88,7 @@ class Skeleton:
     region_base: np.ndarray = field(init=False)
     interior_prev: np.ndarray = field(init=False)
     interior_next: np.ndarray = field(init=False)
+    steps: int = field(default=0, init=False)  # the iterations the last ``relax`` took
 
     def __post_init__(self) -> None:
         self.derive()
@@ -125,7 +126,9 @@ class Skeleton:
         self.bend = np.array(bend, dtype=np.int64).reshape(-1, 3)
         self.spread = np.array(spread, dtype=np.int64).reshape(-1, 3)
         self.interior_prev, self.interior_next = prev, nxt
-        idx, off, reg = [], [0], []
+        idx: list[int] = []
+        off: list[int] = [0]
+        reg: list[int] = []
         weights = np.zeros(len(self.region_walks))
         for ri, walks in enumerate(self.region_walks):
             if self.region_lives[ri] < 2:
@@ -153,7 +156,7 @@ class Skeleton:
         pt_chain = -np.ones((n, 3), dtype=np.int64)
         pt_pos = np.zeros((n, 3), dtype=np.int64)
         fill = np.zeros(n, dtype=np.int64)
-        seg_index = {}
+        seg_index: dict[tuple[int, int], list[int]] = {}
         for k, (a, b) in enumerate(self.segs):
             seg_index.setdefault((int(a), int(b)), []).append(k)
         seg_chain = -np.ones(len(self.segs), dtype=np.int64)
@@ -497,7 +500,9 @@ def _fit_chain(
     return interpolate_clamped(pts)
 
 
-def _midpoint_spline(pts: np.ndarray, closed: bool, spot_knots: list[int]) -> tuple[np.ndarray, np.ndarray]:
+def _midpoint_spline(
+    pts: np.ndarray, closed: bool, spot_knots: list[int]
+) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Spline through the middles of the legs, with the spots kept as knots (they must stay put)."""
     keep = set(spot_knots)
     out = [pts[0]]
@@ -510,7 +515,7 @@ def _midpoint_spline(pts: np.ndarray, closed: bool, spot_knots: list[int]) -> tu
     arr = np.array(out)
     pieces, h = interpolate_closed(arr) if closed else interpolate_clamped(arr)
     # regroup so that the pieces between spot knots stay together (callers cut at spots)
-    return pieces, h, marks  # type: ignore[return-value]
+    return pieces, h, marks
 
 
 def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] | None = None) -> Picture:

@@ -15,11 +15,15 @@ from __future__ import annotations
 import copy
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.naming import numbered_key
 from ..engine.position import Position
 from ..errors import PlayError
 from .game import Game
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..picture.model import Picture
 
 
 class Drawer:
@@ -38,8 +42,8 @@ class Drawer:
         self.save_path = Path(save) if save else None
         self.svg_dir = Path(svg_dir) if svg_dir else None
         self.jobs = jobs
-        self.picture = None
-        self.start_picture = None
+        self.picture: Picture | None = None
+        self.start_picture: Picture | None = None
         self.seconds = 0.0
         self.drawn_by = "layout"
         self.pictures: list = []  # the picture after each move (index: moves made), for undo

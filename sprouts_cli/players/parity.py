@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, Protocol
@@ -232,7 +233,7 @@ class ParitySearch:
             classes = interchangeable_classes(pos, ri, live_others(pos, ri, bi))
             sizes = [len(c) + 1 for c in classes]
             if math.prod(sizes) <= self.sample:
-                choices = product(*(range(s) for s in sizes))
+                choices: Iterator[tuple[int, ...]] = product(*(range(s) for s in sizes))
             else:
                 seen: set[tuple[int, ...]] = set()
                 while len(seen) < self.sample:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING
 
 from ..engine.parts import clean
 from ..engine.position import Position
@@ -17,6 +18,9 @@ from .base import Choice, Player, Settings
 from .candidates import Candidate, break_ties, root_candidates
 from .montecarlo import Rollouts
 from .parity import EXACT, ParitySearch, RootResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .workers import ParallelParity
 
 
 def verdict(best: float, misere: bool) -> str:
@@ -40,7 +44,7 @@ class ParityPlayer(Player):
         self.solvers = solvers if solvers is not None else Solvers(self.settings.table)
         self._searches: dict[bool, ParitySearch] = {}
         self.oracle = LengthOracle() if self.settings.sharp else None
-        self._parallel = None
+        self._parallel: ParallelParity | None = None
 
     def search_for(self, misere: bool, rng: random.Random) -> ParitySearch:
         s = self._searches.get(misere)

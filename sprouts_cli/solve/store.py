@@ -437,7 +437,7 @@ class Table:
                 self.flush()
             finally:
                 self._db.close()
-                self._db = None  # type: ignore[assignment]
+                self._db = None  # type: ignore[assignment]  # closed: only ``close`` looks again
 
     def __enter__(self) -> Table:
         return self

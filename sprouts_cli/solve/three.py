@@ -100,7 +100,8 @@ class ThreeSolver:
             if self.forces(p, r):
                 answers[r] = True
                 break
-        return ThreeResult(tuple(answers), self.searched - before, time.perf_counter() - t0)  # type: ignore[arg-type]
+        can_force = (answers[0], answers[1], answers[2])
+        return ThreeResult(can_force, self.searched - before, time.perf_counter() - t0)
 
     def forces(self, p: Position, offset: int) -> bool:
         """Can the player at ``offset`` (0 to move, 1 next, 2 after) force making the last move?"""

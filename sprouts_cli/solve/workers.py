@@ -201,6 +201,9 @@ class _Worker:
             env=env,
             start_new_session=True,  # Ctrl-C at the terminal reaches the main process only
         )
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # both are pipes
+        self.stdin: IO[bytes] = self.proc.stdin
+        self.stdout: IO[bytes] = self.proc.stdout
         self.task: tuple[int, int] | None = None  # (task id, question index)
         self.started = False  # the worker has read the current question (a signal now stops it)
         self.stop_pending = False  # a stop asked before the worker had read the question
@@ -213,12 +216,12 @@ class _Worker:
         read may pull a second message into the file's buffer, where ``select`` cannot
         see it, and the pool would wait for it forever.
         """
-        data = os.read(self.proc.stdout.fileno(), 1 << 16)  # type: ignore[union-attr]
+        data = os.read(self.stdout.fileno(), 1 << 16)
         if not data:
             return None
         inbox = self._inbox
         inbox += data
-        out = []
+        out: list[Reply] = []
         while len(inbox) >= _HEADER.size:
             size = _HEADER.unpack_from(inbox)[0]
             end = _HEADER.size + size
@@ -231,7 +234,7 @@ class _Worker:
     def ask(self, tid: int, index: int, question: Question) -> None:
         self.task = (tid, index)
         self.started = self.stop_pending = False
-        _send(self.proc.stdin, (tid, question))  # type: ignore[arg-type]
+        _send(self.stdin, (tid, question))
 
     def stop(self) -> None:
         """Ask the current question to stop (the worker commits and answers "stopped").
@@ -256,14 +259,14 @@ class _Worker:
     def end(self) -> None:
         """Close the pipes and make sure the process is gone."""
         with contextlib.suppress(OSError):
-            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.stdin.close()
         try:
             self.proc.wait(timeout=STOP_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(timeout=5)
         with contextlib.suppress(OSError):
-            self.proc.stdout.close()  # type: ignore[union-attr]
+            self.stdout.close()
 
 
 class WorkerPool:
@@ -299,11 +302,11 @@ class WorkerPool:
         w = _Worker(self._next_wid, self.db_path, self.use_imports)
         self._next_wid += 1
         self._workers[w.wid] = w
-        self._selector.register(w.proc.stdout, selectors.EVENT_READ, w)  # type: ignore[arg-type]
+        self._selector.register(w.stdout, selectors.EVENT_READ, w)
         return w
 
     def _end_worker(self, w: _Worker, kill: bool = False) -> None:
-        self._selector.unregister(w.proc.stdout)  # type: ignore[arg-type]
+        self._selector.unregister(w.stdout)
         self._workers.pop(w.wid, None)
         if kill and w.proc.poll() is None:
             w.proc.kill()
