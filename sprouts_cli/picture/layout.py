@@ -43,6 +43,7 @@ from ..cpus import usable_cpus
 from ..engine import Position
 from ..errors import PictureError
 from ..procs import end_pool, pool_initializer
+from ..unionfind import UnionFind
 from .model import MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -447,16 +448,10 @@ ENLARGE_FACTORS = (3.0, 2.4, 1.9, 1.5, 1.25)
 
 def part_extents(pic: Picture) -> list[tuple[list[int], list[int], np.ndarray, np.ndarray]]:
     """Each connected piece of the drawing with curves: its spots, its curves, and its bounding box."""
-    parent = list(range(len(pic.spots)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = UnionFind(len(pic.spots))
     for c in pic.curves:
-        parent[find(c.a)] = find(c.b)
+        sets.union(c.a, c.b)
+    find = sets.find
     pieces: dict[int, tuple[list[int], list[int]]] = {}
     for e, c in enumerate(pic.curves):
         pieces.setdefault(find(c.a), ([], []))[1].append(e)

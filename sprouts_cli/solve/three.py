@@ -40,13 +40,14 @@ import time
 from dataclasses import dataclass
 
 from ..engine.bounds import lower_bound, upper_bound
+from ..engine.caches import BoundedCache
 from ..engine.moves import apply_move, heap_children, symmetric_moves
 from ..engine.position import Position
 from .clock import Deadline
 
 #: Three players take turns.
 PLAYERS = 3
-#: Children lists kept at most (the answers are kept without limit).
+#: Children lists kept at most, the oldest forgotten first (the answers are kept without limit).
 MAX_CHILDREN_KEPT = 200_000
 
 
@@ -79,7 +80,7 @@ class ThreeSolver:
 
     def __init__(self) -> None:
         self.known: dict[tuple[str, int], bool] = {}
-        self._children: dict[str, list[Position]] = {}
+        self._children: BoundedCache[str, list[Position]] = BoundedCache(MAX_CHILDREN_KEPT)
         self._range: dict[str, tuple[int, int]] = {}
         self.searched = 0
         #: The time a search must stop by, else ``OutOfTime`` (what was proved before
@@ -133,10 +134,7 @@ class ThreeSolver:
                 seen.setdefault(child.canonical(), child)
             for child in heap_children(p):
                 seen.setdefault(child.canonical(), child)
-            kids = list(seen.values())
-            if len(self._children) >= MAX_CHILDREN_KEPT:
-                self._children.clear()
-            self._children[key] = kids
+            kids = self._children.remember(key, list(seen.values()))
         return kids
 
     def _forces(self, p: Position, key: str, offset: int) -> bool:
