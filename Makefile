@@ -22,6 +22,7 @@ demo: $(STAMP)
 	@echo "demo picture: out/demo.svg"
 
 test: $(STAMP)
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
