@@ -193,7 +193,6 @@ class LazyChildren:
         while self.next < len(moves):
             m = unpack_move(moves[self.next])
             self.next += 1
-            # a move is left only while the position is kept (``_finish`` drops both)
             child = tuple(intern(x) for x in reduced_lands(apply_move(p, m, check=False)))  # type: ignore[arg-type]
             if child not in self.seen:
                 self.seen.add(child)

@@ -385,8 +385,7 @@ class NormalSolver:
                 continue
             child_thpn = thdn - dn + best_pn
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
-            assert best is not None  # pn < thpn, so some child set it
-            self._mid(best, child_thpn, child_thdn)
+            self._mid(best, child_thpn, child_thdn)  # type: ignore[arg-type]
             if self._nim.get(land) is not None:
                 return  # decided meanwhile (through a heap child)
 
