@@ -103,13 +103,11 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_proved(tmp_path) -> None:
 
 def test_messages_that_arrive_together_are_all_read() -> None:
     # a buffered read could pull the second message out of select's sight: the pool hung
-    from types import SimpleNamespace
-
     from sprouts_cli.solve.workers import _send, _Worker
 
     r, w = os.pipe()
     worker = _Worker.__new__(_Worker)
-    worker.proc = SimpleNamespace(stdout=os.fdopen(r, "rb"))
+    worker.stdout = os.fdopen(r, "rb")
     worker._inbox = bytearray()
     with os.fdopen(w, "wb") as out:
         _send(out, ("stats", None, None, {}))
