@@ -25,7 +25,10 @@ Measured figures are in ``docs/cluster.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -38,6 +41,43 @@ MODES = ["one", "jobs2", "ray1", "ray2"]
 LABEL = {"one": "one process", "jobs2": "--jobs 2", "ray1": "ray, 1 CPU", "ray2": "ray, 2 CPUs"}
 
 
+def tree_cpu() -> float:
+    """CPU seconds of this process and every process under it (Ray's own processes, the actors).
+
+    Read from ``/proc`` (Linux) while they still run; elsewhere this process and its
+    waited-for children only.
+    """
+    import os
+    import resource
+
+    own = time.process_time()
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return own + sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        parent[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
+    me = os.getpid()
+    total = 0.0
+    for pid in cpu:
+        p = pid
+        while p in parent and p != me:
+            p = parent[p]
+        if p == me and pid != me:
+            total += cpu[pid]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own + total + children.ru_utime + children.ru_stime
+
+
 def run_one(mode: str, n: int, trace: str | None) -> dict:
     """One row, in this process: solve 0*n the way ``mode`` says and return the figures."""
     sys.path.insert(0, str(HERE.parent))
@@ -48,7 +88,7 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         table = Table(Path(tmp) / "table.sqlite")
         t0 = time.perf_counter()
-        start = 0.0
+        start = start_cpu = 0.0
         backend = None
         if mode.startswith("inline"):  # W workers that run one after another here: a wide trace
             from sprouts_cli.solve.cluster import ClusterBackend, InlineRunner
@@ -60,19 +100,38 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
             runner = RayRunner(workers=int(mode[3:]))
             runner.pids()  # the actors are up
             start = time.perf_counter() - t0
-            backend = ClusterBackend(runner, record_trace=trace is not None)
+            start_cpu = tree_cpu()
+            backend = ClusterBackend(runner, record_trace=True)
         jobs = {"one": 1, "jobs2": 2}.get(mode, 1)
         session = Session(table, jobs=jobs, cluster=backend)
         try:
             win = session.outcome(text)
+            cpu = tree_cpu()  # before Ray's processes end
+            nodes = session.normal.stats["nodes"]
         finally:
             session.close()
             table.close()
         seconds = time.perf_counter() - t0
-    row = {"mode": mode, "n": n, "win": win, "seconds": round(seconds, 2), "start": round(start, 2)}
+        if backend is None:
+            cpu = tree_cpu()  # the pool's workers have ended: counted as children
+    row = {
+        "mode": mode,
+        "n": n,
+        "win": win,
+        "seconds": round(seconds, 2),
+        "start": round(start, 2),
+        "cpu": round(cpu, 2),
+        "start_cpu": round(start_cpu, 2),
+        "busiest_nodes": nodes if mode == "one" else None,
+    }
     if backend is not None:
         st = backend.stats
         trips = [e["done"] - e["sent"] - e["seconds"] for e in st.trace if "done" in e]
+        per_worker: dict[int, float] = {}
+        worker_nodes: dict[int, int] = {}
+        for e in st.trace:
+            per_worker[e["worker"]] = per_worker.get(e["worker"], 0.0) + e.get("cpu", 0.0)
+            worker_nodes[e["worker"]] = worker_nodes.get(e["worker"], 0) + e.get("nodes", 0)
         row.update(
             jobs=st.jobs_out,
             facts_from_workers=st.facts_received,
@@ -80,6 +139,9 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
             facts_merged=st.facts_merged,
             driver_seconds=round(st.driver_seconds, 2),
             worker_seconds=round(st.worker_seconds, 2),
+            worker_cpu=round(st.worker_cpu, 2),
+            busiest_cpu=round(max(per_worker.values(), default=0.0), 2),
+            busiest_nodes=max(worker_nodes.values(), default=0),
             round_trip_ms=round(1000 * sum(trips) / len(trips), 1) if trips else None,
         )
         if trace is not None:
@@ -89,10 +151,30 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
     return row
 
 
+def run_row(cmd: list[str], timeout: float) -> tuple[dict | None, str]:
+    """Run one row in a fresh process (its own process group: a timeout ends Ray's processes too)."""
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None, f"timed out after {timeout:.0f} s"
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        last = err.strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        return None, f"failed: {last[0]}"
+    return json.loads(lines[-1]), ""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[11, 12])
     ap.add_argument("--modes", nargs="+", default=MODES, choices=MODES)
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds a row may take (default 900)")
     ap.add_argument(
         "--wide",
         type=int,
@@ -114,43 +196,56 @@ def main() -> int:
         args.modes = [m for m in args.modes if not m.startswith("ray")]
     TRACES.mkdir(exist_ok=True)
     header = (
-        f"{'n':>3} {'run':<12} {'outcome':<7} {'seconds':>8} {'start':>6} {'jobs':>6} "
-        f"{'facts out':>10} {'facts in':>9} {'driver s':>8} {'trip ms':>8} {'overhead':>9}"
+        f"{'n':>3} {'run':<12} {'outcome':<7} {'wall s':>7} {'CPU s':>7} {'start':>11} {'jobs':>5} "
+        f"{'facts out':>9} {'facts in':>8} {'job CPU':>8} {'busiest':>8} {'nodes':>8} {'trip ms':>7} "
+        f"{'overhead':>9}"
     )
     print(header)
-    print("-" * len(header))
+    print("-" * len(header), flush=True)
     for n in args.sizes:
         rows: dict[str, dict] = {}
         for mode in args.modes:
             cmd = [sys.executable, __file__, "--one", mode, str(n)]
-            if mode == "ray2":
-                cmd += ["--trace", str(TRACES / f"cluster-0x{n}-ray2.jsonl")]
-            done = subprocess.run(cmd, capture_output=True, text=True)
-            lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-            if done.returncode != 0 or not lines:
-                print(f"{n:>3} {LABEL[mode]:<12} failed: {done.stderr.strip().splitlines()[-1:]}")
+            if mode.startswith("ray"):
+                cmd += ["--trace", str(TRACES / f"cluster-0x{n}-{mode}.jsonl")]
+            row, why = run_row(cmd, args.timeout)
+            if row is None:
+                print(f"{n:>3} {LABEL[mode]:<12} {why}", flush=True)
                 continue
-            row = rows[mode] = json.loads(lines[-1])
+            rows[mode] = row
             base = rows.get({"ray1": "one", "ray2": "jobs2"}.get(mode, ""))
-            overhead = f"{row['seconds'] / base['seconds'] - 1:+.0%}" if base else "—"
+            overhead = f"{row['cpu'] - base['cpu']:+.1f} s" if base else "—"
+            start = f"{row['start']:.1f}/{row['start_cpu']:.1f}" if mode.startswith("ray") else "—"
+            nodes = f"{row['busiest_nodes'] / 1000:.1f}k" if row.get("busiest_nodes") else "—"
             print(
-                f"{n:>3} {LABEL[mode]:<12} {'win' if row['win'] else 'loss':<7} {row['seconds']:>8.1f} "
-                f"{row['start']:>6.1f} {row.get('jobs', '—'):>6} {row.get('facts_from_workers', '—'):>10} "
-                f"{row.get('facts_to_workers', '—'):>9} {row.get('driver_seconds', '—'):>8} "
-                f"{row.get('round_trip_ms', '—') or '—':>8} {overhead:>9}",
+                f"{n:>3} {LABEL[mode]:<12} {'win' if row['win'] else 'loss':<7} {row['seconds']:>7.1f} "
+                f"{row['cpu']:>7.1f} {start:>11} {row.get('jobs', '—'):>5} "
+                f"{row.get('facts_from_workers', '—'):>9} {row.get('facts_to_workers', '—'):>8} "
+                f"{row.get('worker_cpu', '—'):>8} {row.get('busiest_cpu', '—'):>8} {nodes:>8} "
+                f"{row.get('round_trip_ms', '—') or '—':>7} {overhead:>9}",
                 flush=True,
             )
+    print(
+        "\nwall s: the run's seconds (Ray's start-up included); CPU s: every process of the run;\n"
+        "start: Ray's start-up, wall/CPU s; facts out: sent by the workers, in: passed on to them;\n"
+        "job CPU: the jobs' own CPU s; busiest: the most CPU s one worker spent on jobs, nodes: its\n"
+        "search nodes (one process: all its nodes), which the wall time on idle cores follows;\n"
+        "overhead: CPU s beyond the same CPUs without Ray (1 CPU: one process; 2 CPUs: --jobs 2)",
+        flush=True,
+    )
     for n in args.sizes:
         for w in args.wide:
             path = TRACES / f"cluster-0x{n}-wide{w}.jsonl"
             cmd = [sys.executable, __file__, "--one", f"inline{w}", str(n), "--trace", str(path)]
-            done = subprocess.run(cmd, capture_output=True, text=True)
-            print(f"trace of 0*{n} with {w} workers in one process: {path.name} (exit {done.returncode})")
-    traces = [TRACES / f"cluster-0x{n}-ray2.jsonl" for n in args.sizes if "ray2" in args.modes]
+            row, why = run_row(cmd, args.timeout)
+            done = why or "written"
+            print(f"trace of 0*{n} with {w} workers in one process: {path.name} {done}", flush=True)
+    ray_modes = [m for m in args.modes if m.startswith("ray")]
+    traces = [TRACES / f"cluster-0x{n}-{m}.jsonl" for n in args.sizes for m in ray_modes]
     traces += [TRACES / f"cluster-0x{n}-wide{w}.jsonl" for n in args.sizes for w in args.wide]
     traces = [str(t) for t in traces if t.exists()]
     if traces:  # the model of more cores, from the traces just written
-        subprocess.call([sys.executable, str(HERE / "sim_cluster.py"), *traces])
+        subprocess.call([sys.executable, str(HERE / "sim_cluster.py"), *traces], timeout=args.timeout)
     return 0
 
 

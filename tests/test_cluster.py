@@ -83,6 +83,27 @@ def test_a_job_within_its_budget_comes_back_undecided_with_its_facts() -> None:
     assert detail == {"winning_moves": winning, "children": len(children), "win": True, "nimber": 1}
 
 
+def test_facts_given_to_a_job_are_learnt_and_facts_are_taken_once() -> None:
+    lands, k = position_parts("0*6")
+    alone = JobSolver().answer(("normal", lands, k))
+    helped = JobSolver()
+    helped.give(alone.facts)  # as the driver does while a job runs: read at its next clock check
+    again = helped.answer(("normal", lands, k))
+    assert again.answer is alone.answer is False and again.nodes < alone.nodes // 4
+    solver = JobSolver()
+    partial = solver.answer(("normal", lands, k), budget=300)
+    assert solver.take_facts() == []  # the result took them all
+    rest = solver.answer(("normal", lands, k))
+    assert not set(partial.facts) & set(rest.facts)  # each fact travels once
+
+
+def test_a_worker_is_never_sent_back_its_own_facts() -> None:
+    backend = ClusterBackend(InlineRunner(1), budget=150, name="inline")
+    assert on_cluster(backend, "0*6", False) == one_process("0*6", False)
+    assert backend.stats.jobs_out > 1 and backend.stats.facts_merged > 0
+    assert backend.stats.facts_sent == 0
+
+
 @pytest.mark.parametrize("misere", [False, True])
 @pytest.mark.parametrize("budget", [25, 200])
 def test_split_search_without_ray_matches_one_process(misere: bool, budget: int) -> None:

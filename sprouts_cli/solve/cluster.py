@@ -57,6 +57,9 @@ JOB_NODES = 4000
 MAX_BUDGET_FACTOR = 64
 #: A fresh leaf's disproof number per life (as the df-pn of ``nimbers.py`` prices fresh nodes).
 DN_PER_LIFE = 1
+#: Seconds between two exchanges of facts with a running job (the local pool's workers
+#: re-read their shared table as often).
+EXCHANGE_SECONDS = 1.0
 #: Seconds to wait for stopped jobs to bring their facts back.
 STOP_GRACE_SECONDS = 10.0
 #: How the missing extra is named in the error.
@@ -78,12 +81,14 @@ class ClusterStats:
     workers_alive: int = 0
     retries: int = 0
     worker_seconds: float = 0.0
+    worker_cpu: float = 0.0
     driver_seconds: float = 0.0
     trace: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items() if k != "trace"}
         d["worker_seconds"] = round(self.worker_seconds, 3)
+        d["worker_cpu"] = round(self.worker_cpu, 3)
         d["driver_seconds"] = round(self.driver_seconds, 3)
         return d
 
@@ -104,7 +109,7 @@ class InlineRunner:
     def submit(self, worker: int, job_id: int, job: Job, budget: int | None, facts: list[Fact]) -> None:
         self._queue.append((worker, job_id, job, budget, facts))
 
-    def wait(self, timeout: float) -> list[tuple[int, int, JobResult, bool]]:
+    def wait(self, timeout: float) -> list[tuple[int, int | None, JobResult, bool]]:
         if not self._queue:
             return []
         worker, job_id, job, budget, facts = self._queue.pop(0)
@@ -112,10 +117,17 @@ class InlineRunner:
         solver.learn(facts)
         return [(worker, job_id, solver.answer(job, budget), False)]
 
+    def exchange(self, worker: int, facts: list[Fact]) -> None:
+        """Facts for a worker between its jobs (its jobs run one at a time here: nothing comes back)."""
+        self._solvers[worker].give(facts)
+
     def stop(self, worker: int, job_id: int) -> None:
         for i, item in enumerate(self._queue):
             if item[1] == job_id:  # not started: it comes back at once, undecided
                 self._queue[i] = (item[0], item[1], item[2], 0, item[4])
+
+    def exchanging(self, worker: int) -> bool:
+        return False
 
     def alive(self) -> int:
         return self.workers
@@ -161,6 +173,11 @@ class _SolverActor:
             if self.current == job_id:
                 self.solver.stop()
 
+    def exchange(self, facts: list[Fact]) -> list[Fact]:
+        """Facts proved elsewhere for the job in hand (or the next); the facts it proved so far."""
+        self.solver.give(facts)
+        return self.solver.take_facts()
+
 
 class RayRunner:
     """Jobs on Ray actors, one actor per CPU asked for.
@@ -189,6 +206,9 @@ class RayRunner:
             if address is None:  # "local": a new Ray even when another runs on this machine
                 kwargs["address"] = "local"
                 kwargs["num_cpus"] = workers or usable_cpus()
+                # Ray lowers its workers' priority by 15 (nice) by default; the actors do
+                # the run's work and must share the machine as the local pool's workers do.
+                kwargs["_system_config"] = {"worker_niceness": 0}
             else:
                 _check_listening(address)
                 kwargs["address"] = address
@@ -206,6 +226,7 @@ class RayRunner:
         self._actors = [actor_class.remote() for _ in range(self.workers)]
         self._incarnations: list[str | None] = [None] * self.workers
         self._refs: dict[Any, tuple[int, int]] = {}
+        self._exchanges: dict[Any, int] = {}  # replies of running jobs' exchanges -> worker
         self._alive, self._alive_at = self.workers, 0.0
         self._old_sigterm: Any = None
         if threading.current_thread() is threading.main_thread():
@@ -220,19 +241,33 @@ class RayRunner:
         ref = self._actors[worker].run.remote(job_id, job, budget, facts)
         self._refs[ref] = (worker, job_id)
 
-    def wait(self, timeout: float) -> list[tuple[int, int, JobResult, bool]]:
-        if not self._refs:
+    def exchange(self, worker: int, facts: list[Fact]) -> None:
+        """Send facts to a worker's running job and ask for the facts it proved so far (see ``wait``)."""
+        self._exchanges[self._actors[worker].exchange.remote(facts)] = worker
+
+    def exchanging(self, worker: int) -> bool:
+        return worker in self._exchanges.values()
+
+    def wait(self, timeout: float) -> list[tuple[int, int | None, JobResult, bool]]:
+        """Jobs done (worker, job id, result, restarted) and facts of running jobs (job id None)."""
+        refs = list(self._refs) + list(self._exchanges)
+        if not refs:
             return []
         try:
-            ready, _ = self.ray.wait(list(self._refs), num_returns=len(self._refs), timeout=timeout)
+            ready, _ = self.ray.wait(refs, num_returns=len(refs), timeout=timeout)
         except KeyboardInterrupt as e:
             # Ray turns what a signal handler raised inside its wait into a plain
             # KeyboardInterrupt; a SIGTERM handler has set SIGTERM aside: say which it was.
             if not isinstance(e, Terminated) and signal.getsignal(signal.SIGTERM) is signal.SIG_IGN:
                 raise Terminated() from None
             raise
-        out = []
+        out: list[tuple[int, int | None, JobResult, bool]] = []
         for ref in ready:
+            if ref in self._exchanges:
+                worker = self._exchanges.pop(ref)
+                with contextlib.suppress(Exception):  # a dead worker: its job's retry answers
+                    out.append((worker, None, JobResult(None, self.ray.get(ref)), False))
+                continue
             worker, job_id = self._refs.pop(ref)
             try:
                 incarnation, result = self.ray.get(ref)
@@ -261,6 +296,7 @@ class RayRunner:
             with contextlib.suppress(Exception):
                 self.ray.cancel(ref)
         self._refs.clear()
+        self._exchanges.clear()
         for actor in self._actors:
             with contextlib.suppress(Exception):
                 self.ray.kill(actor)
@@ -458,7 +494,10 @@ class SplitSearch:
         self.stats.workers_alive = runner.workers
         self.record_trace = record_trace
         self._log: list[Fact] = []  # every fact merged, in order: workers get what they miss
+        self._origin: list[int] = []  # the worker each fact came from (-1: the driver)
         self._cursor = [0] * runner.workers
+        self._fresh = [False] * runner.workers  # restarted: needs its own facts back too
+        self._exchanged_at = 0.0
         self._idle = list(range(runner.workers))
         self._next_job = 0
         self._t0 = time.perf_counter()
@@ -467,6 +506,38 @@ class SplitSearch:
     def teach(self, facts: list[Fact]) -> None:
         """Facts the workers should know from the start (e.g. from the driver's table)."""
         self._log.extend(facts)
+        self._origin.extend([-1] * len(facts))
+
+    def _facts_for(self, worker: int) -> list[Fact]:
+        """The facts merged since the worker last heard, but those it sent itself."""
+        start = self._cursor[worker]
+        self._cursor[worker] = len(self._log)
+        if self._fresh[worker]:
+            self._fresh[worker] = False
+            return self._log[start:]
+        origin = self._origin
+        return [f for i, f in enumerate(self._log[start:], start) if origin[i] != worker]
+
+    def _merge(self, worker: int, facts: list[Fact], merge: Callable[[Fact], bool]) -> None:
+        self.stats.facts_received += len(facts)
+        for fact in facts:
+            if merge(fact):
+                self._log.append(fact)
+                self._origin.append(worker)
+                self.stats.facts_merged += 1
+
+    def _exchange(self) -> None:
+        """Every ``EXCHANGE_SECONDS``: facts to each busy worker, and its facts so far back."""
+        now = time.monotonic()
+        if now - self._exchanged_at < EXCHANGE_SECONDS:
+            return
+        self._exchanged_at = now
+        for worker in range(self.runner.workers):
+            if worker in self._idle or self.runner.exchanging(worker):
+                continue
+            facts = self._facts_for(worker)
+            self.stats.facts_sent += len(facts)
+            self.runner.exchange(worker, facts)
 
     # ------------------------------------------------------------- public
     def solve(self, rules: Any, root: Any) -> bool:
@@ -487,6 +558,7 @@ class SplitSearch:
                     raise ClusterError("the driver found no job to hand out")
                 for item in self.runner.wait(0.25):
                     self._on_result(*item)
+                self._exchange()
                 self._report()
         finally:
             self._stop_all()
@@ -623,8 +695,7 @@ class SplitSearch:
         node.home = worker
         job_id = self._next_job
         self._next_job += 1
-        facts = self._log[self._cursor[worker] :]
-        self._cursor[worker] = len(self._log)
+        facts = self._facts_for(worker)
         job = self.rules.job(node.key)
         budget = node.budget
         self.runner.submit(worker, job_id, job, budget, facts)
@@ -643,26 +714,29 @@ class SplitSearch:
             "after": node.released,
         }
 
-    def _on_result(self, worker: int, job_id: int, result: JobResult, restarted: bool) -> None:
+    def _on_result(self, worker: int, job_id: int | None, result: JobResult, restarted: bool) -> None:
         t = time.perf_counter()
+        if job_id is None:  # facts of a running job
+            self._merge(worker, result.facts, self.rules.merge)
+            self.stats.driver_seconds += time.perf_counter() - t
+            return
         self._idle.append(worker)
         self._idle.sort()
         if restarted:
             self.stats.retries += 1
             self._cursor[worker] = 0  # a new process: it knows nothing yet
+            self._fresh[worker] = True
         entry = self._jobs.pop(job_id, None)
         self.stats.jobs_done += 1
         self.stats.worker_seconds += result.seconds
-        self.stats.facts_received += len(result.facts)
-        for fact in result.facts:
-            if self.rules.merge(fact):
-                self._log.append(fact)
-                self.stats.facts_merged += 1
+        self.stats.worker_cpu += result.cpu
+        self._merge(worker, result.facts, self.rules.merge)
         if entry is not None:
             if self.record_trace:
                 entry.update(
                     done=time.perf_counter() - self._t0,
                     seconds=round(result.seconds, 4),
+                    cpu=round(result.cpu, 4),
                     nodes=result.nodes,
                     facts_out=len(result.facts),
                     answer=result.answer,
@@ -717,26 +791,26 @@ class SplitSearch:
                     worker = self._idle.pop(0)
                     job_id = self._next_job
                     self._next_job += 1
-                    facts = self._log[self._cursor[worker] :]
-                    self._cursor[worker] = len(self._log)
+                    facts = self._facts_for(worker)
                     self.runner.submit(worker, job_id, jobs[index], None, facts)
                     ids[job_id] = index
                     where[job_id] = worker
                     self.stats.jobs_out += 1
                     self.stats.facts_sent += len(facts)
                 for worker, job_id, result, restarted in self.runner.wait(0.25):
+                    if job_id is None:
+                        self._merge(worker, result.facts, merge)
+                        continue
                     self._idle.append(worker)
                     self._idle.sort()
                     if restarted:
                         self.stats.retries += 1
                         self._cursor[worker] = 0
+                        self._fresh[worker] = True
                     self.stats.jobs_done += 1
                     self.stats.worker_seconds += result.seconds
-                    self.stats.facts_received += len(result.facts)
-                    for fact in result.facts:
-                        if merge(fact):
-                            self._log.append(fact)
-                            self.stats.facts_merged += 1
+                    self.stats.worker_cpu += result.cpu
+                    self._merge(worker, result.facts, merge)
                     answered = ids.pop(job_id, None)
                     if answered is not None:
                         results[answered] = result
@@ -757,12 +831,10 @@ class SplitSearch:
                 results = self.runner.wait(0.25)
             except (ClusterError, KeyboardInterrupt):
                 break
-            for worker, _, result, _ in results:
-                self._idle.append(worker)
-                for fact in result.facts:
-                    if merge(fact):
-                        self._log.append(fact)
-                        self.stats.facts_merged += 1
+            for worker, job_id, result, _ in results:
+                if job_id is not None:
+                    self._idle.append(worker)
+                self._merge(worker, result.facts, merge)
         self._idle.sort()
 
 

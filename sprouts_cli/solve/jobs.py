@@ -4,7 +4,10 @@ This is the seam between the solvers and whatever runs them elsewhere (``cluster
 runs it inside Ray actors).  A ``JobSolver`` owns its own solvers and memory, learns
 facts from outside (``learn``), and ``answer(job, budget)`` returns a ``JobResult``:
 the answer (None when the budget ran out or a stop was asked) and every fact proved
-while answering, as plain tuples that travel as messages:
+while answering, as plain tuples that travel as messages.  While a job runs, another
+thread may hand it facts proved elsewhere (``give``: the search reads them at its
+next clock check, as the local pool's workers re-read their shared table) and take
+the facts proved so far (``take_facts``: the rest come with the result):
 
 * ``("nimber", land, k)``: the land's nimber is ``k`` (normal play);
 * ``("win", land, k)``: ``land + *k`` is a win for the player to move;
@@ -20,6 +23,7 @@ which they arrive and any repetition do not matter.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,7 +46,8 @@ class JobResult:
     answer: bool | None  # None: not decided within the budget (or stopped)
     facts: list[Fact] = field(default_factory=list)
     nodes: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall seconds on the worker
+    cpu: float = 0.0  # CPU seconds of the thread that ran it (the job's own compute)
     detail: dict[str, Any] | None = None  # a whole position's answer (outcome, nimber, moves)
 
 
@@ -106,12 +111,16 @@ class _BudgetExhausted(SolveAborted):
 class JobSolver:
     """Answers jobs one after another, keeping its memory (solvers, tables) between them.
 
-    ``stop()`` may be called from another thread: the job in hand ends soon after with
-    answer None and the facts proved so far.
+    ``stop()``, ``give()`` and ``take_facts()`` may be called from another thread:
+    ``stop`` ends the job in hand soon after with answer None and the facts proved so
+    far; ``give`` passes facts to the search in hand; ``take_facts`` takes what it
+    has proved so far (so that they travel before the job ends).
     """
 
     def __init__(self) -> None:
         self.outbox = _Outbox()
+        self._lock = threading.Lock()
+        self._inbox: list[Fact] = []
         self._stop = False
         self._budget_end: int | None = None
         self.normal = NormalSolver(self.outbox, abort=self._should_stop)
@@ -128,12 +137,34 @@ class JobSolver:
     def stop(self) -> None:
         self._stop = True
 
+    def give(self, facts: list[Fact]) -> None:
+        """Facts for the search in hand (from another thread): learnt at its next clock check."""
+        if facts:
+            with self._lock:
+                self._inbox.extend(facts)
+
+    def take_facts(self) -> list[Fact]:
+        """The facts proved since the last time they were taken (from any thread)."""
+        proved = self.outbox.proved  # the search appends to it meanwhile, without the lock
+        with self._lock:
+            n = len(proved)
+            facts = proved[:n]
+            del proved[:n]
+        return facts
+
+    def _learn_inbox(self) -> None:
+        with self._lock:
+            facts, self._inbox = self._inbox, []
+        self.learn(facts)
+
     def answer(self, job: Job, budget: int | None = None) -> JobResult:
         """Answer ``job`` within ``budget`` search nodes (None: no limit)."""
         self._stop = False
         t = time.perf_counter()
+        cpu = time.thread_time()
         start = self._node_count()
         self._budget_end = None if budget is None else start + budget
+        self._learn_inbox()
         answer: bool | None
         detail: dict[str, Any] | None = None
         try:
@@ -148,8 +179,9 @@ class JobSolver:
                 raise ValueError(f"unknown job {job[0]!r}")
         except SolveAborted:
             answer = None
-        facts, self.outbox.proved = self.outbox.proved, []
-        return JobResult(answer, facts, self._node_count() - start, time.perf_counter() - t, detail)
+        facts = self.take_facts()
+        nodes = self._node_count() - start
+        return JobResult(answer, facts, nodes, time.perf_counter() - t, time.thread_time() - cpu, detail)
 
     def _whole(self, text: str, misere: bool, nimber: bool, moves: bool) -> dict[str, Any]:
         """A whole position, as ``sprouts solve`` answers it: outcome, nimber, winning moves."""
@@ -181,6 +213,8 @@ class JobSolver:
         return n
 
     def _should_stop(self) -> bool:
+        if self._inbox:  # facts given while the search runs (read here, in its own thread)
+            self._learn_inbox()
         return self._stop or (self._budget_end is not None and self._node_count() >= self._budget_end)
 
     def _misere_solver(self) -> Any:
