@@ -9,12 +9,16 @@ root).  This script replays the same jobs on P workers:
 * a job can start once what released it has happened (J done, or J started);
 * the driver is one process: each job costs it ``d`` seconds (its measured seconds per
   job: expanding nodes, merging facts, choosing leaves), one job after another;
-* a job costs its worker its measured compute seconds plus ``o``, the measured mean
-  round trip beyond compute (messages, Ray's scheduling, the facts it carries);
+* a job costs its worker its measured compute: the CPU seconds of the thread that ran
+  it (``cpu``; wall seconds in older traces: on a loaded machine they are several times
+  the compute), plus ``o``, the measured mean round trip beyond the worker's wall
+  seconds (messages, Ray's scheduling, the facts it carries);
 * jobs are handed out in the trace's order to the worker free first (list scheduling).
 
-It prints, for P = 1, 2, 8, 64, 512: the modelled seconds and speed-up against P = 1,
-and the two bounds that limit it: the critical path (the longest chain of jobs each
+It prints, for P = 1, 2, 8, 64, 512: the modelled seconds and speed-up against the
+same jobs on P = 1 (and, when a trace of one worker's run of the same position is
+given too, against that run: the helpers' wasted work counts against this one), and
+the two bounds that limit it: the critical path (the longest chain of jobs each
 released by the one before) and the driver's serial time (jobs × d).  The same jobs
 are replayed: with more workers the real driver would split more (more, smaller
 jobs, some of them wasted), which this model does not see; docs/cluster.md discusses
@@ -29,6 +33,11 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+
+def compute(job: dict) -> float:
+    """A job's compute seconds: its CPU seconds where the trace has them."""
+    return float(job.get("cpu", job["seconds"]))
 
 
 def load(path: Path) -> tuple[dict, list[dict]]:
@@ -75,7 +84,7 @@ def replay(jobs: list[dict], workers: int, o: float, d: float) -> float:
         sent = max(ready, driver)
         driver = sent + d
         begin = max(sent, heapq.heappop(free))
-        end = begin + j["seconds"] + o
+        end = begin + compute(j) + o
         heapq.heappush(free, end)
         start[j["job"]], finish[j["job"]] = begin, end
     return max(finish.values(), default=0.0)
@@ -92,7 +101,7 @@ def critical_path(jobs: list[dict], o: float) -> float:
             kind, _, ref = after.partition(":")
             ready = (finish if kind == "done" else start).get(int(ref), 0.0)
         start[j["job"]] = ready
-        finish[j["job"]] = ready + j["seconds"] + o
+        finish[j["job"]] = ready + compute(j) + o
     return max(finish.values(), default=0.0)
 
 
@@ -108,13 +117,19 @@ def main() -> int:
     if not traces:
         print("no traces: run benchmarks/bench_cluster.py first")
         return 1
-    for path in traces:
-        meta, jobs = load(path)
+    loaded = [(path, *load(path)) for path in traces]
+    # one worker's run of the same position: the time to beat (its jobs are one chain)
+    single = {
+        meta.get("n"): sum(compute(j) + costs(meta, jobs, args.trip_ms / 1000)[0] for j in jobs)
+        for _, meta, jobs in loaded
+        if meta.get("workers") == 1 and jobs
+    }
+    for path, meta, jobs in loaded:
         if not jobs:
             print(f"{path.name}: no jobs")
             continue
         o, d = costs(meta, jobs, args.trip_ms / 1000)
-        work = sum(j["seconds"] + o for j in jobs)
+        work = sum(compute(j) + o for j in jobs)
         cp = critical_path(jobs, o)
         print(
             f"\n{path.name}: {len(jobs)} jobs, work {work:.1f} s, mean job {work / len(jobs):.2f} s, "
@@ -126,11 +141,14 @@ def main() -> int:
             )
         )
         print(f"  critical path {cp:.1f} s, driver serial time {len(jobs) * d:.1f} s")
-        print(f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10}")
         one = replay(jobs, 1, o, d)
+        base = single.get(meta.get("n"))
+        against = f" {'vs 1 worker':>11}" if base else ""
+        print(f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10}{against}")
         for p in args.cores:
             t = replay(jobs, p, o, d)
-            print(f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%}")
+            vs = f" {base / t:>11.2f}" if base else ""
+            print(f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%}{vs}")
     return 0
 
 

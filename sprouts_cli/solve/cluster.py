@@ -191,6 +191,8 @@ class RayRunner:
     """
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        if address is not None:
+            _token_auth_if_available()
         ray = import_ray()
         self.ray = ray
         self._started = False
@@ -322,6 +324,21 @@ def _check_listening(address: str) -> None:
     except OSError as e:
         why = e.strerror or e
         raise ClusterError(f"cannot join Ray at {address}: nothing answers there ({why})") from None
+
+
+def _token_auth_if_available() -> None:
+    """Join with Ray's token authentication when a token is at hand and nothing else is asked.
+
+    Ray (2.59 and later) starts clusters with token authentication, but a process that
+    joins one by address sends the token only when ``RAY_AUTH_MODE=token``; a token sent
+    to a cluster without authentication does no harm.  Ray reads the token itself
+    (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``).
+    """
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    default = os.path.join(os.path.expanduser("~"), ".ray", "auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.exists(default):
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def _sigterm_as_interrupt(signum: int, frame: Any) -> None:
