@@ -8,17 +8,21 @@ in a fresh process per row:
 * ``ray, 1 CPU`` and ``ray, 2 CPUs``: ``--cluster ray`` on a local Ray started for the
   run (``--jobs 1``/``2``): the driver hands out jobs with a node budget to actors.
 
-Columns: wall seconds (Ray's start-up included; ``start`` is that part), jobs handed
-out, facts sent by the workers to the driver and by the driver to the workers, the
-driver's own seconds, the mean round trip of a job beyond the worker's compute time
-(message and scheduling cost), and the overhead of Ray against the row without it
-(1 CPU: against one process; 2 CPUs: against ``--jobs 2``).  The 2-CPU Ray runs
-write their job trace to ``benchmarks/traces/`` for ``sim_cluster.py``.
+Columns (printed under the table too): wall and CPU seconds (CPU: every process of the
+run, Ray's own included, read from ``/proc``), Ray's start-up, jobs handed out, facts
+sent by the workers to the driver and passed on by the driver to the workers, the
+jobs' own CPU seconds, the busiest worker's CPU seconds and search nodes (what the
+wall time on idle cores follows), the mean round trip of a job beyond the worker's
+time (messages and scheduling), and Ray's overhead in CPU seconds against the same
+CPUs without it (1 CPU: one process; 2 CPUs: ``--jobs 2``).  A row that takes longer
+than ``--timeout`` seconds is ended (with its Ray) and says so.  The Ray rows write
+their job traces to ``benchmarks/traces/`` for ``sim_cluster.py``, which then runs.
 
 ``python benchmarks/bench_cluster.py --sizes 11`` runs fewer sizes; ``--modes`` fewer rows;
 ``--wide 8 64`` also records traces of the driver keeping 8 and 64 workers busy, the
 workers run one after another in one process (``InlineRunner``), for the model of
-more cores than this machine has (``sim_cluster.py``).
+more cores than this machine has (``sim_cluster.py``); ``--wide-budget`` gives them a
+smaller first budget (a small position split as a larger one would be).
 Measured figures are in ``docs/cluster.md``.
 """
 
@@ -78,7 +82,7 @@ def tree_cpu() -> float:
     return own + total + children.ru_utime + children.ru_stime
 
 
-def run_one(mode: str, n: int, trace: str | None) -> dict:
+def run_one(mode: str, n: int, trace: str | None, budget: int | None = None) -> dict:
     """One row, in this process: solve 0*n the way ``mode`` says and return the figures."""
     sys.path.insert(0, str(HERE.parent))
     from sprouts_cli.solve.session import Session
@@ -91,9 +95,10 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
         start = start_cpu = 0.0
         backend = None
         if mode.startswith("inline"):  # W workers that run one after another here: a wide trace
-            from sprouts_cli.solve.cluster import ClusterBackend, InlineRunner
+            from sprouts_cli.solve.cluster import JOB_NODES, ClusterBackend, InlineRunner
 
-            backend = ClusterBackend(InlineRunner(int(mode[6:])), record_trace=True, name="inline")
+            runner = InlineRunner(int(mode[6:]))
+            backend = ClusterBackend(runner, budget=budget or JOB_NODES, record_trace=True, name="inline")
         elif mode.startswith("ray"):
             from sprouts_cli.solve.cluster import ClusterBackend, RayRunner
 
@@ -145,7 +150,14 @@ def run_one(mode: str, n: int, trace: str | None) -> dict:
             round_trip_ms=round(1000 * sum(trips) / len(trips), 1) if trips else None,
         )
         if trace is not None:
-            meta = {"meta": {**row, "workers": backend.workers, "inline": mode.startswith("inline")}}
+            meta = {
+                "meta": {
+                    **row,
+                    "workers": backend.workers,
+                    "inline": mode.startswith("inline"),
+                    "budget": backend.search.budget,
+                }
+            }
             lines = [json.dumps(meta)] + [json.dumps({**e, "node": str(e["node"])}) for e in st.trace]
             Path(trace).write_text("\n".join(lines) + "\n")
     return row
@@ -184,10 +196,18 @@ def main() -> int:
         help="also record traces of the driver with W workers run in this process (for sim_cluster.py)",
     )
     ap.add_argument("--one", nargs=2, metavar=("MODE", "N"), help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--wide-budget",
+        type=int,
+        default=None,
+        metavar="NODES",
+        help="the first job budget of the --wide traces (default the solver's); a smaller one "
+        "gives a small position the shape of a larger one",
+    )
     ap.add_argument("--trace", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one[0], int(args.one[1]), args.trace)), flush=True)
+        print(json.dumps(run_one(args.one[0], int(args.one[1]), args.trace, args.wide_budget)), flush=True)
         return 0
     try:
         import ray  # noqa: F401
@@ -237,6 +257,8 @@ def main() -> int:
         for w in args.wide:
             path = TRACES / f"cluster-0x{n}-wide{w}.jsonl"
             cmd = [sys.executable, __file__, "--one", f"inline{w}", str(n), "--trace", str(path)]
+            if args.wide_budget:
+                cmd += ["--wide-budget", str(args.wide_budget)]
             row, why = run_row(cmd, args.timeout)
             done = why or "written"
             print(f"trace of 0*{n} with {w} workers in one process: {path.name} {done}", flush=True)

@@ -8,7 +8,10 @@ root).  This script replays the same jobs on P workers:
 
 * a job can start once what released it has happened (J done, or J started);
 * the driver is one process: each job costs it ``d`` seconds (its measured seconds per
-  job: expanding nodes, merging facts, choosing leaves), one job after another;
+  job: expanding nodes, merging facts, choosing leaves), one job after another, plus
+  the cost of passing the job's facts on to the workers the trace did not have: each
+  fact goes to every other worker, ``--send-us`` microseconds a fact and worker
+  (measured: ~1 µs to pickle one; merging one into the table, ~3 µs, is in ``d``);
 * a job costs its worker its measured compute: the CPU seconds of the thread that ran
   it (``cpu``; wall seconds in older traces: on a loaded machine they are several times
   the compute), plus ``o``, the measured mean round trip beyond the worker's wall
@@ -67,13 +70,19 @@ def costs(meta: dict, jobs: list[dict], trip: float) -> tuple[float, float]:
     return o, d
 
 
-def replay(jobs: list[dict], workers: int, o: float, d: float) -> float:
-    """Seconds to run the trace's jobs on ``workers`` workers (see the module docstring)."""
+def replay(
+    jobs: list[dict], workers: int, o: float, d: float, send: float = 0.0, recorded: int = 1
+) -> tuple[float, float]:
+    """(seconds, the driver's busy seconds) to run the trace's jobs on ``workers`` workers.
+
+    ``send`` is the driver's seconds to pass one fact to one worker; the trace's
+    ``recorded`` workers are paid for in ``d`` already.
+    """
     start: dict[int, float] = {}
     finish: dict[int, float] = {}
     free = [0.0] * workers
     heapq.heapify(free)
-    driver = 0.0
+    driver = busy = 0.0
     for j in jobs:
         after = j.get("after")
         ready = 0.0
@@ -82,12 +91,14 @@ def replay(jobs: list[dict], workers: int, o: float, d: float) -> float:
             ref_id = int(ref)
             ready = (finish if kind == "done" else start).get(ref_id, 0.0)
         sent = max(ready, driver)
-        driver = sent + d
+        cost = d + j.get("facts_out", 0) * max(0, workers - recorded) * send
+        driver = sent + cost
+        busy += cost
         begin = max(sent, heapq.heappop(free))
         end = begin + compute(j) + o
         heapq.heappush(free, end)
         start[j["job"]], finish[j["job"]] = begin, end
-    return max(finish.values(), default=0.0)
+    return max(finish.values(), default=0.0), busy
 
 
 def critical_path(jobs: list[dict], o: float) -> float:
@@ -111,6 +122,9 @@ def main() -> int:
     ap.add_argument("--cores", type=int, nargs="+", default=[1, 2, 8, 64, 512])
     ap.add_argument(
         "--trip-ms", type=float, default=200.0, help="round trip for traces recorded in one process"
+    )
+    ap.add_argument(
+        "--send-us", type=float, default=1.0, help="the driver's microseconds to send one fact to one worker"
     )
     args = ap.parse_args()
     traces = args.traces or sorted((HERE / "traces").glob("*.jsonl"))
@@ -141,14 +155,17 @@ def main() -> int:
             )
         )
         print(f"  critical path {cp:.1f} s, driver serial time {len(jobs) * d:.1f} s")
-        one = replay(jobs, 1, o, d)
+        send = args.send_us / 1e6
+        recorded = int(meta.get("workers", 1))
+        one, _ = replay(jobs, 1, o, d, send, recorded)
         base = single.get(meta.get("n"))
         against = f" {'vs 1 worker':>11}" if base else ""
-        print(f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10}{against}")
+        head = f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10} {'driver busy':>11}"
+        print(head + against)
         for p in args.cores:
-            t = replay(jobs, p, o, d)
+            t, busy = replay(jobs, p, o, d, send, recorded)
             vs = f" {base / t:>11.2f}" if base else ""
-            print(f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%}{vs}")
+            print(f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%} {busy / t:>11.0%}{vs}")
     return 0
 
 
