@@ -519,6 +519,7 @@ class SplitSearch:
         self._next_job = 0
         self._t0 = time.perf_counter()
         self._jobs: dict[int, dict[str, Any]] = {}  # job id -> trace entry (and the node)
+        self._running: dict[int, int] = {}  # worker -> the job it runs
 
     def teach(self, facts: list[Fact]) -> None:
         """Facts the workers should know from the start (e.g. from the driver's table)."""
@@ -716,6 +717,7 @@ class SplitSearch:
         job = self.rules.job(node.key)
         budget = node.budget
         self.runner.submit(worker, job_id, job, budget, facts)
+        self._running[worker] = job_id
         node.job = (worker, job_id)
         node.free = node.again = False
         self.stats.jobs_out += 1
@@ -735,6 +737,9 @@ class SplitSearch:
         t = time.perf_counter()
         if job_id is None:  # facts of a running job
             self._merge(worker, result.facts, self.rules.merge)
+            running = self._jobs.get(self._running.get(worker, -1))
+            if running is not None:
+                running["streamed"] = running.get("streamed", 0) + len(result.facts)
             self.stats.driver_seconds += time.perf_counter() - t
             return
         self._idle.append(worker)
@@ -755,7 +760,7 @@ class SplitSearch:
                     seconds=round(result.seconds, 4),
                     cpu=round(result.cpu, 4),
                     nodes=result.nodes,
-                    facts_out=len(result.facts),
+                    facts_out=len(result.facts) + entry.pop("streamed", 0),
                     answer=result.answer,
                 )
                 self.stats.trace.append(entry)
