@@ -21,8 +21,11 @@ root).  This script replays the same jobs on P workers:
 It prints, for P = 1, 2, 8, 64, 512: the modelled seconds and speed-up against the
 same jobs on P = 1 (and, when a trace of one worker's run of the same position is
 given too, against that run: the helpers' wasted work counts against this one), and
-the two bounds that limit it: the critical path (the longest chain of jobs each
-released by the one before) and the driver's serial time (jobs × d).  The same jobs
+the bounds that limit it: the critical path (the longest chain of jobs each
+released by the one before), the driver's serial time (jobs × d), and its load of
+facts: the share of each second the driver needs to merge the facts P workers prove
+and pass each on to the P − 1 others (``fact_load``; above 100% the driver, not the
+workers, sets the pace).  The same jobs
 are replayed: with more workers the real driver would split more (more, smaller
 jobs, some of them wasted), which this model does not see; docs/cluster.md discusses
 what follows.  ``python benchmarks/sim_cluster.py TRACE... [--cores 8 64 512]``.
@@ -101,6 +104,15 @@ def replay(
     return max(finish.values(), default=0.0), busy
 
 
+def fact_load(workers: int, rate: float, merge_us: float, send_us: float) -> float:
+    """The driver's share of a second spent on facts when ``workers`` all compute.
+
+    Each worker proves ``rate`` facts a CPU second; the driver merges each into its
+    table and passes it on to every other worker: the cost grows as workers squared.
+    """
+    return workers * rate * (merge_us + (workers - 1) * send_us) / 1e6
+
+
 def critical_path(jobs: list[dict], o: float) -> float:
     """The longest chain of jobs, each released by the one before (no limit on workers)."""
     start: dict[int, float] = {}
@@ -125,6 +137,9 @@ def main() -> int:
     )
     ap.add_argument(
         "--send-us", type=float, default=1.0, help="the driver's microseconds to send one fact to one worker"
+    )
+    ap.add_argument(
+        "--merge-us", type=float, default=3.0, help="the driver's microseconds to merge a fact into its table"
     )
     args = ap.parse_args()
     traces = args.traces or sorted((HERE / "traces").glob("*.jsonl"))
@@ -155,17 +170,26 @@ def main() -> int:
             )
         )
         print(f"  critical path {cp:.1f} s, driver serial time {len(jobs) * d:.1f} s")
+        cpu = sum(compute(j) for j in jobs)
+        facts = meta.get("facts_from_workers") or sum(j.get("facts_out", 0) for j in jobs)
+        rate = facts / cpu if cpu else 0.0
+        print(
+            f"  facts: {rate:.0f} a worker's CPU second; the driver merges each "
+            f"({args.merge_us:g} µs) and sends it to every other worker ({args.send_us:g} µs each)"
+        )
         send = args.send_us / 1e6
         recorded = int(meta.get("workers", 1))
         one, _ = replay(jobs, 1, o, d, send, recorded)
         base = single.get(meta.get("n"))
         against = f" {'vs 1 worker':>11}" if base else ""
         head = f"  {'cores':>6} {'seconds':>9} {'speed-up':>9} {'efficiency':>10} {'driver busy':>11}"
-        print(head + against)
+        print(head + f" {'fact load':>9}" + against)
         for p in args.cores:
             t, busy = replay(jobs, p, o, d, send, recorded)
             vs = f" {base / t:>11.2f}" if base else ""
-            print(f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%} {busy / t:>11.0%}{vs}")
+            busy_facts = fact_load(p, rate, args.merge_us, args.send_us)
+            row = f"  {p:>6} {t:>9.1f} {one / t:>9.2f} {one / t / p:>10.0%} {busy / t:>11.0%}"
+            print(f"{row} {busy_facts:>9.0%}{vs}")
     return 0
 
 
