@@ -26,7 +26,7 @@ _PURE = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0") or bool(globa
 try:  # pragma: no cover - numba is a dependency; this is only a guard
     import numba
 except ImportError:  # pragma: no cover
-    numba = None
+    numba = None  # type: ignore[assignment]  # no numba: every kernel runs as plain Python
     _PURE = True
 
 

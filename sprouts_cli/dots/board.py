@@ -193,6 +193,7 @@ class Board:
         offset = len(text) - len(text.lstrip()) + 1
         if not stripped:
             raise DotsNotationError("no move given (a line like a1-b1, or its index)", text, 1)
+        line: int | None  # an index given, or the line between two dots (None: not next to each other)
         if stripped.isdigit():
             line = int(stripped)
             if line >= self.num_lines:

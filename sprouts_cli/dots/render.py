@@ -12,11 +12,15 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SproutsError
 from ..picture.gamefile import write_atomic
 from .board import DotsPosition
 from .game import INITIALS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.typing import RcKeyType
 
 LINE_COLOURS = {1: "#2b6cb0", 2: "#c53030", None: "#1d2733"}
 BOX_COLOURS = {1: "#bee3f8", 2: "#fed7d7", None: "#d9d9d9"}
@@ -52,7 +56,7 @@ def render_dots_bytes(
     line_owner = line_owner or {}
     box_owner = box_owner or {}
     board = position.board
-    rc = {
+    rc: dict[RcKeyType, Any] = {
         "svg.hashsalt": "dots",
         "svg.fonttype": "none",
         "path.simplify": False,

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -92,6 +93,7 @@ def _geometry(board: Board) -> Geometry:
     order = np.array(board.centre_first, dtype=np.int64)
     chunks = (n + 7) // 8
     lut = np.zeros((len(board.symmetries), chunks, 256), dtype=np.int64)
+    perm: tuple[int, ...] | np.ndarray  # one symmetry in the loop, then all of them as one array
     for s, perm in enumerate(board.symmetries):
         for k in range(chunks):
             for byte in range(256):
@@ -121,7 +123,7 @@ def _pure_kernels():
     spec = importlib.util.spec_from_file_location("sprouts_cli.dots._kernels_pure", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    module.FORCE_PURE = True  # type: ignore[attr-defined]
+    module.FORCE_PURE = True
     spec.loader.exec_module(module)
     return module
 
@@ -159,7 +161,7 @@ class Solver:
     table_bits: int | None = None
     pure: bool = False
     nodes: int = 0
-    _k: object = field(init=False, repr=False)
+    _k: ModuleType = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.geometry = Geometry.of(self.board)

@@ -269,7 +269,7 @@ def _move_ends(analysis: Analysis, move: Move) -> tuple[int, int]:
 
 
 def _shifts(d0: float) -> list[float]:
-    out = []
+    out: list[float] = []
     for k in range(1, 4):
         out.extend((k * 2.0 * d0, -k * 2.0 * d0))
     return out

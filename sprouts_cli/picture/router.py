@@ -423,7 +423,7 @@ def build_rays(plan: Plan) -> Rays | None:
     cell_boundary = np.full(g.size, -1, dtype=np.int64)
     cell_half = np.full(g.size, -1, dtype=np.int64)
     centres = g.centres()
-    for k in cells:
+    for k in cells.tolist():
         o = near[k]
         if 0 <= o < n_curves:
             h = 2 * o + _side_of_curve(ob.segs[nseg[k]], centres[k])
@@ -668,7 +668,7 @@ def route(plan: Plan) -> np.ndarray | None:
         for method in (barrier_route, _parity_route):
             if rays is None and method is barrier_route:
                 continue
-            path = method(plan, rays, halves)
+            path = method(plan, rays, halves)  # type: ignore[arg-type]  # no rays: only _parity_route runs
             if path is None or self_crossing(path):
                 fallback = fallback if fallback is not None else path
                 continue
