@@ -310,22 +310,26 @@ class NormalSolver:
         return v
 
     # ================================================================ df-pn
-    def _mid(self, node: Node, thpn: int, thdn: int) -> None:
+    def _mid(
+        self, node: Node, thpn: int, thdn: int, pshift: int = 0, dshift: int = 0, thmin: int = INF
+    ) -> None:
         """Search ``node`` until its proof number reaches ``thpn`` or its disproof number ``thdn``.
 
         pn is the cost of proving "a win for the player to move", dn of proving "a
         loss"; a node wins when some child loses (pn = least child dn) and loses when
         every child wins (dn = sum of child pn).  Unproved nodes keep (pn, dn) in a
         transposition table; proved ones become facts.
+
+        A sum of lands sets a third threshold (``sum_search``): its cost is the sum of
+        its lands' costs, each the least of pn and dn, so below a sum a node is also
+        given up when ``min(pn + pshift, dn + dshift)`` reaches ``thmin`` (the
+        thresholds of T. Čížek's SPOTS, which carry a sum's bound down through plain
+        nodes with the shifts).
         """
         self._tick()
         what, k = node
         if not isinstance(what, str):
-            self._reduce_sum(what)
-            self._tt.pop(node, None)
-            sub = self._node(what, k)
-            if not isinstance(sub, bool):
-                self._mid(sub, thpn, thdn)
+            self._mid_sum(node, thpn, thdn, pshift, dshift, thmin)
             return
         land = what
         lazy = self._children(land)
@@ -375,7 +379,7 @@ class NormalSolver:
                 return
             if dn > INF:
                 dn = INF
-            if pn >= thpn or dn >= thdn:
+            if pn >= thpn or dn >= thdn or min(pn + pshift, dn + dshift) >= thmin:
                 if len(tt) >= TT_LIMIT:
                     tt.clear()
                 tt[node] = (pn, dn)
@@ -385,9 +389,74 @@ class NormalSolver:
                 continue
             child_thpn = thdn - dn + best_pn
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
-            self._mid(best, child_thpn, child_thdn)  # type: ignore[arg-type]
+            others = dn - best_pn
+            self._mid(best, child_thpn, child_thdn, dshift + others, pshift, thmin)  # type: ignore[arg-type]
             if self._nim.get(land) is not None:
                 return  # decided meanwhile (through a heap child)
+
+    def _mid_sum(self, node: Node, thpn: int, thdn: int, pshift: int, dshift: int, thmin: int) -> None:
+        """Search a sum of lands: the nimbers of its smaller lands, one question at a time.
+
+        Lemoine and Viennot reduce a sum to one land and a heap by computing the
+        nimbers of all its lands but the largest.  Here each of those nimbers is found
+        inside the df-pn, smallest land first, as the questions "land + *j" for j =
+        0, 1, … (the nimber is the first j that loses), each searched only while the
+        whole sum stays under the thresholds the sum got from its parent: a sum that
+        turns out dear is left for a cheaper sibling instead of being computed to the
+        end.  Once one land is left, the sum is that land's question.
+        """
+        tt = self._tt
+        lands, k = node
+        assert not isinstance(lands, str)
+        while True:
+            sub = self._node(lands, k)  # the known nimbers folded into the heap
+            if sub is True or sub is False:
+                tt.pop(node, None)
+                return
+            what, heap = sub
+            if isinstance(what, str):
+                tt.pop(node, None)
+                self._mid(sub, thpn, thdn, pshift, dshift, thmin)
+                return
+            question, first, rest_pn, rest_dn = self._sum_parts(what, heap)
+            spn, sdn = first + rest_pn, first + rest_dn
+            if spn >= thpn or sdn >= thdn or min(spn + pshift, sdn + dshift) >= thmin:
+                tt[node] = (spn, sdn)
+                return
+            bound = min(thpn - rest_pn, thdn - rest_dn, thmin - min(rest_pn + pshift, rest_dn + dshift))
+            self._mid(question, INF, INF, 0, 0, bound)
+
+    def _sum_parts(self, lands: Lands, k: int) -> tuple[Node, int, int, int]:
+        """The question a sum asks next and its cost: (question, its cost, the rest's pn, dn).
+
+        The lands are taken smallest first; each but the largest costs the least of the
+        pn and dn of its open question (its nimber is wanted, whichever way that goes);
+        the largest is priced as a fresh question of its own, whose pn and dn stand for
+        the sum's (it decides the sum once the others' nimbers are known).
+        """
+        order = sorted(lands, key=self._size_key)
+        tt = self._tt
+        rest_pn = rest_dn = 0
+        question: Node | None = None
+        first = 0
+        for i, land in enumerate(order[:-1]):
+            j = _lowest_clear_bit(self._wins.get(land, 0))
+            q = (land, j)
+            hit = tt.get(q)
+            qpn, qdn = hit if hit is not None else self._initial(q)
+            cost = qpn if qpn < qdn else qdn
+            if i == 0:
+                question, first = q, cost
+            else:
+                rest_pn += cost
+                rest_dn += cost
+        last = order[-1]
+        rest_pn += 1
+        rest_dn += DN_PER_LIFE * self._lives_of(last)
+        return question, first, rest_pn, rest_dn  # type: ignore[return-value]
+
+    def _size_key(self, land: str) -> tuple[int, int, str]:
+        return (self._lives_of(land), len(land), land)
 
     def _initial(self, node: Node) -> tuple[int, int]:
         """Proof and disproof numbers of a node not searched yet: (1, its lives).
@@ -395,16 +464,18 @@ class NormalSolver:
         A win needs one losing child, a loss needs every child to win, and the number
         of children grows with the lives: so a fresh node's disproof is priced by its
         size.  (Measured on the n-spot starts against (1, 1), lives², lives³ and
-        both-sided variants: the fewest lands expanded overall.)
+        both-sided variants: the fewest lands expanded overall.)  A sum is priced as
+        ``_sum_parts`` prices it.
         """
-        what, _ = node
+        what, k = node
         if isinstance(what, str):
             return 1, DN_PER_LIFE * self._lives_of(what)
-        return 1, DN_PER_LIFE * sum(self._lives_of(x) for x in what)
+        _, first, rest_pn, rest_dn = self._sum_parts(what, k)
+        return first + rest_pn, first + rest_dn
 
     def _reduce_sum(self, lands: Lands) -> None:
         """Compute the nimbers of all the lands of a sum but the largest (Lemoine–Viennot)."""
-        order = sorted(lands, key=lambda x: (self._lives_of(x), len(x), x))
+        order = sorted(lands, key=self._size_key)
         for land in order[:-1]:
             self.land_nimber(land)
 
@@ -425,6 +496,11 @@ class NormalSolver:
         if self.refresh_seconds is not None and now - self._last_refresh >= self.refresh_seconds:
             self._last_refresh = now
             self._looked_up.clear()
+
+
+def _lowest_clear_bit(mask: int) -> int:
+    """The least k whose bit is 0 in ``mask``."""
+    return (~mask & (mask + 1)).bit_length() - 1
 
 
 def normal_outcome(position: Position | str, table: NormalTable | None = None) -> bool:
