@@ -24,6 +24,26 @@ process in at most 31 s (3x SPOTS) and 100 MB; ``0*13`` and ``0*14`` solved; mis
 The whole table (to ``0*14`` and misère ``0*12``) takes hours; ``make bench`` runs the
 default sizes.  The machine is shared, so wall seconds are noisy: compare runs made
 under the same load.
+
+Measured 2026-12-01 after the sum search of issue 11 (``_mid_sum`` in
+``solve/nimbers.py``), on the 2-core machine shared with ~6 engineers (load average
+15-30, so wall seconds were 5-30 times CPU seconds and only CPU seconds count):
+
+    n  jobs  outcome   CPU s  peak MB  proved   x SPOTS (CPU)   before (CPU s)
+    9    1   win         1.3      42      583   7.6x            1.3
+    9    2   win         2.3      95      704   -               -
+   10    1   win         4.4      59    1,237   6.5x            4.9
+   10    2   win         7.7     132    1,438   -               -
+   11    1   win         4.8      59    1,297   8.7x            6.6
+   11    2   win         8.6     136    1,704   -               -
+   12    1   loss         88     112        -   8.5x            152 (146 MB)
+
+(``0*12`` one process was measured in the solver directly, ``/usr/bin/time -v``, not
+by this script.)  CPU seconds include the interpreter's start (~0.5 s).  ``--jobs 2``
+costs about 1.8 times the CPU of one process: its two workers still prove much the
+same facts.  Misère ``0*10`` (``--jobs 2``): a win, 133 CPU s, 117 MB.  ``0*13``,
+``0*14``, misère ``0*11`` and ``0*12`` were not run: at that load they would have taken
+hours.
 """
 
 from __future__ import annotations
