@@ -147,3 +147,12 @@ def test_sums_searched_inside_df_pn_match_the_xor_of_brute_force_nimbers(heap: i
                 want ^= brute_nimber(part)
             text = "+".join(parts) + f"+*{heap}"
             assert solver.outcome(text) == (want != 0), text
+
+
+def test_small_children_caches_change_the_work_not_the_answers() -> None:
+    # lands forgotten (children_cache) or whose moves are forgotten (moves_cache) are made again
+    tight = NormalSolver(children_cache=40, moves_cache=4)
+    for n in range(1, 8):
+        assert tight.outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
+    for key, p in sorted(reachable(3).items())[::5]:
+        assert tight.nimber(p) == brute_nimber(key), key

@@ -14,6 +14,7 @@ from sprouts_cli.engine.explore import child_parts
 from sprouts_cli.engine.moves import Move, representative_moves
 from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.solve.children import (
+    LazyChildren,
     land_children,
     pack_moves,
     read_land,
@@ -98,3 +99,16 @@ def test_moves_that_do_not_fit_a_word_stay_tuples() -> None:
     assert packed is moves
     assert [unpack_move(w) for w in packed] == [Move(*a) for a in moves]
     assert isinstance(pack_moves(symmetric_move_args(Position.start(12))), array)
+
+
+def test_lazy_children_are_the_same_when_their_moves_are_dropped_and_listed_again() -> None:
+    # the solver keeps the listed moves of its most recent lands only (``moves_cache``)
+    for land in lands_from(4)[::23]:
+        whole = LazyChildren(land).all()
+        lazy = LazyChildren(land)
+        assert lazy.remaining() == len(lazy.moves or [])
+        while lazy.more():
+            lazy.drop_moves()
+            assert lazy.moves is None or lazy.done
+        assert lazy.found == whole, land
+        assert sorted(whole) == land_children(land)

@@ -183,21 +183,26 @@ class LazyChildren:
     each ``more()`` (``read_land``: about 10 µs, against milliseconds for one
     canonical form), and a repeated child is recognised in ``found`` itself (a land
     rarely has more than a few dozen distinct children), not in a set of its own:
-    about 700 bytes a land instead of 2 KB.
+    about 700 bytes a land instead of 2 KB.  Most of that is the list of moves, so a
+    solver keeps it for its most recent lands only (``drop_moves``; it is listed again,
+    in the same order, when more children are asked for) and keeps the children found
+    for many more: a land forgotten whole costs its children's canonical forms again.
     """
 
-    __slots__ = ("done", "found", "land", "moves", "next")
+    __slots__ = ("count", "done", "found", "land", "moves", "next")
 
     def __init__(self, land: str) -> None:
         self.land = land
-        self.moves: array[int] | list[MoveArgs] = pack_moves(symmetric_move_args(read_land(land)))
+        self.moves: array[int] | list[MoveArgs] | None = pack_moves(symmetric_move_args(read_land(land)))
+        self.count = len(self.moves)
         self.next = 0
         self.found: list[Lands] = []
         self.done = not self.moves
 
     def more(self) -> bool:
         """Find one more distinct child; False when there is none left."""
-        moves, found, intern = self.moves, self.found, sys.intern
+        moves = self.moves if self.moves is not None else self._list_moves()
+        found, intern = self.found, sys.intern
         if self.next >= len(moves):
             self._finish()
             return False
@@ -214,6 +219,15 @@ class LazyChildren:
         self._finish()
         return False
 
+    def drop_moves(self) -> None:
+        """Forget the listed moves (listed again, in the same order, if more children are asked for)."""
+        if not self.done:
+            self.moves = None
+
+    def _list_moves(self) -> array[int] | list[MoveArgs]:
+        self.moves = pack_moves(symmetric_move_args(read_land(self.land)))
+        return self.moves
+
     def all(self) -> list[Lands]:
         """Every child (computing the rest)."""
         while not self.done:
@@ -224,7 +238,7 @@ class LazyChildren:
         """An estimate of the distinct children not found yet (at least 1 unless done)."""
         if self.done:
             return 0
-        left = len(self.moves) - self.next
+        left = self.count - self.next
         if not self.next:
             return left
         return max(1, left * len(self.found) // self.next)
