@@ -398,3 +398,18 @@ def test_the_computer_encloses_a_cluster_of_interchangeable_seeds() -> None:
     assert apply_move(p, c).canonical() == apply_move(p, m).canonical()
     d = draw_move(pic, c, a)
     assert same(d.analysis.position, apply_move(p, c))
+
+
+def test_the_banded_fit_agrees_with_dense_least_squares() -> None:
+    from scipy.interpolate import BSpline
+
+    from sprouts_cli.picture.fit import _least_squares_banded, least_squares_dense
+
+    rng = np.random.default_rng(3)
+    u = np.sort(rng.uniform(0, 100, 80))
+    u[0], u[-1] = 0.0, 100.0
+    knots = np.sort(rng.uniform(5, 95, 12))
+    T = np.concatenate([[0.0] * 4, knots, [100.0] * 4])
+    B = BSpline.design_matrix(u, T, 3).tocsc()
+    rhs = np.stack([np.sin(u / 9), np.cos(u / 13)], axis=1) + rng.normal(0, 0.01, (len(u), 2))
+    assert np.allclose(_least_squares_banded(B, rhs), least_squares_dense(B, rhs), atol=1e-6)
