@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import math
 import random
 import statistics
 import sys
@@ -42,28 +43,37 @@ WIDTH, HEIGHT = 1000, 700
 LOCAL = ("route", "slide", "push")
 
 
-def play(spots: int, seed: int) -> list[tuple[str, float, float, float]]:
-    """One random game drawn move by move: (drawn_by, seconds, clearance, old spots' largest move)."""
+Row = tuple[str, float, float, float, float]  # drawn_by, wall s, CPU s, clearance, old spots' largest move
+
+
+def play(spots: int, seed: int, limit: float = math.inf) -> tuple[list[Row], bool]:
+    """One random game drawn move by move, and whether it ended within ``limit`` CPU seconds.
+
+    A game over its limit stops after the move that passed it (its moves so far count).
+    """
     rng = random.Random(seed)
+    cpu0 = time.process_time()
     pic = layout_position(Position.start(spots), WIDTH, HEIGHT, jobs=1)
     a = analyse_picture(pic)
-    out = []
+    out: list[Row] = []
     while True:
+        if time.process_time() - cpu0 > limit:
+            return out, False
         m = random_move(a.position, rng)
         if m is None:
-            return out
+            return out, True
         target = apply_move(a.position, m)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             r = draw(pic, m, analysis=a)
         except NoRoom:
-            out.append(("refused", time.perf_counter() - t0, 0.0, 0.0))
-            return out
-        seconds = time.perf_counter() - t0
+            out.append(("refused", time.perf_counter() - t0, time.process_time() - c0, 0.0, 0.0))
+            return out, True
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         assert numbered_key(r.analysis.position)[:2] == numbered_key(target)[:2]
         n = len(pic.spots)
         moved = float(np.hypot(*(r.picture.spots[:n] - pic.spots).T).max()) if n else 0.0
-        out.append((r.drawn_by, seconds, r.clearance, moved))
+        out.append((r.drawn_by, seconds, cpu, r.clearance, moved))
         pic, a = r.picture, r.analysis
 
 
@@ -71,28 +81,41 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--sizes", default="10,20,30")
+    ap.add_argument("--game-seconds", type=float, default=600.0, help="CPU seconds a game may take")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     play(4, 0)  # compile the kernels (cached on disk after the first run)
-    print(f"random games drawn move by move, {WIDTH}×{HEIGHT}, seeds 1-{args.seeds}")
+    print(f"random games drawn move by move, {WIDTH}×{HEIGHT}, seeds 1-{args.seeds}, "
+          f"at most {args.game_seconds:g} CPU s a game")  # fmt: skip
     head = " ".join(f"{h:>9}" for h in DRAWN_BY)
-    print(f"{'spots':>5} {'moves':>5} {head} {'refused':>7} {'median s':>8} {'p95 s':>6} "
-          f"{'least px':>8} {'moved px':>8}  without A/R/Z")  # fmt: skip
+    print(f"{'spots':>5} {'moves':>5} {'cut':>3} {head} {'refused':>7} {'median s':>8} {'p95 s':>6} "
+          f"{'med cpu':>7} {'p95 cpu':>7} {'least px':>8} {'moved px':>8}  without A/R/Z",
+          flush=True)  # fmt: skip
     failed = 0
     for spots in sizes:
-        rows = []
+        rows: list[Row] = []
+        cut = 0
         for seed in range(1, args.seeds + 1):
-            rows.extend(play(spots, seed))
+            got, ended = play(spots, seed, args.game_seconds)
+            rows.extend(got)
+            cut += not ended
         count = collections.Counter(r[0] for r in rows)
         secs = sorted(r[1] for r in rows)
-        routed = [r[2] for r in rows if r[0] in LOCAL]
-        moved = [r[3] for r in rows if r[0] != "refused"]
+        cpus = sorted(r[2] for r in rows)
+        routed = [r[3] for r in rows if r[0] in LOCAL]
+        moved = [r[4] for r in rows if r[0] != "refused"]
         local = sum(count[k] for k in LOCAL) / max(1, len(rows))
         shares = " ".join(f"{100 * count[k] / max(1, len(rows)):>8.1f}%" for k in DRAWN_BY)
-        p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
+
+        def p95(xs: list[float]) -> float:
+            return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
         print(
-            f"{spots:>5} {len(rows):>5} {shares} {count['refused']:>7} {statistics.median(secs):>8.2f} "
-            f"{p95:>6.2f} {min(routed, default=0):>8.1f} {statistics.mean(moved):>8.1f}  {100 * local:.0f}%"
+            f"{spots:>5} {len(rows):>5} {cut:>3} {shares} {count['refused']:>7} "
+            f"{statistics.median(secs):>8.2f} {p95(secs):>6.2f} {statistics.median(cpus):>7.2f} "
+            f"{p95(cpus):>7.2f} {min(routed, default=0):>8.1f} {statistics.mean(moved):>8.1f}"
+            f"  {100 * local:.0f}%",
+            flush=True,
         )
         failed += count["refused"]
     print("goals: without A/R/Z ≥ 90% at 10 spots, ≥ 70% at 30; every move drawn; median < 0.5 s at 20")

@@ -81,10 +81,14 @@ def check_structure(pic: Picture, tol: float = 0.5) -> None:
             raise PictureError(f"spot {s + 1} has {deg[s]} curves; a spot takes at most three")
 
 
-def analyse_picture(pic: Picture) -> Analysis:
-    """Certify the picture and read its planar map and position (PictureError if it is not a drawing)."""
+def analyse_picture(pic: Picture, known: tuple[Picture, Analysis] | None = None) -> Analysis:
+    """Certify the picture and read its planar map and position (PictureError if it is not a drawing).
+
+    ``known``: an earlier picture and its analysis, whose refined curves are reused
+    where a curve is unchanged (``certify``); the reading is still from scratch.
+    """
     check_structure(pic)
-    cert = certify(pic)
+    cert = certify(pic, known=None if known is None else (known[0], known[1].certificate))
     n = len(pic.spots)
     edges = [(c.a, c.b) for c in pic.curves]
     rot: list[list[int]] = [[] for _ in range(n)]

@@ -399,6 +399,39 @@ class Band:
         caps = self.caps(P)
         return float(caps[1:-1].min() / 0.45) if len(caps) > 2 else float(caps.min() / 0.45)
 
+    def resample_clear(self, path: np.ndarray, spacing: float) -> np.ndarray:
+        """The path resampled about ``spacing`` apart, keeping its corners where a chord would cut one.
+
+        The first and last legs (from a spot to its first cell) are kept whole.  Plain
+        resampling can cut a corner of a grid path into an obstacle; every leg
+        whose two points have no room to move (a leg that reaches something) gets
+        back the path's own corners between its ends, until every leg is clear or
+        the path's corners are all back (then it is as clear as the path itself).
+        """
+        path = np.asarray(path, dtype=float)
+        legs = np.hypot(*np.diff(path, axis=0).T)
+        t = np.concatenate([[0.0], np.cumsum(legs)])
+        length = float(t[-1])
+        m = max(2, round(length / spacing))
+        s = np.linspace(0.0, length, m + 1)
+        if len(path) > 3:
+            # the legs at the spots were chosen clear of the spots' own curves (router.end_cells): keep
+            # them whole, since a point on them is nearer those curves than the band's end legs may be
+            inner = s[(s > t[1]) & (s < t[-2])]
+            s = np.concatenate([[0.0, t[1]], inner, [t[-2], length]])
+            s = np.unique(s)
+        for _ in range(len(path)):
+            R = np.stack([np.interp(s, t, path[:, 0]), np.interp(s, t, path[:, 1])], axis=1)
+            caps = self.caps(R)
+            stuck = caps <= 0.0
+            bad = np.nonzero(stuck[:-1] & stuck[1:])[0]
+            add = [t[(t > s[j]) & (t < s[j + 1])] for j in bad]
+            add = [a for a in add if len(a)]
+            if not add:
+                return R
+            s = np.union1d(s, np.concatenate(add))
+        return R
+
     def relax(
         self, P: np.ndarray, fixed: np.ndarray, ignore: float = 0.0, steps: int | None = None
     ) -> tuple[np.ndarray, float]:

@@ -56,17 +56,28 @@ def describe_curve(pic: Picture, e: int) -> str:
     return f"curve {e + 1} (spots {c.a + 1}–{c.b + 1})"
 
 
-def certify(pic: Picture, tol: float = TOLERANCE, max_leg: float | None = None) -> Certificate:
+def certify(
+    pic: Picture,
+    tol: float = TOLERANCE,
+    max_leg: float | None = None,
+    known: tuple[Picture, Certificate] | None = None,
+) -> Certificate:
     """Certify that no two curves touch or cross and no curve passes through a spot.
 
     Raises :class:`PictureError` naming the curves or spot otherwise.  Returns the
     least clearance: between spot discs, between a spot's disc and a curve not at
     it, and between curves (away from the spots they share).
+
+    ``known`` is an earlier picture and its certificate (a move is drawn into a
+    picture that was certified): a curve that is the same there starts from its
+    refined pieces instead of being refined afresh.  They are exact pieces of the
+    same curve, so every pair is still checked as from scratch; only the work of
+    cutting them again is saved.
     """
     n_spots = len(pic.spots)
     if max_leg is None:
         max_leg = max(4.0, 0.02 * max(pic.width, pic.height))
-    sub = [[q for p in c.pieces for q in refine_piece(p, tol, max_leg)] for c in pic.curves]
+    sub = [_refined(pic, e, tol, max_leg, known) for e in range(len(pic.curves))]
     sizes = np.asarray(pic.sizes, dtype=float)
     spots = np.ascontiguousarray(pic.spots, dtype=float)
     ss, si, sj = spot_spot_clearance(spots, sizes)
@@ -104,6 +115,18 @@ def certify(pic: Picture, tol: float = TOLERANCE, max_leg: float | None = None) 
         raise PictureError(f"{describe_curve(pic, e)} touches or crosses itself near ({x:.1f}, {y:.1f})")
     _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, nfs)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _refined(
+    pic: Picture, e: int, tol: float, max_leg: float, known: tuple[Picture, Certificate] | None
+) -> list[np.ndarray]:
+    """The refined pieces of curve ``e``: from ``known`` when the curve is the same there, else afresh."""
+    c = pic.curves[e]
+    if known is not None and e < len(known[0].curves):
+        old = known[0].curves[e]
+        if old.a == c.a and old.b == c.b and np.array_equal(old.pieces, c.pieces):
+            return list(known[1].sub[e])
+    return [q for p in c.pieces for q in refine_piece(p, tol, max_leg)]
 
 
 def pointed(diffs: np.ndarray) -> np.ndarray:
@@ -146,6 +169,42 @@ def _self_cone_failures(sub: list[list[np.ndarray]]) -> list[tuple[int, int]]:
 
 
 def _leg_arrays(pic: Picture, sub: list[list[np.ndarray]]):
+    """Every leg of every refined piece, with its NPL bound and what it belongs to (vectorised).
+
+    The same arrays as :func:`_leg_arrays_reference`, which builds them one piece at a time.
+    """
+    counts = np.array([len(subs) for subs in sub], dtype=np.int64)
+    if not counts.sum():
+        return _leg_arrays_reference(pic, sub)
+    pieces = np.concatenate([np.asarray(subs, dtype=float).reshape(-1, 4, 2) for subs in sub])
+    bound = np.maximum(
+        np.hypot(*(pieces[:, 0] - 2 * pieces[:, 1] + pieces[:, 2]).T),
+        np.hypot(*(pieces[:, 1] - 2 * pieces[:, 2] + pieces[:, 3]).T),
+    ) / 3.0
+    legs = np.concatenate([pieces[:, :-1], pieces[:, 1:]], axis=2).reshape(-1, 4)
+    n = len(pieces)
+    piece_curve = np.repeat(np.arange(len(sub), dtype=np.int64), counts)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    piece_seq = np.arange(n, dtype=np.int64) - np.repeat(starts, counts)
+    last = np.repeat(counts - 1, counts)
+    ca = np.array([c.a for c in pic.curves], dtype=np.int64)[piece_curve]
+    cb = np.array([c.b for c in pic.curves], dtype=np.int64)[piece_curve]
+    spot0 = np.where(piece_seq == 0, ca, np.where(piece_seq == last, cb, -1))
+    spot1 = np.where(piece_seq == last, cb, -1)
+    piece_index = list(zip(piece_curve.tolist(), piece_seq.tolist(), strict=True))
+    return (
+        np.ascontiguousarray(legs),
+        np.repeat(bound, 3),
+        np.repeat(np.arange(n, dtype=np.int64), 3),
+        piece_curve,
+        piece_seq,
+        spot0.astype(np.int64),
+        spot1.astype(np.int64),
+        piece_index,
+    )
+
+
+def _leg_arrays_reference(pic: Picture, sub: list[list[np.ndarray]]):
     legs, eps, leg_piece = [], [], []
     piece_curve, piece_seq, spot0, spot1, piece_index = [], [], [], [], []
     pid = 0

@@ -78,6 +78,22 @@ def least_squares_dense(B, rhs: np.ndarray) -> np.ndarray:
     return sol
 
 
+def clamped_with_knots(
+    points: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
+) -> tuple[BSpline, np.ndarray, np.ndarray]:
+    """The clamped least-squares spline with the given inner knots (chord-length parameter).
+
+    Returns the spline (its coefficients are the de Boor points), the parameter
+    of every point and the knot intervals' bounds.
+    """
+    Q = np.asarray(points, dtype=float)
+    u = chord_parameters(Q)
+    knots = np.sort(knots[(knots > u[0]) & (knots < u[-1])])
+    C = _solve(u, Q, knots, _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float)))
+    T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
+    return BSpline(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
+
+
 def fit_clamped(
     points: np.ndarray, d_start: np.ndarray, d_end: np.ndarray, tol: float = TOLERANCE, max_knots: int = 200
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -303,15 +303,32 @@ def crossing_masks(
 
 def segment_bits(a: np.ndarray, b: np.ndarray, ray_segs: np.ndarray, ray_bit: np.ndarray) -> int:
     """The bits of the rays that the segment ab (grid units) crosses."""
-    bits = 0
-    for j in range(len(ray_segs)):
-        p = ray_segs[j]
-        if step_crosses(
-            float(a[0]), float(a[1]), float(b[0]), float(b[1]),
-            float(p[0]), float(p[1]), float(p[2]), float(p[3]), SHIFT[0], SHIFT[1],
-        ):  # fmt: skip
-            bits ^= int(ray_bit[j])
-    return bits
+    return int(legs_bits(np.array([a, b], dtype=float), ray_segs, ray_bit, SHIFT[0], SHIFT[1])[0])
+
+
+@kernel
+def legs_bits(
+    points: np.ndarray, ray_segs: np.ndarray, ray_bit: np.ndarray, sx: float, sy: float
+) -> np.ndarray:
+    """For every leg ``points[i] → points[i+1]`` (grid units), the bits of the rays it crosses."""
+    out = np.zeros(max(points.shape[0] - 1, 0), dtype=np.int64)
+    for i in range(points.shape[0] - 1):
+        ax, ay, bx, by = points[i, 0], points[i, 1], points[i + 1, 0], points[i + 1, 1]
+        for j in range(ray_segs.shape[0]):
+            p = ray_segs[j]
+            if step_crosses(ax, ay, bx, by, p[0], p[1], p[2], p[3], sx, sy):
+                out[i] ^= ray_bit[j]
+    return out
+
+
+def fan_bits(centre: np.ndarray, points: np.ndarray, ray_segs: np.ndarray, ray_bit: np.ndarray) -> np.ndarray:
+    """The bits of the rays crossed by each segment from ``centre`` to one of ``points`` (grid units)."""
+    if not len(points):
+        return np.zeros(0, dtype=np.int64)
+    legs = np.empty((2 * len(points), 2))
+    legs[0::2] = centre
+    legs[1::2] = points
+    return legs_bits(legs, ray_segs, ray_bit, SHIFT[0], SHIFT[1])[0::2]
 
 
 # --------------------------------------------------------------------------- searches

@@ -113,6 +113,9 @@ def draw(
         got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
         if got is not None:
             return done(*got)
+        pushed = push_curves(current, current_a, move, settings, player, notes)
+        if pushed is not None:
+            return done(pushed, "push")
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
         if rung not in ladder:
             continue
@@ -227,7 +230,7 @@ def _slide_or_push(
                 continue
             tries += 1
             try:
-                ma = analyse_picture(moved)
+                ma = analyse_picture(moved, (pic, analysis))
                 if not same_numbered(ma.position, analysis.position):
                     continue
                 return draw_move(moved, move, ma, settings, player), "slide"
@@ -252,7 +255,7 @@ def _slide_or_push(
             moved = pic.copy()
             moved.spots[s] = pic.spots[s] + away * lack * share
             try:
-                ma = analyse_picture(moved)
+                ma = analyse_picture(moved, (pic, analysis))
                 if not same_numbered(ma.position, analysis.position) or ma.min_clearance < min(
                     analysis.min_clearance, CERTIFY_SHARE * d0
                 ):
@@ -373,3 +376,265 @@ def cluster_move(pic: Picture, position: Position, move: Move) -> Move:
     return Move(
         move.region, move.boundary, move.corner, move.boundary2, move.corner2, frozenset(fixed | chosen)
     )
+
+
+# --------------------------------------------------------------------------- M: pushing curves apart
+
+
+@dataclass
+class Unit:
+    """Curves that move as one spline: one curve, or a move's two curves joined at their spot."""
+
+    curves: list[int]  # one or two curve indices, in order along the unit
+    flipped: list[bool]  # whether each curve runs against the unit
+    spot: int  # the spot riding at the joint (−1 for one curve)
+    a: int
+    b: int
+    pieces: np.ndarray
+    h: np.ndarray
+    share: float  # arc-length share at the riding spot
+
+
+def _unit_of(pic: Picture, e: int, keep_still: set[int]) -> Unit:
+    """Curve ``e``, joined to the other curve at one of its ends when that spot has only these two."""
+    deg = pic.degrees()
+    c = pic.curves[e]
+    if c.a != c.b:
+        for end, s in (("b", c.b), ("a", c.a)):
+            if deg[s] != 2 or s in keep_still:
+                continue
+            others = [k for k, d in enumerate(pic.curves) if k != e and s in (d.a, d.b)]
+            if len(others) != 1 or pic.curves[others[0]].a == pic.curves[others[0]].b:
+                continue
+            f = others[0]
+            first = c if end == "b" else c.reversed()  # … → s
+            fa = pic.curves[f]
+            second = fa if fa.a == s else fa.reversed()  # s → …
+            if first.a == second.b:
+                continue  # the two curves make a closed loop through s: leave it
+            pieces, h = join_parts((first.pieces, first.h), (second.pieces, second.h))
+            from .fit import piece_lengths
+
+            here = float(piece_lengths(first.pieces).sum())
+            total = here + float(piece_lengths(second.pieces).sum())
+            return Unit([e, f], [end != "b", fa.a != s], s, first.a, second.b, pieces, h, here / total)
+    return Unit([e], [False], -1, c.a, c.b, c.pieces, c.h, 0.5)
+
+
+def _legs_distance(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """For every point of ``P``, its distance to the polyline ``Q`` (vectorised)."""
+    a, b = Q[:-1], Q[1:]
+    d = b - a
+    den = np.maximum((d * d).sum(axis=1), 1e-12)
+    t = np.clip(((P[:, None, :] - a[None]) * d[None]).sum(axis=2) / den[None], 0.0, 1.0)
+    foot = a[None] + t[..., None] * d[None]
+    return np.hypot(*(P[:, None, :] - foot).transpose(2, 0, 1)).min(axis=1)
+
+
+def push_unit(
+    pic: Picture, analysis: Analysis, unit: Unit, ghost: np.ndarray, settings: RouteSettings, steps: int = 60
+) -> Picture | None:
+    """The unit relaxed away from the ghost (Alfeld §4.4), its ends and end directions kept.
+
+    The unit is written as a clamped B-spline whose knots are a comfort distance
+    apart, halved where the ghost is near; its de Boor points (not the first two
+    nor the last two: ends and end directions stay) descend on the band's energy
+    with the ghost as one more obstacle.  A curve moves by no more than its de
+    Boor points do (the B-splines sum to one), and each step moves every de Boor
+    point by at most the cap of the band points under it, so the unit never
+    passes through anything.  The riding spot is put back at its share of the
+    arc length.  None when nothing could be gained.
+    """
+    from scipy.interpolate import BSpline
+
+    from .band import Band, BandSettings
+    from .fit import clamped_with_knots, cut_at, to_bezier
+    from .router import obstacles_of
+    from .spline import sample_polyline
+
+    d0 = settings.d0
+    pts = sample_polyline(unit.pieces, 12)
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+    length = float(arc[-1])
+    if length < 4.0 * d0:
+        return None
+    near = _legs_distance(pts, ghost) < 2.0 * d0 + settings.D / 2
+    knots = []
+    span = settings.D
+    s = span
+    while s < length - 0.5 * span:
+        i = min(int(np.searchsorted(arc, s)), len(arc) - 1)
+        knots.append(s)
+        if near[i]:
+            knots.append(s - 0.5 * span)
+        s += span
+    if near[-1] and length > span:
+        knots.append(length - 0.5 * span)
+    first = unit.pieces[0]
+    last = unit.pieces[-1]
+    d_start = first[1] - first[0] if np.hypot(*(first[1] - first[0])) > 1e-9 else first[2] - first[0]
+    d_end = last[3] - last[2] if np.hypot(*(last[3] - last[2])) > 1e-9 else last[3] - last[1]
+    # the knots are given in arc length; chord_parameters of the dense sample is nearly that
+    spline, u, _bounds = clamped_with_knots(pts, np.array(knots), d_start, d_end)
+    if float(np.hypot(*(spline(u) - pts).T).max()) > 1.5:
+        return None
+    T, C = spline.t, np.array(spline.c, dtype=float)
+    n = len(C)
+    if n <= 4:
+        return None
+    us = np.linspace(u[0], u[-1], max(8, int(length / 4.0)))
+    Bs = BSpline.design_matrix(us, T, 3).toarray()
+    support = Bs > 1e-12
+    # obstacles: everything but the unit's own curves; the riding spot is no obstacle
+    ob = obstacles_of(pic, analysis)
+    keep = ~np.isin(ob.seg_curve, unit.curves)
+    ob.segs, ob.seg_curve = np.ascontiguousarray(ob.segs[keep]), np.ascontiguousarray(ob.seg_curve[keep])
+    if unit.spot >= 0:
+        ob.spots = ob.spots.copy()
+        ob.spots[unit.spot] = (-1e6, -1e6)
+    ob.extra = np.ascontiguousarray(np.concatenate([ghost[:-1], ghost[1:]], axis=1))
+    band = Band(ob, (unit.a, unit.b), BandSettings(d0=d0, D=settings.D, lam=settings.lam))
+    free = np.zeros(n, dtype=bool)
+    free[2 : n - 2] = True
+    fixed = np.zeros(len(us), dtype=np.bool_)
+    fixed[[0, -1]] = True
+    P = Bs @ C
+    least0 = band.clearance(P)
+    if least0 <= 0.0:
+        return None
+    dh = min(0.9 * d0, 0.8 * least0)
+    E, G, least = band.energy(P, fixed, dh, 0.0)
+    if not np.isfinite(E):
+        return None
+    alpha = 0.5
+    start = C.copy()
+    for _ in range(steps):
+        grad = Bs.T @ G
+        grad[~free] = 0.0
+        caps = band.caps(P)
+        cap_c = np.array([caps[support[:, j]].min() if support[:, j].any() else 0.0 for j in range(n)])
+        ok = False
+        for _ in range(10):
+            S = -alpha * grad
+            norm = np.hypot(S[:, 0], S[:, 1])
+            S *= np.minimum(1.0, cap_c / np.maximum(norm, 1e-300))[:, None]
+            Cn = C + S
+            Pn = Bs @ Cn
+            En, Gn, ln = band.energy(Pn, fixed, dh, 0.0)
+            if En < E:
+                ok = True
+                break
+            alpha *= 0.5
+        if not ok:
+            break
+        gain = E - En
+        C, P, E, G, least = Cn, Pn, En, Gn, ln
+        alpha = min(2.0 * alpha, 8.0)
+        if np.isfinite(least):
+            dh = max(dh, min(0.9 * d0, 0.8 * least))
+            E, G, least = band.energy(P, fixed, dh, 0.0)
+        if gain < 1e-4 * abs(E):
+            break
+    if float(np.hypot(*(C - start).T).max()) < 0.25:
+        return None
+    moved = BSpline(T, C, 3)
+    bounds = np.unique(T)
+    pieces, h = to_bezier(moved, bounds)
+    out = pic.copy()
+    if unit.spot < 0:
+        e = unit.curves[0]
+        out.curves[e] = Curve(unit.a, unit.b, pieces, h, pic.curves[e].player)
+        return out
+    (pa, ha), (pb, hb), z = cut_at(pieces, h, unit.share)
+    if not np.isfinite(z).all():
+        return None
+    out.spots[unit.spot] = z
+    for k, (e, flip, part) in enumerate(zip(unit.curves, unit.flipped, ((pa, ha), (pb, hb)), strict=True)):
+        ends = (unit.a, unit.spot) if k == 0 else (unit.spot, unit.b)
+        c = Curve(ends[0], ends[1], part[0], part[1], pic.curves[e].player)
+        out.curves[e] = c.reversed() if flip else c
+    return out
+
+
+def push_curves(
+    pic: Picture,
+    analysis: Analysis,
+    move: Move,
+    settings: RouteSettings,
+    player: int | None,
+    notes: list[str],
+    rounds: int = 4,
+) -> Drawn | None:
+    """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
+
+    Each round finds the ghost (``router.ghost_of``), first tries the move along
+    it (the widest way may have room enough for the certificate though not for
+    the planner's full clearance), then relaxes every curve closer to the ghost
+    than ``d0`` with the ghost as an obstacle, checks that the picture still
+    reads as the same position without squeezing anything below its clearance,
+    and tries the move again.
+    """
+    from .router import draw_route, ghost_of, target_of
+
+    d0 = settings.d0
+    need = CERTIFY_SHARE * d0
+    target = target_of(analysis.position, move)
+    x, y = _move_ends(analysis, move)
+    floor = min(analysis.min_clearance, need)
+    current, ca = pic, analysis
+    last_room = -math.inf
+    for rnd in range(rounds):
+        ghost = ghost_of(current, ca, move, settings)
+        if ghost is None:
+            notes.append(f"push curves, round {rnd + 1}: no way at all")
+            return None
+        if ghost.widest <= last_room + 0.25 and rnd:
+            notes.append(f"push curves: the room stopped growing at {ghost.widest:.1f} px")
+            return None
+        last_room = ghost.widest
+        try:
+            d = draw_route(ghost.plan, ghost.route, target, player)
+            if d.clearance >= need:
+                return d
+        except PictureError:
+            pass
+        G = ghost.points
+        ends = np.array([current.spots[x], current.spots[y]])
+        reach = float(max(current.sizes)) + 2.0 * d0
+        away = (np.hypot(*(G[:, None, :] - ends[None]).transpose(2, 0, 1)) > reach).all(axis=1)
+        if away.sum() < 2:
+            notes.append("push curves: the way is all beside the move's own spots")
+            return None
+        inner = G[away]
+        moved = current
+        ma = ca
+        pushed = []
+        for e in range(len(current.curves)):
+            poly = ma.certificate.polygon(e)
+            if _legs_distance(poly, inner).min() >= d0:
+                continue
+            unit = _unit_of(moved, e, {x, y})
+            if any(k in pushed for k in unit.curves):
+                continue
+            try:
+                out = push_unit(moved, ma, unit, G, settings)
+                if out is None:
+                    continue
+                oa = analyse_picture(out, (moved, ma))
+            except (PictureError, ValueError, np.linalg.LinAlgError):
+                continue
+            if not same_numbered(oa.position, ca.position) or oa.min_clearance < floor:
+                continue
+            moved, ma = out, oa
+            pushed.extend(unit.curves)
+        if not pushed:
+            notes.append(f"push curves, round {rnd + 1}: no curve could be moved")
+            return None
+        try:
+            return draw_move(moved, move, ma, settings, player)
+        except NoRoom as e:
+            notes.append(f"push curves, round {rnd + 1} ({len(pushed)} curves): {e}")
+        except PictureError as e:
+            notes.append(f"push curves, round {rnd + 1}: {e}")
+        current, ca = moved, ma
+    return None

@@ -28,7 +28,6 @@ there is, and :class:`NoRoom` carries it to the ladder of ``room.py``.
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ from ..engine.position import Position
 from ..errors import NoRoom, PictureError
 from ._jit import kernel
 from .analyse import Analysis, analyse_picture
-from .band import Band, BandSettings, Obstacles, resample
+from .band import Band, BandSettings, Obstacles
 from .fit import cut_at, fit_clamped
 from .geometry import point_segment_distance, segment_distance
 from .grid_planner import (
@@ -51,9 +50,10 @@ from .grid_planner import (
     Grid,
     astar,
     crossing_masks,
+    fan_bits,
     grow_tree,
+    legs_bits,
     room_field,
-    segment_bits,
     widest,
 )
 from .model import COMFORT, MIN_CLEARANCE, Curve, Picture
@@ -590,11 +590,9 @@ def _ray_segments(rays: Rays, chosen: list[int]) -> tuple[np.ndarray, np.ndarray
 def path_parity(plan: Plan, world: np.ndarray, rays: Rays, i: int) -> bool:
     """Does the polyline (world points) cross ray ``i`` an odd number of times?"""
     segs, bits = _ray_segments(rays, [i])
-    pts = plan.grid.to_grid(world)
-    total = 0
-    for a, b in itertools.pairwise(pts):
-        total ^= segment_bits(a, b, segs, bits)
-    return bool(total & 1)
+    pts = np.ascontiguousarray(plan.grid.to_grid(world), dtype=float)
+    total = np.bitwise_xor.reduce(legs_bits(pts, segs, bits, SHIFT[0], SHIFT[1])) if len(pts) > 1 else 0
+    return bool(int(total) & 1)
 
 
 # --------------------------------------------------------------------------- searching a route
@@ -622,14 +620,12 @@ def search(
     )
     gx = g.to_grid(pic.spots[plan.x])
     gy = g.to_grid(pic.spots[plan.y])
-    start_bits = np.array(
-        [segment_bits(gx, g.to_grid(g.centre(k)), segs, bits) for k in start], dtype=np.int64
-    )
+    cells = np.stack([np.arange(g.size) % g.nx, np.arange(g.size) // g.nx], axis=1).astype(float)
+    start_bits = fan_bits(gx, cells[start], segs, bits)
     goal_cost = np.full(g.size, np.inf)
     goal_bits = np.zeros(g.size, dtype=np.int64)
     goal_cost[goal] = goal_len
-    for k in goal:
-        goal_bits[k] = segment_bits(g.to_grid(g.centre(k)), gy, segs, bits)
+    goal_bits[goal] = fan_bits(gy, cells[goal], segs, bits)  # crossing does not depend on the direction
     target = 0
     for bit, i in enumerate(chosen):
         assert rays is not None
@@ -735,8 +731,16 @@ def _extend_strip(plan: Plan, rays: Rays, boundary: int) -> None:
     sources = sources[rays.comp[sources]]
     if not len(sources) or not goal.any():
         return
-    dist, prev = grow_tree(g.nx, rays.comp | goal, STEPS, sources.astype(np.int64))
-    ends = np.nonzero(goal & np.isfinite(dist))[0]
+    # the strip keeps a free lane on either side: it runs where there is room for the thickened
+    # strip and a way beside it, except in the cells facing the boundary it goes to; a strip that
+    # hugged another boundary would close the way between them and the loop would enclose that too
+    roomy = rays.comp & (plan.room >= min(plan.settings.d0 + 3.0 * g.cell, 3.0 * plan.settings.d0) - 1e-9)
+    facing = rays.comp & (rays.cell_boundary == boundary)
+    for allowed in (roomy | facing | goal, rays.comp | goal):
+        dist, prev = grow_tree(g.nx, allowed, STEPS, sources.astype(np.int64))
+        ends = np.nonzero(goal & np.isfinite(dist))[0]
+        if len(ends):
+            break
     if not len(ends):
         return
     c = int(ends[int(np.argmin(dist[ends]))])
@@ -829,9 +833,9 @@ def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.nda
     pic = plan.pic
     spacing = max(2.0 * plan.grid.cell, 6.0)
     band = Band(plan.ob, (plan.x, plan.y), BandSettings(d0=st.d0, D=st.D, lam=st.lam, spacing=spacing))
-    P = resample(path, spacing)
+    P = band.resample_clear(path, spacing)
     if len(P) < 4:
-        P = resample(path, max(1.0, float(np.hypot(*np.diff(path, axis=0).T).sum()) / 4))
+        P = band.resample_clear(path, max(1.0, float(np.hypot(*np.diff(path, axis=0).T).sum()) / 4))
     fixed = np.zeros(len(P), dtype=bool)
     fixed[[0, -1]] = True
     E = math.inf
@@ -1041,7 +1045,7 @@ def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | Non
             pieces, h = curve_from_points(points, d_start, d_end, smooth)
             first, second, z = cut_at(pieces, h, spot_share(plan, pieces))
             pic = _new_picture(plan.pic, plan.x, plan.y, first, second, z, player)
-            a = analyse_picture(pic)
+            a = analyse_picture(pic, (plan.pic, plan.analysis))
         except (PictureError, ValueError, np.linalg.LinAlgError) as e:
             last = str(e)
             continue
@@ -1103,3 +1107,42 @@ def timed(fn, *args, **kwargs):
     t0 = time.perf_counter()
     out = fn(*args, **kwargs)
     return out, time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------- the ghost (Alfeld §4.4)
+
+
+@dataclass
+class Ghost:
+    """The way a move would take if there were room: its route, relaxed, and the room it has."""
+
+    route: np.ndarray  # the planner's path (world points, x … y)
+    points: np.ndarray  # the same relaxed by the band, in the middle of what room there is
+    widest: float  # the room of the widest way (px)
+    plan: Plan  # the plan it was found in (at the clearance it has)
+
+
+def ghost_of(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings) -> Ghost | None:
+    """The ghost of a move (Alfeld §4.4): the planner's path at the clearance the widest way has.
+
+    When there is a way at the minimum clearance (the move failed later, on a
+    curve that kept too little room), that way is the ghost; otherwise the
+    planner runs again with the clearance of the widest way, so that the ghost
+    goes through the narrowest place the move cannot avoid and is as short as
+    that allows.  Either way it is relaxed by the band.  None when there is no
+    way at all, or it is narrower than a pixel.
+    """
+    plan = make_plan(pic, analysis, move, settings)
+    path = route(plan)
+    w, _ = widest_way(plan)
+    # the widest way ignores sides: a marked move may have to take a narrower way
+    for share in (0.95, 0.7, 0.45):
+        if path is not None or share * w < 1.0:
+            break
+        narrow = RouteSettings(d0=share * w, D=settings.D, lam=settings.lam, relax=settings.relax)
+        plan = make_plan(pic, analysis, move, narrow)
+        path = route(plan)
+    if path is None:
+        return None
+    P, _E, _ds, _de = relax_route(plan, path)
+    return Ghost(path, P, w, plan)
