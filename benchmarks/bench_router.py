@@ -81,6 +81,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--sizes", default="10,20,30")
+    ap.add_argument("--verbose", action="store_true", help="a line per game as it ends")
     ap.add_argument("--game-seconds", type=float, default=600.0, help="CPU seconds a game may take")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -99,6 +100,10 @@ def main() -> int:
             got, ended = play(spots, seed, args.game_seconds)
             rows.extend(got)
             cut += not ended
+            if args.verbose:
+                c = collections.Counter(r[0] for r in got)
+                print(f"# {spots} spots, seed {seed}: {len(got)} moves{'' if ended else ' (cut)'}, "
+                      f"{dict(c)}, CPU {sum(r[2] for r in got):.1f} s", flush=True)  # fmt: skip
         count = collections.Counter(r[0] for r in rows)
         secs = sorted(r[1] for r in rows)
         cpus = sorted(r[2] for r in rows)
