@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._jit import kernel
+from .geometry import point_segment_distance, segment_distance, segment_foot
 
 CUTOFF = 160.0  # px: obstacles farther than this are not felt (φ is under 0.07 there)
 
@@ -106,15 +107,7 @@ def band_energy(
                 continue
             if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
                 continue
-            dx = bx - ax
-            dy = by - ay
-            den = dx * dx + dy * dy
-            t = 0.0
-            if den > 0.0:
-                t = ((px - ax) * dx + (py - ay) * dy) / den
-                t = min(1.0, max(0.0, t))
-            vx = px - (ax + t * dx)
-            vy = py - (ay + t * dy)
+            _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
             d = math.hypot(vx, vy)
             e = seg_curve[j]
             scale = 1.0
@@ -140,17 +133,11 @@ def band_energy(
                     best_gy[e] = 0.0
         for e in range(n_curves):
             r = best_r[e]
-            if r < least:
-                least = r
-            if r >= CUTOFF:
-                continue
-            if r <= dh:
+            least = min(least, r)
+            f = _felt(r, best_gx[e], best_gy[e], lam * w, D, dh, G, i)
+            if f == np.inf:
                 return np.inf, G, r
-            q = (D - dh) / (r - dh)
-            E += lam * w * q * q
-            der = -2.0 * q * q / (r - dh)
-            G[i, 0] += lam * w * der * best_gx[e]
-            G[i, 1] += lam * w * der * best_gy[e]
+            E += f
         # spots (their discs), not the band's own ends
         for s in range(spots.shape[0]):
             if s == ends[0] or s == ends[1]:
@@ -159,18 +146,12 @@ def band_energy(
             vy = py - spots[s, 1]
             rr = math.hypot(vx, vy)
             r = rr - sizes[s]
-            if r < least:
-                least = r
-            if r >= CUTOFF:
-                continue
-            if r <= dh:
+            least = min(least, r)
+            rr = max(rr, 1e-300)  # a point at a spot's centre is inside the barrier anyway
+            f = _felt(r, vx / rr, vy / rr, lam * w, D, dh, G, i)
+            if f == np.inf:
                 return np.inf, G, r
-            q = (D - dh) / (r - dh)
-            E += lam * w * q * q
-            der = -2.0 * q * q / (r - dh)
-            if rr > 0.0:
-                G[i, 0] += lam * w * der * vx / rr
-                G[i, 1] += lam * w * der * vy / rr
+            E += f
         # the four sides of the window
         for side in range(4):
             if side == 0:
@@ -181,51 +162,29 @@ def band_energy(
                 r, gx, gy = py, 0.0, 1.0
             else:
                 r, gx, gy = height - py, 0.0, -1.0
-            if r < least:
-                least = r
-            if r >= CUTOFF:
-                continue
-            if r <= dh:
+            least = min(least, r)
+            f = _felt(r, gx, gy, lam * w, D, dh, G, i)
+            if f == np.inf:
                 return np.inf, G, r
-            q = (D - dh) / (r - dh)
-            E += lam * w * q * q
-            der = -2.0 * q * q / (r - dh)
-            G[i, 0] += lam * w * der * gx
-            G[i, 1] += lam * w * der * gy
+            E += f
     return E, G, least
 
 
 @kernel
-def _seg_seg(ax, ay, bx, by, cx, cy, dx, dy) -> float:
-    """Distance between segments ab and cd (0 when they cross)."""
-    d1x = bx - ax
-    d1y = by - ay
-    d2x = dx - cx
-    d2y = dy - cy
-    den = d1x * d2y - d1y * d2x
-    if den != 0.0:
-        t = ((cx - ax) * d2y - (cy - ay) * d2x) / den
-        u = ((cx - ax) * d1y - (cy - ay) * d1x) / den
-        if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
-            return 0.0
-    best = np.inf
-    for k in range(4):
-        if k == 0:
-            px, py, qx, qy, rx, ry = ax, ay, cx, cy, dx, dy
-        elif k == 1:
-            px, py, qx, qy, rx, ry = bx, by, cx, cy, dx, dy
-        elif k == 2:
-            px, py, qx, qy, rx, ry = cx, cy, ax, ay, bx, by
-        else:
-            px, py, qx, qy, rx, ry = dx, dy, ax, ay, bx, by
-        ex = rx - qx
-        ey = ry - qy
-        den2 = ex * ex + ey * ey
-        t = 0.0
-        if den2 > 0.0:
-            t = min(1.0, max(0.0, ((px - qx) * ex + (py - qy) * ey) / den2))
-        best = min(best, math.hypot(px - qx - t * ex, py - qy - t * ey))
-    return best
+def _felt(r: float, gx: float, gy: float, weight: float, D: float, dh: float, G: np.ndarray, i: int) -> float:
+    """The crowding ``weight · φ(r)`` of one obstacle felt by point ``i``, its gradient added to ``G[i]``.
+
+    ``(gx, gy)`` is the unit direction from the obstacle to the point; inf inside the barrier.
+    """
+    if r >= CUTOFF:
+        return 0.0
+    if r <= dh:
+        return np.inf
+    q = (D - dh) / (r - dh)
+    der = -2.0 * q * q / (r - dh)
+    G[i, 0] += weight * der * gx
+    G[i, 1] += weight * der * gy
+    return weight * q * q
 
 
 @kernel
@@ -272,17 +231,9 @@ def band_caps(
                         at_end = 0
             if at_end >= 0:
                 # the leg meets this curve at the spot: keep its free point off the curve
-                qx = P[i + at_end, 0]
-                qy = P[i + at_end, 1]
-                ex = dx - cx
-                ey = dy - cy
-                den = ex * ex + ey * ey
-                t = 0.0
-                if den > 0.0:
-                    t = min(1.0, max(0.0, ((qx - cx) * ex + (qy - cy) * ey) / den))
-                d = math.hypot(qx - cx - t * ex, qy - cy - t * ey)
+                d = point_segment_distance(P[i + at_end, 0], P[i + at_end, 1], cx, cy, dx, dy)
             else:
-                d = _seg_seg(ax, ay, bx, by, cx, cy, dx, dy)
+                d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
             if d < best:
                 best = d
         for s in range(spots.shape[0]):
@@ -292,13 +243,7 @@ def band_caps(
             sy = spots[s, 1]
             if sx < lo_x - sizes[s] or sx > hi_x + sizes[s] or sy < lo_y - sizes[s] or sy > hi_y + sizes[s]:
                 continue
-            ex = bx - ax
-            ey = by - ay
-            den = ex * ex + ey * ey
-            t = 0.0
-            if den > 0.0:
-                t = min(1.0, max(0.0, ((sx - ax) * ex + (sy - ay) * ey) / den))
-            d = math.hypot(sx - ax - t * ex, sy - ay - t * ey) - sizes[s]
+            d = point_segment_distance(sx, sy, ax, ay, bx, by) - sizes[s]
             if d < best:
                 best = d
         # the band's own legs that are not its neighbours: it must not cross itself
@@ -311,17 +256,10 @@ def band_caps(
             closed = P[0, 0] == P[N - 1, 0] and P[0, 1] == P[N - 1, 1]
             if closed and ((i == 0 and j == N - 2) or (i == N - 2 and j == 0)):
                 # a loop's first and last legs meet at its spot: keep their free points apart
-                qx, qy = (P[1, 0], P[1, 1]) if i == 0 else (P[N - 2, 0], P[N - 2, 1])
-                ex = dx - cx
-                ey = dy - cy
-                den = ex * ex + ey * ey
-                t = 0.0
-                if den > 0.0:
-                    t = min(1.0, max(0.0, ((qx - cx) * ex + (qy - cy) * ey) / den))
-                d = math.hypot(qx - cx - t * ex, qy - cy - t * ey)
-                best = min(best, d)
+                q = 1 if i == 0 else N - 2
+                best = min(best, point_segment_distance(P[q, 0], P[q, 1], cx, cy, dx, dy))
                 continue
-            d = _seg_seg(ax, ay, bx, by, cx, cy, dx, dy)
+            d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
             if d < best:
                 best = d
         legd[i] = max(best, 0.0)
@@ -465,20 +403,13 @@ class Band:
                     E, G, least = self.energy(P, fixed, dh, ignore)
             V = _across(P, G)
             V[fixed] = 0.0
-            caps = self.caps(P)
-            accepted = False
-            for _ in range(12):
-                S = -alpha * V
-                norm = np.hypot(S[:, 0], S[:, 1])
-                S *= np.minimum(1.0, caps / np.maximum(norm, 1e-300))[:, None]
-                Pn = P + S
-                En, Gn, ln = self.energy(Pn, fixed, dh, ignore)
-                if En < E:
-                    accepted = True
-                    break
-                alpha *= 0.5
-            if not accepted:
+            step_taken = capped_step(
+                lambda S, P=P, fixed=fixed, dh=dh: (P + S, *self.energy(P + S, fixed, dh, ignore)),
+                V, self.caps(P), E, alpha, 12,
+            )
+            if step_taken is None:
                 break
+            Pn, En, Gn, ln, alpha = step_taken
             moved = float(np.hypot(*(Pn - P).T).max())
             gain = E - En
             P, E, G, least = Pn, En, Gn, ln
@@ -487,6 +418,23 @@ class Band:
             if quiet >= 6:
                 break
         return P, E
+
+
+def capped_step(trial, V: np.ndarray, caps: np.ndarray, E: float, alpha: float, tries: int):
+    """A descent step along ``−V``, each row capped at its ``caps``, halved until the energy drops.
+
+    ``trial(S)`` returns the moved points and their energy, gradient and least
+    distance.  Returns those and the step length that worked, or None.
+    """
+    for _ in range(tries):
+        S = -alpha * V
+        norm = np.hypot(S[:, 0], S[:, 1])
+        S *= np.minimum(1.0, caps / np.maximum(norm, 1e-300))[:, None]
+        Xn, En, Gn, ln = trial(S)
+        if En < E:
+            return Xn, En, Gn, ln, alpha
+        alpha *= 0.5
+    return None
 
 
 def _across(P: np.ndarray, G: np.ndarray) -> np.ndarray:

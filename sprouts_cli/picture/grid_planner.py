@@ -335,6 +335,32 @@ def fan_bits(centre: np.ndarray, points: np.ndarray, ray_segs: np.ndarray, ray_b
 
 
 @kernel
+def neighbour(k: int, d: int, nx: int, ny: int, steps: np.ndarray) -> int:
+    """The cell one step ``d`` from cell ``k``, or −1 off the grid."""
+    jx = k % nx + steps[d, 0]
+    jy = k // nx + steps[d, 1]
+    if jx < 0 or jy < 0 or jx >= nx or jy >= ny:
+        return -1
+    return jy * nx + jx
+
+
+@kernel
+def walk_back(prev: np.ndarray, end: int, shift: int) -> np.ndarray:
+    """The cells of a way found by a search, from its first state to ``end`` (states are cell << shift)."""
+    count = 0
+    st = end
+    while st >= 0:
+        count += 1
+        st = prev[st]
+    path = np.empty(count, dtype=np.int64)
+    st = end
+    for i in range(count - 1, -1, -1):
+        path[i] = st >> shift
+        st = prev[st]
+    return path
+
+
+@kernel
 def astar(
     nx: int,
     free: np.ndarray,
@@ -390,16 +416,9 @@ def astar(
             if total < best:
                 best = total
                 best_state = st
-        ix = k % nx
-        iy = k // nx
-        ny = n // nx
         for d in range(steps.shape[0]):
-            jx = ix + steps[d, 0]
-            jy = iy + steps[d, 1]
-            if jx < 0 or jy < 0 or jx >= nx or jy >= ny:
-                continue
-            j = jy * nx + jx
-            if not free[j]:
+            j = neighbour(k, d, nx, n // nx, steps)
+            if j < 0 or not free[j]:
                 continue
             nb = bits ^ cross[k, d]
             ns = (j << n_bits) | nb
@@ -409,20 +428,10 @@ def astar(
             if ng < dist[ns]:
                 dist[ns] = ng
                 prev[ns] = st
-                heapq.heappush(heap, (ng + math.hypot(jx - hx, jy - hy), np.int64(ns)))
+                heapq.heappush(heap, (ng + math.hypot(j % nx - hx, j // nx - hy), np.int64(ns)))
     if best_state < 0:
         return np.inf, np.zeros(0, dtype=np.int64), -1
-    count = 0
-    st = best_state
-    while st >= 0:
-        count += 1
-        st = prev[st]
-    path = np.empty(count, dtype=np.int64)
-    st = best_state
-    for i in range(count - 1, -1, -1):
-        path[i] = st >> n_bits
-        st = prev[st]
-    return best, path, best_state
+    return best, walk_back(prev, best_state, n_bits), best_state
 
 
 @kernel
@@ -453,15 +462,9 @@ def widest(
         if goal[k]:
             end = k
             break
-        ix = k % nx
-        iy = k // nx
         for d in range(steps.shape[0]):
-            jx = ix + steps[d, 0]
-            jy = iy + steps[d, 1]
-            if jx < 0 or jy < 0 or jx >= nx or jy >= ny:
-                continue
-            j = jy * nx + jx
-            if done[j] or room[j] <= 0.0:
+            j = neighbour(k, d, nx, ny, steps)
+            if j < 0 or done[j] or room[j] <= 0.0:
                 continue
             nw = min(-w, room[j])
             if nw > width[j]:
@@ -470,17 +473,7 @@ def widest(
                 heapq.heappush(heap, (-nw, np.int64(j)))
     if end < 0:
         return 0.0, np.zeros(0, dtype=np.int64)
-    count = 0
-    k = end
-    while k >= 0:
-        count += 1
-        k = prev[k]
-    path = np.empty(count, dtype=np.int64)
-    k = end
-    for i in range(count - 1, -1, -1):
-        path[i] = k
-        k = prev[k]
-    return width[end], path
+    return width[end], walk_back(prev, end, 0)
 
 
 @kernel
@@ -503,15 +496,9 @@ def grow_tree(
         g, k = heapq.heappop(heap)
         if g > dist[k]:
             continue
-        ix = k % nx
-        iy = k // nx
         for d in range(steps.shape[0]):
-            jx = ix + steps[d, 0]
-            jy = iy + steps[d, 1]
-            if jx < 0 or jy < 0 or jx >= nx or jy >= ny:
-                continue
-            j = jy * nx + jx
-            if not allowed[j]:
+            j = neighbour(k, d, nx, ny, steps)
+            if j < 0 or not allowed[j]:
                 continue
             ng = g + (1.0 if d < 4 else diag)
             if ng < dist[j]:

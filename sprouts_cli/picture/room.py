@@ -447,7 +447,7 @@ def push_unit(
     """
     from scipy.interpolate import BSpline
 
-    from .band import Band, BandSettings
+    from .band import Band, BandSettings, capped_step
     from .fit import clamped_with_knots, cut_at, to_bezier
     from .router import obstacles_of
     from .spline import sample_polyline
@@ -513,20 +513,14 @@ def push_unit(
         grad[~free] = 0.0
         caps = band.caps(P)
         cap_c = np.array([caps[support[:, j]].min() if support[:, j].any() else 0.0 for j in range(n)])
-        ok = False
-        for _ in range(10):
-            S = -alpha * grad
-            norm = np.hypot(S[:, 0], S[:, 1])
-            S *= np.minimum(1.0, cap_c / np.maximum(norm, 1e-300))[:, None]
-            Cn = C + S
-            Pn = Bs @ Cn
-            En, Gn, ln = band.energy(Pn, fixed, dh, 0.0)
-            if En < E:
-                ok = True
-                break
-            alpha *= 0.5
-        if not ok:
+        step_taken = capped_step(
+            lambda S, C=C, dh=dh: (C + S, *band.energy(Bs @ (C + S), fixed, dh, 0.0)),
+            grad, cap_c, E, alpha, 10,
+        )
+        if step_taken is None:
             break
+        Cn, En, Gn, ln, alpha = step_taken
+        Pn = Bs @ Cn
         gain = E - En
         C, P, E, G, least = Cn, Pn, En, Gn, ln
         alpha = min(2.0 * alpha, 8.0)
