@@ -12,8 +12,12 @@ moves of their largest displacement; Z and R move everything).
 Goals (issue 14): at 10 spots at least 90% of moves drawn without A, R or Z; at 30
 spots at least 70%; every move drawn; median under 0.5 s per move at 20 spots.
 
+Seconds are wall-clock and CPU (``time.process_time``) per move: on a shared
+machine the CPU seconds are the ones to compare.  A game that takes more than
+``--game-seconds`` CPU seconds stops after the move that passed it (``cut``).
+
     python benchmarks/bench_router.py                 # seeds 1-10
-    python benchmarks/bench_router.py --seeds 3 --sizes 10,20
+    python benchmarks/bench_router.py --seeds 3 --sizes 10,20 --game-seconds 120 --verbose
 """
 
 from __future__ import annotations
