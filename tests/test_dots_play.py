@@ -179,3 +179,31 @@ def test_cli_human_moves_by_dots(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "not a move" in r.output and "drawn already" in r.output and "legal: " in r.output
     assert "wins" in r.output or "a tie" in r.output or "unfinished" in r.output
+
+
+def test_cli_table_bits_sets_the_table_and_refuses_bad_sizes() -> None:
+    r = run("dots", "solve", "2x3", "--table-bits", "8", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["value"] == -2  # a tiny table, still exact
+    for bad in ("3", "33", "x"):
+        r = run("dots", "solve", "2x2", "--table-bits", bad)
+        assert r.exit_code == 2 and "--table-bits" in r.output and "Traceback" not in r.output
+
+
+def test_table_sizes_out_of_range_or_memory_are_limit_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sprouts_cli.cli.dots import solve_command
+    from sprouts_cli.dots import solver as dots_solver
+    from sprouts_cli.errors import LimitError
+
+    option = next(p for p in solve_command.params if p.name == "table_bits")
+    assert (option.type.min, option.type.max) == dots_solver.TABLE_BITS  # type: ignore[attr-defined]
+    with pytest.raises(LimitError, match="2\\*\\*4 to 2\\*\\*32"):
+        Solver(Board(2, 2), table_bits=40)
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(dots_solver.np, "full", no_memory)
+    with pytest.raises(LimitError, match="does not fit in memory"):
+        Solver(Board(2, 2), table_bits=30)
+    r = run("dots", "solve", "2x2", "--table-bits", "30")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "does not fit in memory" in r.output

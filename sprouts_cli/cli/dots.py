@@ -45,8 +45,20 @@ def _rule(must_complete: bool) -> str:
 @click.option(
     "--time-limit", type=click.FloatRange(0, min_open=True), help="Give up a position after S seconds."
 )
+@click.option(
+    "--table-bits",
+    type=click.IntRange(4, 32),
+    metavar="N",
+    help="Transposition table of 2**N entries of 12 bytes (default: by board, 2**16 to 2**26; "
+    "more helps big boards: 2**28 is 3 GB).",
+)
 def solve_command(
-    positions: tuple[str, ...], must_complete: bool, moves: bool, as_json: bool, time_limit: float | None
+    positions: tuple[str, ...],
+    must_complete: bool,
+    moves: bool,
+    as_json: bool,
+    time_limit: float | None,
+    table_bits: int | None,
 ) -> None:
     """The value of each position: the net number of the boxes not yet taken that the
     player to move gets with best play.  ``-`` reads one position per line of stdin."""
@@ -63,7 +75,10 @@ def solve_command(
             continue
         solver = solvers.get(position.board)
         if solver is None:
-            solver = solvers[position.board] = Solver(position.board, must_complete)
+            try:
+                solver = solvers[position.board] = Solver(position.board, must_complete, table_bits)
+            except SproutsError as e:  # a table that does not fit in memory
+                fail(str(e))
         started = time.perf_counter()
         try:
             result = solver.solve(position, moves=moves, time_limit=time_limit)

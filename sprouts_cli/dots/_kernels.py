@@ -389,26 +389,98 @@ def check_simple(table, num_lines, must, nboxes, line_boxes, box_lines):
     return bad
 
 
+#: the fewest lines left at which a node first looks up its children in the table
+ETC_MIN = 10
+
+
+@kernel
+def settle(mask, must, full, line_boxes, box_lines, nboxes, bufs):
+    """The captures a node makes before it branches: (line set, boxes gained, capture options).
+
+    ``forced_captures``, then (free form) every chain end with nothing to decline is
+    taken, box after box: it has one move.  The options left (0 or at least 2) are in
+    ``bufs[lines left]``.
+    """
+    mask, gained = forced_captures(mask, must, line_boxes, box_lines, nboxes)
+    count = 0
+    if not must:
+        while mask != full:
+            buf = bufs[_undrawn(mask, full)]
+            count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
+            if count != 1:
+                break
+            gained += completes(mask, line_boxes, box_lines, buf[0])
+            mask |= np.int64(1) << buf[0]
+            mask, more = forced_captures(mask, must, line_boxes, box_lines, nboxes)
+            gained += more
+            count = 0
+    return mask, gained, count
+
+
+#: entries per bucket of the transposition table (the table size is a multiple of it)
+BUCKET = 4
+
+
+@kernel
+def _slot(tt_key, key):
+    """The first entry of the key's bucket."""
+    return ((key ^ (key >> 29)) * 0x9E3779B1) & (tt_key.shape[0] - BUCKET)
+
+
+@kernel
+def probe(tt_key, key):
+    """The table entry holding ``key``, or -1."""
+    slot = _slot(tt_key, key)
+    for i in range(slot, slot + BUCKET):
+        if tt_key[i] == key:
+            return i
+    return -1
+
+
+@kernel
+def _victim(tt_work, slot):
+    """The entry of the bucket to overwrite: the one whose search was smallest."""
+    victim = slot
+    for i in range(slot + 1, slot + BUCKET):
+        if tt_work[i] < tt_work[victim]:
+            victim = i
+    return victim
+
+
+@kernel
+def _bit_length(n):
+    k = 0
+    while n > 0:
+        n >>= 1
+        k += 1
+    return k
+
+
 @kernel
 def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     """Alpha-beta (fail-soft) value of the line set for the player to move.
 
     ``geo`` is (line_boxes, box_lines, order, lut, corners, twin, perm, inv), ``tt``
     the transposition table (key, lower bound, upper bound, best move in the canonical
-    frame, lines left) in buckets of two entries, and ``work`` scratch rows indexed by
-    the lines left (capture options, chain and loop counts).  Forced or safe captures are made
-    first and their boxes added; the rest is stored under its canonical line set.
-    Moves: at a chain end that may be declined, take or decline
-    (``capture_options``); otherwise the table's best move, then every line, those
-    that give nothing away nearest the centre first, then the sacrifices.
+    frame, bit length of the nodes its search took) in buckets of ``BUCKET`` entries,
+    the smallest search overwritten first, and ``work`` scratch rows indexed by the
+    lines left (capture options, chain and loop counts).  Forced or safe captures and
+    chains with one way to take them are made first (``settle``) and their boxes
+    added; the rest is stored under its canonical line set.  Moves: at a chain end that
+    may be declined, take or decline, both valued from one rest (``capture_options``);
+    otherwise, with ``ETC_MIN`` lines left or more, a child whose stored bound already
+    refutes the window; then the table's best move, then every line, those that give
+    nothing away nearest the centre first, then the sacrifices.
     """
     line_boxes, box_lines, order, lut, corners, twin, perm, inv = geo
-    tt_key, tt_lo, tt_hi, tt_move, tt_left = tt
+    tt_key, tt_lo, tt_hi, tt_move, tt_work = tt
     stats[0] += 1
+    start = stats[0]
     if stats[1] != 0:
         stats[2] = 1
         return 0
-    mask, gained = forced_captures(mask, must, line_boxes, box_lines, nboxes)
+    bufs, chain_rows, loop_rows = work
+    mask, gained, count = settle(mask, must, full, line_boxes, box_lines, nboxes, bufs)
     if mask == full:
         return gained
     undrawn = _undrawn(mask, full)
@@ -419,28 +491,20 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     lo = -left
     hi = left
     key, sym, swapped = canonical(mask, lut, corners)
-    slot = ((key ^ (key >> 29)) * 0x9E3779B1) & (tt_key.shape[0] - 2)
-    hit = -1
-    if tt_key[slot] == key:
-        hit = slot
-    elif tt_key[slot + 1] == key:
-        hit = slot + 1
+    slot = _slot(tt_key, key)
+    hit = probe(tt_key, key)
     hint = -1
     if hit >= 0:
         lo = np.int64(tt_lo[hit])
         hi = np.int64(tt_hi[hit])
         if tt_move[hit] >= 0:
             hint = from_canonical(np.int64(tt_move[hit]), sym, swapped, inv, corners)
-    count = 0
-    bufs, chain_rows, loop_rows = work
     buf = bufs[undrawn]  # one row per depth: lines drawn only grow along a path
-    if not must:
-        count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
-        if count == 2 and buf[1] < 0 and lo < 0:
-            # A chain end that may be taken or declined: both leave the same lines for
-            # the rest, with the other player to move, so the value is |c + y| >= 0
-            # (c the boxes at stake, y the rest's value): Berlekamp's loony value.
-            lo = 0
+    if not must and count == 2 and buf[1] < 0 and lo < 0:
+        # A chain end that may be taken or declined: both leave the same lines for
+        # the rest, with the other player to move, so the value is |c + y| >= 0
+        # (c the boxes at stake, y the rest's value): Berlekamp's loony value.
+        lo = 0
     if lo >= b or lo == hi:
         return lo + gained
     if hi <= a:
@@ -461,7 +525,27 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
             a0 = -left - 1  # exact: stored as both bounds
             b = left + 1
             done = True
-    if not must:
+    if not must and count == 2 and buf[1] < 0:
+        # Take or decline: both leave the same rest (every box of the chain taken),
+        # with the taker to move after taking and the other player after declining.
+        take = buf[0]
+        decline = -buf[1] - 1
+        stake = completes(mask, line_boxes, box_lines, take)
+        rest = mask | (np.int64(1) << take)
+        stake += completes(rest, line_boxes, box_lines, decline)
+        rest, more = forced_captures(rest | (np.int64(1) << decline), must, line_boxes, box_lines, nboxes)
+        stake += more
+        best = stake + negamax(rest, a - stake, b - stake, must, full, nboxes, geo, tt, stats, work)
+        best_line = take
+        if best > a:
+            a = best
+        if a < b:
+            v = -stake - negamax(rest, -b - stake, -a - stake, must, full, nboxes, geo, tt, stats, work)
+            if v > best:
+                best = v
+                best_line = decline
+        done = True
+    elif not must:
         for k in range(count):
             line = buf[k]
             if line >= 0:
@@ -480,6 +564,30 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
                         break
         if count > 0:
             done = True
+    if not done and undrawn >= ETC_MIN:
+        # Enhanced transposition cut-off: a child whose stored bound already refutes
+        # the window ends the node before any child is searched.
+        for k in range(order.shape[0]):
+            line = order[k]
+            if (mask >> line) & 1:
+                continue
+            if twin[line] >= 0 and not (mask >> twin[line]) & 1:
+                continue
+            child = mask | (np.int64(1) << line)
+            child, cg, _ = settle(child, must, full, line_boxes, box_lines, nboxes, bufs)
+            if child == full:
+                v = -cg
+            else:
+                ckey, _, _ = canonical(child, lut, corners)
+                h = probe(tt_key, ckey)
+                if h < 0:
+                    continue
+                v = -(np.int64(tt_hi[h]) + cg)
+            if v >= b:
+                best = v
+                best_line = line
+                done = True
+                break
     if not done and hint >= 0 and not (mask >> hint) & 1:
         v = -negamax(mask | (np.int64(1) << hint), -b, -a, must, full, nboxes, geo, tt, stats, work)
         best = v
@@ -510,7 +618,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     if stats[2] != 0:
         return best + gained
     if hit < 0:
-        hit = slot if tt_left[slot] <= tt_left[slot + 1] else slot + 1
+        hit = _victim(tt_work, slot)
     if best <= a0:
         hi = best
     elif best >= b:
@@ -522,7 +630,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     tt_lo[hit] = lo
     tt_hi[hit] = hi
     tt_move[hit] = to_canonical(best_line, sym, swapped, perm, corners) if best_line >= 0 else -1
-    tt_left[hit] = undrawn
+    tt_work[hit] = min(127, _bit_length(stats[0] - start + 1))
     stats[3] += 1
     return best + gained
 

@@ -10,11 +10,14 @@ The search (``_kernels.negamax``, compiled by numba):
 
 * captures that cannot be wrong are made at once: under the must-complete rule all
   of them (they are forced and their result does not depend on the order); in the
-  free form a box whose last side does not open a further box;
+  free form a box whose last side does not open a further box, and a chain end with
+  nothing worth declining;
 * at the end of a chain or an opened loop, the free form tries only taking the box
-  and the all-but-two / all-but-four decline;
+  and the all-but-two / all-but-four decline, both valued from the one rest they leave;
 * the transposition table keeps a lower and an upper bound per line set, keyed by
-  the smallest image of the line set under the board's 4 (or 8) symmetries;
+  the smallest image of the line set under the board's 4 (or 8) symmetries, in
+  buckets of four where the smallest search gives way; a node with many lines left
+  first looks its children up (enhanced transposition cut-off);
 * moves are tried nearest the centre first, those that give no box away before the
   sacrifices; MTD(f) narrows the value by null-window searches that share the table.
 
@@ -34,6 +37,7 @@ from types import ModuleType
 
 import numpy as np
 
+from ..errors import LimitError
 from . import _kernels
 from .board import Board, DotsPosition
 
@@ -140,19 +144,51 @@ class Result:
     nodes: int
 
 
+#: bytes per entry of the transposition table (key 8, bounds 2, best line 1, search size 1)
+ENTRY_BYTES = 12
+#: the table sizes allowed, as powers of two (16 entries to 2**32, 48 GB)
+TABLE_BITS = (4, 32)
+
+
 def default_table_bits(board: Board) -> int:
     """2**(lines - 5) entries, between 2**16 (768 kB) and 2**26 (768 MB)."""
     return min(26, max(16, board.num_lines - 5))
+
+
+def table_bytes(bits: int) -> int:
+    """The memory a table of 2**bits entries takes."""
+    return ENTRY_BYTES << bits
+
+
+def _table(bits: int) -> tuple[np.ndarray, ...]:
+    """A transposition table of 2**bits entries; ``LimitError`` for a size out of range or memory."""
+    low, high = TABLE_BITS
+    if not isinstance(bits, int) or not low <= bits <= high:
+        raise LimitError(f"a table of 2**{bits} entries: the size must be 2**{low} to 2**{high}")
+    size = 1 << bits
+    try:
+        return (
+            np.full(size, -1, dtype=np.int64),  # canonical line set
+            np.zeros(size, dtype=np.int8),  # lower bound
+            np.zeros(size, dtype=np.int8),  # upper bound
+            np.full(size, -1, dtype=np.int8),  # best line, in the canonical frame
+            np.zeros(size, dtype=np.int8),  # bit length of the nodes its search took (the bigger is kept)
+        )
+    except MemoryError:
+        raise LimitError(
+            f"a table of 2**{bits} entries ({table_bytes(bits) / 2**30:.1f} GB) does not fit in memory"
+        ) from None
 
 
 @dataclass
 class Solver:
     """A solver for one board and rule, keeping its transposition table between questions.
 
-    ``table_bits`` sets the table to 2**bits entries of 12 bytes; by default it grows
-    with the board (``default_table_bits``), as the search depends on it strongly:
-    the empty 3x4 board under the must-complete rule takes 75 million nodes with 2**20
-    entries, 13 million with 2**24 and 6.5 million with 2**26.  ``pure`` runs
+    ``table_bits`` sets the table to 2**bits entries of 12 bytes (``TABLE_BITS`` is the
+    range allowed; ``LimitError`` out of it or when the memory is not there); by default
+    it grows with the board (``default_table_bits``), as the search depends on it once
+    the table is full: the empty 3x4 board under the must-complete rule takes 5.5
+    million nodes with 2**20 entries and 4.1 million with 2**24.  ``pure`` runs
     the plain-Python copy of the kernels instead of the compiled one.
     """
 
@@ -167,14 +203,7 @@ class Solver:
         self.geometry = Geometry.of(self.board)
         if self.table_bits is None:
             self.table_bits = default_table_bits(self.board)
-        size = 1 << max(self.table_bits, 2)
-        self.table = (
-            np.full(size, -1, dtype=np.int64),  # canonical line set
-            np.zeros(size, dtype=np.int8),  # lower bound
-            np.zeros(size, dtype=np.int8),  # upper bound
-            np.full(size, -1, dtype=np.int8),  # best line, in the canonical frame
-            np.zeros(size, dtype=np.int8),  # lines left (the bigger search is kept)
-        )
+        self.table = _table(self.table_bits)
         self.stats = np.zeros(4 + 64, dtype=np.int64)
         rows, width = self.board.num_lines + 1, self.board.num_boxes + 1
         self.work = tuple(np.zeros((rows, width), dtype=np.int64) for _ in range(3))
