@@ -80,6 +80,19 @@ class LogError(SproutsError):
         super().__init__(f"{where}{message}")
 
 
+class DotsNotationError(NotationError):
+    """A Dots-and-Boxes board, position or move string that cannot be read (``column`` as above)."""
+
+
+class DotsMoveError(IllegalMoveError):
+    """A Dots-and-Boxes line that cannot be drawn in the position (drawn already, or a box
+    must be completed first)."""
+
+
+class DotsLogError(LogError):
+    """A Dots-and-Boxes game log whose line cannot be read or does not replay."""
+
+
 class LimitError(SproutsError):
     """An input larger than a command can handle (``sprouts_cli/limits.py``), refused before any work."""
 
@@ -121,7 +134,23 @@ class SolveAborted(Exception):
 
 
 class OutOfTime(SolveAborted, TimeoutError):
-    """The search reached its deadline (``solve.clock.Deadline``)."""
+    """The search reached its deadline (``solve.clock.Deadline``).
+
+    A search that knows what it proved says it: ``bounds`` (the value lies between
+    them; the Dots-and-Boxes solver), ``nodes`` searched and ``seconds`` spent.
+    """
+
+    def __init__(
+        self,
+        message: str = "",
+        bounds: tuple[int, int] | None = None,
+        nodes: int = 0,
+        seconds: float = 0.0,
+    ) -> None:
+        super().__init__(message)
+        self.bounds = bounds
+        self.nodes = nodes
+        self.seconds = seconds
 
 
 class SolveInterrupted(SolveAborted):

@@ -189,3 +189,14 @@ def test_the_rules_differ_in_mid_game() -> None:
     differ = int(np.count_nonzero(free != must))
     assert differ > 1000  # of 131,072 positions
     assert np.any(free > must) and np.any(free < must)  # either side may gain from declining
+
+
+def test_a_stopped_search_raises_the_package_out_of_time_with_its_bounds() -> None:
+    from sprouts_cli.errors import OutOfTime, SolveAborted
+
+    board = Board(4, 4)
+    with pytest.raises(OutOfTime) as stopped:
+        Solver(board, table_bits=16).value(DotsPosition(board), time_limit=0.2)
+    lo, hi = stopped.value.bounds or (1, 0)
+    assert isinstance(stopped.value, SolveAborted) and -16 <= lo <= 0 <= hi <= 16
+    assert stopped.value.nodes > 0 and f"[{lo}, {hi}]" in str(stopped.value)

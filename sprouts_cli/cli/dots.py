@@ -84,13 +84,14 @@ def solve_command(
             result = solver.solve(position, moves=moves, time_limit=time_limit)
         except OutOfTime as e:
             unfinished += 1
+            lo, hi = e.bounds or (-position.boxes_left, position.boxes_left)
             if as_json:
                 print_json(
                     {
                         "position": str(position),
                         "rule": _rule(must_complete),
                         "value": None,
-                        "bounds": list(e.bounds),
+                        "bounds": [lo, hi],
                         "best_moves": None,
                         "seconds": round(time.perf_counter() - started, 3),
                         "nodes": e.nodes,
@@ -98,8 +99,7 @@ def solve_command(
                 )
             else:
                 err.print(
-                    f"{position}: out of time after {e.seconds:.1f} s; the value is in "
-                    f"[{e.bounds[0]}, {e.bounds[1]}]",
+                    f"{position}: out of time after {e.seconds:.1f} s; the value is in [{lo}, {hi}]",
                     markup=False,
                 )
             continue
@@ -257,7 +257,7 @@ def play_command(
 
 def _ask(game) -> int | None:
     """A line from the person at the terminal (None: quit)."""
-    from ..dots.errors import DotsMoveError
+    from ..errors import DotsMoveError
 
     stream = sys.stdin
     while True:

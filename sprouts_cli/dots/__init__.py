@@ -9,10 +9,10 @@ brute-force reference, ``players`` the computer players, ``log`` the game log an
 
 from __future__ import annotations
 
+from ..errors import DotsLogError, DotsMoveError, DotsNotationError, OutOfTime
 from .board import Board, DotsPosition
-from .errors import DotsLogError, DotsMoveError, DotsNotationError
 from .game import DotsGame
-from .solver import OutOfTime, Result, Solver, retrograde, solve
+from .solver import Result, Solver, retrograde, solve
 
 __all__ = [
     "Board",

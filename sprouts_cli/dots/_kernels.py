@@ -343,30 +343,25 @@ def simple_value(chains, loops, must):
     """
     best = -1000
     any_part = False
-    for n in range(1, chains.shape[0]):
-        if chains[n] == 0:
-            continue
-        any_part = True
-        chains[n] -= 1
-        y = simple_value(chains, loops, must)
-        chains[n] += 1
-        w = n + y
-        if not must and n >= 3 and n - 4 - y > w:
-            w = n - 4 - y
-        if -w > best:
-            best = -w
-    for m in range(1, loops.shape[0]):
-        if loops[m] == 0:
-            continue
-        any_part = True
-        loops[m] -= 1
-        y = simple_value(chains, loops, must)
-        loops[m] += 1
-        w = m + y
-        if not must and m - 8 - y > w:
-            w = m - 8 - y
-        if -w > best:
-            best = -w
+    for kind in range(2):
+        parts = chains if kind == 0 else loops
+        for n in range(1, parts.shape[0]):
+            if parts[n] == 0:
+                continue
+            any_part = True
+            parts[n] -= 1
+            y = simple_value(chains, loops, must)
+            parts[n] += 1
+            w = n + y
+            declined = -1000  # the opponent declining the last two (four of a loop); not a short chain
+            if kind == 1:
+                declined = n - 8 - y
+            elif n >= 3:
+                declined = n - 4 - y
+            if not must and declined > w:
+                w = declined
+            if -w > best:
+                best = -w
     if not any_part:
         return 0
     return best
@@ -390,7 +385,7 @@ def check_simple(table, num_lines, must, nboxes, line_boxes, box_lines):
 
 
 #: the fewest lines left at which a node first looks up its children in the table
-ETC_MIN = 10
+ETC_MIN = 18
 
 
 @kernel
@@ -479,7 +474,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     if stats[1] != 0:
         stats[2] = 1
         return 0
-    bufs, chain_rows, loop_rows = work
+    bufs, chain_rows, loop_rows, move_rows = work
     mask, gained, count = settle(mask, must, full, line_boxes, box_lines, nboxes, bufs)
     if mask == full:
         return gained
@@ -545,26 +540,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
                 best = v
                 best_line = decline
         done = True
-    elif not must:
-        for k in range(count):
-            line = buf[k]
-            if line >= 0:
-                v = 1 + negamax(
-                    mask | (np.int64(1) << line), a - 1, b - 1, must, full, nboxes, geo, tt, stats, work
-                )
-            else:
-                line = -line - 1
-                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats, work)
-            if v > best:
-                best = v
-                best_line = line
-                if v > a:
-                    a = v
-                    if a >= b:
-                        break
-        if count > 0:
-            done = True
-    if not done and undrawn >= ETC_MIN:
+    if not done and count == 0 and undrawn >= ETC_MIN:
         # Enhanced transposition cut-off: a child whose stored bound already refutes
         # the window ends the node before any child is searched.
         for k in range(order.shape[0]):
@@ -588,15 +564,17 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
                 best_line = line
                 done = True
                 break
-    if not done and hint >= 0 and not (mask >> hint) & 1:
-        v = -negamax(mask | (np.int64(1) << hint), -b, -a, must, full, nboxes, geo, tt, stats, work)
-        best = v
-        best_line = hint
-        if v > a:
-            a = v
-        done = a >= b
     if not done:
-        for sacrifices in range(2):
+        # The moves in the order tried; a take (the mover plays again) is written -(line + 1).
+        moves = move_rows[undrawn]
+        n = 0
+        for k in range(count):  # several chain ends: take at one of them
+            moves[n] = -(buf[k] + 1)
+            n += 1
+        if count == 0 and hint >= 0 and not (mask >> hint) & 1:
+            moves[n] = hint
+            n += 1
+        for sacrifices in range(2 if count == 0 else 0):
             for k in range(order.shape[0]):
                 line = order[k]
                 if (mask >> line) & 1 or line == hint:
@@ -605,16 +583,24 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
                     continue  # the other outer side of a free corner box gives the same position
                 if creates_capture(mask, line_boxes, box_lines, line) != (sacrifices == 1):
                     continue
+                moves[n] = line
+                n += 1
+        for i in range(n):
+            line = moves[i]
+            if line >= 0:
                 v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats, work)
-                if v > best:
-                    best = v
-                    best_line = line
-                    if v > a:
-                        a = v
-                        if a >= b:
-                            break
-            if a >= b:
-                break
+            else:
+                line = -line - 1
+                v = 1 + negamax(
+                    mask | (np.int64(1) << line), a - 1, b - 1, must, full, nboxes, geo, tt, stats, work
+                )
+            if v > best:
+                best = v
+                best_line = line
+                if v > a:
+                    a = v
+                    if a >= b:
+                        break
     if stats[2] != 0:
         return best + gained
     if hit < 0:

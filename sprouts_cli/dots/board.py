@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import DotsMoveError, DotsNotationError
+from ..errors import DotsMoveError, DotsNotationError
 
 #: A line set is kept as an int; bit i is line i.  63 bits keep numba's int64 non-negative.
 MAX_LINES = 62

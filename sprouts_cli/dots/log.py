@@ -29,8 +29,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import DotsLogError, SproutsError
 from .board import Board, DotsPosition
-from .errors import DotsLogError, SproutsError
 from .game import DotsGame
 
 HEADER = "dots-log 1"

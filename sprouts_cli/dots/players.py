@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..errors import OutOfTime
 from .board import DotsPosition
 from .game import DotsGame
-from .solver import OutOfTime, Solver, default_table_bits
+from .solver import Solver, default_table_bits
 
 PLAYER_NAMES = ("human", "random", "greedy", "perfect")
 

@@ -37,21 +37,9 @@ from types import ModuleType
 
 import numpy as np
 
-from ..errors import LimitError
+from ..errors import LimitError, OutOfTime
 from . import _kernels
 from .board import Board, DotsPosition
-
-
-class OutOfTime(Exception):
-    """The search was stopped by its time limit; ``bounds`` is what was proved of the value."""
-
-    def __init__(self, bounds: tuple[int, int], nodes: int, seconds: float) -> None:
-        self.bounds = bounds
-        self.nodes = nodes
-        self.seconds = seconds
-        super().__init__(
-            f"out of time after {seconds:.1f} s and {nodes} nodes; the value is in [{bounds[0]}, {bounds[1]}]"
-        )
 
 
 @dataclass(frozen=True)
@@ -205,8 +193,8 @@ class Solver:
             self.table_bits = default_table_bits(self.board)
         self.table = _table(self.table_bits)
         self.stats = np.zeros(4 + 64, dtype=np.int64)
-        rows, width = self.board.num_lines + 1, self.board.num_boxes + 1
-        self.work = tuple(np.zeros((rows, width), dtype=np.int64) for _ in range(3))
+        rows, width = self.board.num_lines + 1, self.board.num_lines + 1
+        self.work = tuple(np.zeros((rows, width), dtype=np.int64) for _ in range(4))
         self._k = pure_kernels() if self.pure else _kernels
 
     # ------------------------------------------------------------ the kernel
@@ -265,7 +253,13 @@ class Solver:
             v = self._run(lambda b=beta: self._search(position.lines, b - 1, b), deadline)
             if self.stats[2]:
                 self.nodes += int(self.stats[0]) - start_nodes
-                raise OutOfTime((lo, hi), int(self.stats[0]) - start_nodes, time.monotonic() - started)
+                nodes, seconds = int(self.stats[0]) - start_nodes, time.monotonic() - started
+                raise OutOfTime(
+                    f"out of time after {seconds:.1f} s and {nodes} nodes; the value is in [{lo}, {hi}]",
+                    (lo, hi),
+                    nodes,
+                    seconds,
+                )
             assert v is not None
             guess = v
             if v < beta:
