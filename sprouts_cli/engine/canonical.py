@@ -41,7 +41,9 @@ and whole lands by exact (not canonical) keys in ``land_code_and_text``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import Any, TypeAlias
 
 from ..errors import NestingError
@@ -793,7 +795,7 @@ def _least_rotation(seq: Boundary, kinds: Mapping[int, int]) -> tuple[tuple[int,
 
 def land_code_and_text(
     regions: list[tuple[Boundary, ...]], lives: tuple[int, ...], layout: bool = False
-) -> tuple[Code, str]:
+) -> tuple[Code | bytes, str]:
     """The canonical code of one cleaned land and its canonical string.
 
     Two LRU caches stand in front of the work.  The first is keyed by the land
@@ -817,6 +819,10 @@ def land_code_and_text(
     if len(regions) == 1:  # cheaper to code than to renumber and look up again
         hit = _single_region(regions[0], lives)
     else:
+        if _compiled is not None:
+            coded = _compiled.land_code_and_text(regions, lives)
+            if coded is not None:
+                return _BY_LAND.remember(key, coded)
         key2 = _sorted_land(regions, lives) if layout else _renumbered_land(regions, lives)
         hit = _BY_PATTERN.get(key2)
         if hit is None:
@@ -824,6 +830,64 @@ def land_code_and_text(
         else:
             _BY_PATTERN.move_to_end(key2)
     return _BY_LAND.remember(key, hit)
+
+
+#: Lands coded in Python before the compiled kernels are switched on: loading numba and the
+#: kernels costs about half a second, more than small commands spend in all.
+COMPILE_AFTER = 400
+_compiled: ModuleType | None = None  # engine.kernels, once switched on
+_coded_in_python = 0
+
+
+def use_compiled_kernels(enabled: bool | None) -> None:
+    """Switch the compiled kernels (``kernels.py``) on (True), off (False) or back to automatic (None).
+
+    Automatic: on once ``COMPILE_AFTER`` lands were coded without them, never with
+    ``SPROUTS_PURE_PYTHON=1`` (the kernels would then run as slow plain Python).  The
+    codes of the two paths are of different types (tuples, bytes), so switching
+    empties the caches of codes: codes compared with each other always come from one path.
+    """
+    global _compiled, _coded_in_python
+    _BY_LAND.clear()  # the caches that keep codes (the others keep strings and patterns)
+    _BY_PATTERN.clear()
+    if enabled:
+        from . import kernels
+
+        _compiled = kernels
+        _coded_in_python = 0
+    else:
+        _compiled = None
+        _coded_in_python = -(1 << 62) if enabled is False else 0
+
+
+def switch_on_when_due() -> None:
+    """Count one land coded in Python; switch the kernels on when ``COMPILE_AFTER`` is reached.
+
+    Called once per land before any of its codes is computed (never in the middle of
+    comparing the codes of one land's variants).
+    """
+    global _coded_in_python
+    if _compiled is None:
+        _coded_in_python += 1
+        if _coded_in_python >= COMPILE_AFTER and os.environ.get("SPROUTS_PURE_PYTHON", "") in ("", "0"):
+            use_compiled_kernels(True)
+
+
+def compiled_kernels() -> ModuleType | None:
+    """The compiled kernels (``engine.kernels``) when switched on, else None."""
+    return _compiled
+
+
+def land_invariant_key(regions: list[Region], lives: Mapping[int, int] | tuple[int, ...]) -> bytes | None:
+    """The canonical code of a cleaned land as bytes, from the compiled kernels, or None.
+
+    A complete invariant: equal keys exactly for equal canonical strings, so one cache
+    entry serves every way of writing a land.  None while the kernels are off, and for
+    a land they cannot code (the Python path then reports what is wrong with it).
+    """
+    if _compiled is None:
+        return None
+    return _compiled.land_invariant(regions, lives) or None
 
 
 def _renumbered_land(
@@ -1002,7 +1066,11 @@ def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
 
 def canonical_lands(p: Position) -> list[str]:
     """The canonical strings of the lands of ``p``, sorted."""
-    out = [land_code_and_text(land, p.lives)[1] for land in clean_lands(p)]
+    out = []
+    for land in clean_lands(p):
+        if len(land) > 1:
+            switch_on_when_due()
+        out.append(land_code_and_text(land, p.lives)[1])
     out.sort()
     return out
 

@@ -29,9 +29,18 @@ canonical tree) is kept; ``tests/test_reduce.py`` checks every rule by brute for
 from __future__ import annotations
 
 from itertools import product
+from types import ModuleType
 
 from .caches import BoundedCache
-from .canonical import LAND_CACHE_SIZE, Code, LandKey, clean_lands, land_code_and_text
+from .canonical import (
+    LAND_CACHE_SIZE,
+    Code,
+    LandKey,
+    clean_lands,
+    compiled_kernels,
+    land_code_and_text,
+    switch_on_when_due,
+)
 from .position import Boundary, Position, Region
 
 #: At most this many variants are canonicalised to settle the order of set regions.
@@ -40,7 +49,9 @@ MAX_SET_CHOICES = 64
 #: Reduced strings of cleaned lands, by the land exactly as given (regions and the lives met
 #: along them).  A move changes one land; the others keep their spot numbers, and in a
 #: search about a third of the lands of children were met before exactly so.
-_REDUCED: BoundedCache[LandKey, str] = BoundedCache(LAND_CACHE_SIZE)
+_REDUCED: BoundedCache[LandKey | tuple[int, ...], str] = BoundedCache(LAND_CACHE_SIZE)
+#: The same strings by the lands' complete invariants (``_reduced_compiled``).
+_REDUCED_BY_INVARIANT: BoundedCache[bytes, str] = BoundedCache(LAND_CACHE_SIZE)
 
 
 def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
@@ -77,6 +88,12 @@ def reduced_lands(p: Position) -> list[str]:
     lives = p.lives
     out = []
     for land in clean_lands(p):
+        if len(land) > 1:
+            switch_on_when_due()
+            kernels = compiled_kernels()
+            if kernels is not None:
+                out.append(_reduced_compiled(land, lives, kernels))
+                continue
         key = (tuple(land), tuple([lives[s] for r in land for b in r for s in b]))
         text = _REDUCED.get(key)
         if text is None:
@@ -88,36 +105,70 @@ def reduced_lands(p: Position) -> list[str]:
     return out
 
 
+def _reduced_compiled(land: list[Region], lives: tuple[int, ...], kernels: ModuleType) -> str:
+    """``_reduced_land`` behind two caches: the land exactly as given, then its complete invariant.
+
+    The exact key is the land flattened for the kernels (``kernels.flatten_land``).  The
+    reduced string depends only on the land up to renaming, rotating, reordering and
+    mirroring (each rule does the same to equal lands, and rule 3 tries every order it
+    must), so every way of writing one land shares one entry of the second cache.  The
+    one exception is a land with more set regions than ``MAX_SET_CHOICES`` covers: its
+    string is kept under its exact key only, so no result depends on what was met first.
+    """
+    flat = kernels.flatten_land(land, lives)
+    key = tuple(flat)
+    text = _REDUCED.get(key)
+    if text is not None:
+        _REDUCED.move_to_end(key)
+        return text
+    invariant = kernels.invariant_of_flat(flat)
+    text = _REDUCED_BY_INVARIANT.get(invariant) if invariant else None
+    if text is None:
+        text, complete = _reduced_land_checked(land, lives)
+        if complete and invariant:
+            _REDUCED_BY_INVARIANT.remember(invariant, text)
+    else:
+        _REDUCED_BY_INVARIANT.move_to_end(invariant)
+    return _REDUCED.remember(key, text)
+
+
 def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
     """The reduced string of one cleaned land (rules 2 and 3 on top of the exact form)."""
+    return _reduced_land_checked(land, lives)[0]
+
+
+def _reduced_land_checked(land: list[Region], lives: tuple[int, ...]) -> tuple[str, bool]:
+    """The reduced string of one cleaned land, and whether every order of set regions was tried."""
     regions = [tuple([merge_adjacent_corners(b, lives) for b in r]) for r in land]
     spot_sets = [{s for b in r for s in b} for r in regions]
     small = [sum([lives[s] for s in spots]) <= 3 for spots in spot_sets]
     if not any(small):
-        return land_code_and_text(regions, lives, layout=True)[1]
+        return land_code_and_text(regions, lives, layout=True)[1], True
     occurs: dict[int, int] = {}
     for spots in spot_sets:
         for s in spots:
             occurs[s] = occurs.get(s, 0) + 1
     choices: list[list[Region]] = []
     budget = MAX_SET_CHOICES
+    complete = True
     for r, is_small in zip(regions, small, strict=True):
         if is_small:
             orders = set_region_orders(r, lives, occurs)
             if len(orders) > 1 and budget < 2:
                 orders = orders[:1]
+                complete = False
             elif len(orders) > 1:
                 budget //= 2
             choices.append(orders)
         else:
             choices.append([r])
-    best: Code | None = None
+    best: Code | bytes | None = None  # the variants of one land are all coded by one path
     best_text = ""
     for variant in product(*choices):
         code, text = land_code_and_text(list(variant), lives, layout=True)
-        if best is None or code < best:
+        if best is None or code < best:  # type: ignore[operator]
             best, best_text = code, text
-    return best_text
+    return best_text, complete
 
 
 def reduced_form(p: Position) -> str:

@@ -1,0 +1,807 @@
+"""The canonical code and string of a land, compiled (numba) over flat integer arrays.
+
+``canonical.py`` writes the exact canonical form in Python, and writing it was most of
+a solver's time.  ``land_code_kernel`` does the same work in compiled code and gives
+the same string, byte for byte, and a code ordered exactly as the Python code is:
+
+* the regions and the pieces (boundaries joined by capitals) form a tree, rooted at its
+  centre (the region, when the centre is a region and a piece side by side);
+* a region's code is its child pieces' codes, sorted; a piece's code, entered through
+  its boundary in the parent region, is the least breadth-first reading over the
+  corners of that boundary (each capital's other corner fixes where the next boundary
+  is read from), each boundary's tokens followed by the code of its region;
+* both orientations are coded (mirroring reads every boundary backwards), the lesser
+  wins, and the land is written from it as ``canonical._Coder.write`` does.
+
+The Python code is a nested tuple; here it is flat: every tuple's elements followed by
+END, a value below every token, so flat sequences compare as the tuples do (a tuple that
+is a prefix of another ends where the other goes on).  The code is given as bytes that
+compare the same way (``_key_bytes``).  Since the canonical form is a true one, the code
+is a *complete invariant*: equal for two lands exactly when their canonical strings are,
+so it can key caches that every way of writing a land shares (``reduce.py``).
+
+Input: ``flat`` = ``[regions, (boundaries, (corners, spot*4 + lives, ...)...)...]``
+(``flatten_land``).  A land that is not a cleaned, drawable one (a spot with no life, a
+spot met more than twice, a small letter on two boundaries, pieces that do not nest as
+a tree) gives empty results: the caller then takes the Python path, which explains the
+problem.
+
+The kernels run under numba (``cache=True``) or, with ``SPROUTS_PURE_PYTHON=1`` or no
+numba, unchanged as plain Python (the tests compare both).  The engine imports this
+module (and numba) only once a command has coded a few hundred lands
+(``canonical.COMPILE_AFTER``), so small commands start as fast as before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+PURE_PYTHON = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0")
+
+try:  # pragma: no cover - numba is a dependency; this is only a guard
+    import numba
+except ImportError:  # pragma: no cover
+    numba = None  # type: ignore[assignment]
+    PURE_PYTHON = True
+
+
+def kernel(fn: Callable[..., Any]) -> Any:
+    """``numba.njit(cache=True)`` unless plain Python is asked for (``.py_func`` is the source)."""
+    if PURE_PYTHON or numba is None:
+        fn.py_func = fn  # type: ignore[attr-defined]
+        return fn
+    return numba.njit(cache=True, nogil=True)(fn)
+
+
+# Kinds of spots, as in canonical.py (K_*): written 0, 1, 2, a capital (3), a small letter (4).
+
+#: Token values, as in ``canonical.py``: digits 0-2, capital n is 3 + n, small letter n is
+#: SMALL_BASE + n; END closes every tuple of the Python code (less than any token, so a
+#: flat sequence of tokens and ENDs compares as the nested tuples it stands for).
+K_CAP_TOKEN = 3
+SMALL_BASE = 1 << 40
+END = -1
+
+
+@kernel
+def _compare(buf_a, a0, na, buf_b, b0, nb):  # type: ignore[no-untyped-def]
+    """Compare ``buf_a[a0:a0+na]`` with ``buf_b[b0:b0+nb]`` as integer sequences (-1, 0, 1)."""
+    n = na if na < nb else nb
+    for i in range(n):
+        x = buf_a[a0 + i]
+        y = buf_b[b0 + i]
+        if x != y:
+            return -1 if x < y else 1
+    if na == nb:
+        return 0
+    return -1 if na < nb else 1
+
+
+@kernel
+def _walk(  # type: ignore[no-untyped-def]
+    out, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c, other,
+    node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+):
+    """The code of a piece read from corner ``c0`` of boundary ``b0`` (``canonical._walk``).
+
+    Written into ``out`` as the flat form of the Python code: each boundary's tokens
+    and END, then the code of its region unless that is the ``parent``, and END.
+    ``step`` is +1 (as written) or -1 (the mirror image).  The boundaries in reading
+    order and their starting corners go to ``order_b``/``order_c``; returns
+    (length of the code, number of boundaries).
+    """
+    order_b[0] = b0
+    order_c[0] = c0
+    seen[b0] = stamp
+    head = 0
+    tail = 1
+    ncap = 0
+    pos = 0
+    while head < tail:
+        b = order_b[head]
+        c = order_c[head]
+        head += 1
+        n = blen[b]
+        nsmall = 0
+        base = bstart[b]
+        for _j in range(n):
+            g = base + c
+            s = spot[g]
+            k = kind[s]
+            if k == 3:  # a capital: its other corner starts the boundary beyond it
+                if capname[s, 0] != stamp:
+                    capname[s, 0] = stamp
+                    capname[s, 1] = ncap
+                    ncap += 1
+                    o = other[g]
+                    b2 = corner_b[o]
+                    if seen[b2] != stamp:
+                        seen[b2] = stamp
+                        order_b[tail] = b2
+                        order_c[tail] = corner_c[o]
+                        tail += 1
+                out[pos] = K_CAP_TOKEN + capname[s, 1]
+            elif k == 4:
+                if smallname[s, 0] != stamp or smallname[s, 2] != b:
+                    smallname[s, 0] = stamp
+                    smallname[s, 2] = b
+                    smallname[s, 1] = nsmall
+                    nsmall += 1
+                out[pos] = SMALL_BASE + smallname[s, 1]
+            else:
+                out[pos] = k
+            pos += 1
+            c += step
+            if c == n:
+                c = 0
+            elif c < 0:
+                c = n - 1
+        out[pos] = END
+        pos += 1
+        r = breg[b]
+        if r != parent:
+            start = node_off[r]
+            m = node_len[r]
+            for i in range(m):
+                out[pos + i] = buf[start + i]
+            pos += m
+    out[pos] = END
+    return pos + 1, tail
+
+
+@kernel
+def _oriented(  # type: ignore[no-untyped-def]
+    step, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
+    spot, kind, bstart, blen, breg, corner_b, corner_c, other, total,
+):
+    """The codes of every node of the tree rooted at ``order[0]``, in one orientation.
+
+    Returns the buffer, each node's code (offset, length), each piece's best starting
+    corner (boundary, corner), and the root code (the last two in the buffer's end).
+    """
+    nbnd = blen.shape[0]
+    nspots = kind.shape[0]
+    buf = np.zeros(total * (nnodes + 2) + 16, np.int64)
+    node_off = np.zeros(nnodes, np.int64)
+    node_len = np.zeros(nnodes, np.int64)
+    best_b = np.full(nnodes, -1, np.int64)
+    best_c = np.full(nnodes, -1, np.int64)
+    used = 0
+    tmp = np.zeros(total + 16, np.int64)
+    best = np.zeros(total + 16, np.int64)
+    seen = np.full(nbnd, -1, np.int64)
+    capname = np.full((nspots, 2), -1, np.int64)
+    smallname = np.full((nspots, 3), -1, np.int64)
+    order_b = np.empty(nbnd, np.int64)
+    order_c = np.empty(nbnd, np.int64)
+    stamp = 0
+    children = np.empty(nnodes, np.int64)
+    for idx in range(nnodes - 1, -1, -1):
+        v = order[idx]
+        if v < nreg:
+            # a region: its child pieces' codes, sorted, then END
+            nch = 0
+            for a in range(adj_start[v], adj_start[v + 1]):
+                w = nreg + piece_of[adj_bnd[a]]
+                if w == parent_node[v]:
+                    continue
+                i = nch
+                while i > 0:
+                    u = children[i - 1]
+                    if _compare(buf, node_off[u], node_len[u], buf, node_off[w], node_len[w]) <= 0:
+                        break
+                    children[i] = u
+                    i -= 1
+                children[i] = w
+                nch += 1
+            pos = used
+            for i in range(nch):
+                u = children[i]
+                m = node_len[u]
+                o = node_off[u]
+                for j in range(m):
+                    buf[pos + j] = buf[o + j]
+                pos += m
+            buf[pos] = END
+            pos += 1
+            node_off[v] = used
+            node_len[v] = pos - used
+            used = pos
+        else:
+            # a piece: the least reading over its possible starting corners (the first such)
+            pr = parent_node[v]
+            nbest = -1
+            for a in range(adj_start[v], adj_start[v + 1]):
+                b = adj_bnd[a]
+                if pr >= 0 and b != parent_edge[v]:
+                    continue
+                for c in range(blen[b]):
+                    stamp += 1
+                    ntmp, _nb = _walk(
+                        tmp, b, c, step, pr, spot, kind, bstart, blen, breg, corner_b, corner_c,
+                        other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+                    )
+                    if nbest < 0 or _compare(tmp, 0, ntmp, best, 0, nbest) < 0:
+                        nbest = ntmp
+                        best_b[v] = b
+                        best_c[v] = c
+                        for j in range(ntmp):
+                            best[j] = tmp[j]
+            for j in range(nbest):
+                buf[used + j] = best[j]
+            node_off[v] = used
+            node_len[v] = nbest
+            used += nbest
+    root = order[0]
+    buf[used] = 0 if root < nreg else 1
+    m = node_len[root]
+    o = node_off[root]
+    for j in range(m):
+        buf[used + 1 + j] = buf[o + j]
+    buf[used + 1 + m] = END
+    return buf, node_off, node_len, best_b, best_c, used, m + 2
+
+
+@kernel
+def _key_bytes(code):  # type: ignore[no-untyped-def]
+    """A code as bytes that compare as the code does: 4 big-endian bytes a token, END as 0,
+    small letters moved down from SMALL_BASE to 2^30 (no capital comes near)."""
+    out = np.empty(4 * code.shape[0], np.uint8)
+    for i in range(code.shape[0]):
+        v = code[i]
+        if v >= SMALL_BASE:
+            v = v - SMALL_BASE + (1 << 30)
+        v += 1
+        out[4 * i] = (v >> 24) & 255
+        out[4 * i + 1] = (v >> 16) & 255
+        out[4 * i + 2] = (v >> 8) & 255
+        out[4 * i + 3] = v & 255
+    return out
+
+
+@kernel
+def _put_number(text, pos, value):  # type: ignore[no-untyped-def]
+    """Write ``value`` (positive) in decimal at ``text[pos]``; return the next position."""
+    digits = 1
+    v = value
+    while v >= 10:
+        v //= 10
+        digits += 1
+    for i in range(digits - 1, -1, -1):
+        text[pos + i] = 48 + value % 10
+        value //= 10
+    return pos + digits
+
+
+@kernel
+def _put_letter(text, pos, index, first, count, wrap):  # type: ignore[no-untyped-def]
+    """The ``index``-th letter (1-based) as ``notation.capital_letter``/``small_letter`` write it."""
+    if index <= count:
+        text[pos] = first + index - 1
+        return pos + 1
+    text[pos] = wrap
+    text[pos + 1] = 40  # (
+    pos = _put_number(text, pos + 2, index)
+    text[pos] = 41  # )
+    return pos + 1
+
+
+@kernel
+def _put_zeros(text, pos, zeros, items):  # type: ignore[no-untyped-def]
+    """A run of lone ``0`` boundaries: ``0`` or ``0*k`` (after a ``.`` unless it is the first item)."""
+    if items > 0:
+        text[pos] = 46  # .
+        pos += 1
+    text[pos] = 48
+    pos += 1
+    if zeros > 1:
+        text[pos] = 42  # *
+        pos = _put_number(text, pos + 1, zeros)
+    return pos
+
+
+@kernel
+def _write(  # type: ignore[no-untyped-def]
+    step, root, nreg, nnodes, parent_node, parent_edge, adj_start, adj_bnd, piece_of, npiece_bnds,
+    spot, kind, bstart, blen, breg, corner_b, corner_c, other,
+    buf, node_off, node_len, best_b, best_c, total, ncorner,
+):
+    """The land written from its code, as ``canonical._Coder.write`` does (ASCII bytes).
+
+    Regions in depth-first order from the root; in each region the boundary it is
+    entered by and its child pieces sorted by (reading, entry first, code); capitals
+    named through the land and small letters through the region as they first appear.
+    """
+    nbnd = blen.shape[0]
+    nspots = kind.shape[0]
+    text = np.zeros(8 * ncorner + 4 * nbnd + 2 * nreg + 16, np.uint8)
+    tpos = 0
+    # tasks: (0, region, parent piece, entry boundary, its corner) or (1, piece, parent region, b0, c0)
+    stack = np.empty((2 * nnodes + 4, 5), np.int64)
+    sp = 0
+    if root < nreg:
+        stack[0, 0] = 0
+        stack[0, 1] = root
+        stack[0, 2] = -1
+        stack[0, 3] = -1
+        stack[0, 4] = 0
+    else:
+        stack[0, 0] = 1
+        stack[0, 1] = root
+        stack[0, 2] = -1
+        stack[0, 3] = best_b[root]
+        stack[0, 4] = best_c[root]
+    sp = 1
+    capital = np.zeros(nspots, np.int64)
+    ncapitals = 0
+    small = np.full((nspots, 2), -1, np.int64)
+    nregions_written = 0
+    seen = np.full(nbnd, -1, np.int64)
+    capname = np.full((nspots, 2), -1, np.int64)
+    smallname = np.full((nspots, 3), -1, np.int64)
+    order_b = np.empty(nbnd, np.int64)
+    order_c = np.empty(nbnd, np.int64)
+    tmp = np.zeros(total + 16, np.int64)
+    stamp = 0
+    # items of one region: key (reading offset/length in keys, flag, code node), boundary, corner, piece
+    keys = np.zeros(total + 4 * nbnd + 16, np.int64)
+    item_key = np.zeros(nnodes + 2, np.int64)
+    item_keylen = np.zeros(nnodes + 2, np.int64)
+    item_flag = np.zeros(nnodes + 2, np.int64)
+    item_node = np.zeros(nnodes + 2, np.int64)
+    item_b = np.zeros(nnodes + 2, np.int64)
+    item_c = np.zeros(nnodes + 2, np.int64)
+    sorted_items = np.zeros(nnodes + 2, np.int64)
+    names = np.full(nspots, -1, np.int64)
+    while sp > 0:
+        sp -= 1
+        task = stack[sp, 0]
+        v = stack[sp, 1]
+        parent = stack[sp, 2]
+        b0 = stack[sp, 3]
+        c0 = stack[sp, 4]
+        if task == 1:
+            if parent >= 0 and npiece_bnds[v - nreg] == 1:
+                continue  # a free piece: written with its parent region
+            stamp += 1
+            _n, nb = _walk(
+                tmp, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c,
+                other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+            )
+            for i in range(nb - 1, -1, -1):
+                b = order_b[i]
+                if breg[b] != parent:
+                    stack[sp, 0] = 0
+                    stack[sp, 1] = breg[b]
+                    stack[sp, 2] = v
+                    stack[sp, 3] = b
+                    stack[sp, 4] = order_c[i]
+                    sp += 1
+            continue
+        # a region: gather its items
+        nitems = 0
+        kpos = 0
+        if parent >= 0:
+            # the entry boundary read afresh (letters share one counter, as canonical._renamed)
+            n = blen[b0]
+            c = c0
+            nnames = 0
+            for _j in range(n):
+                s = spot[bstart[b0] + c]
+                k = kind[s]
+                if k >= 3:
+                    if names[s] < 0:
+                        names[s] = nnames
+                        nnames += 1
+                    keys[kpos] = (K_CAP_TOKEN if k == 3 else SMALL_BASE) + names[s]
+                else:
+                    keys[kpos] = k
+                kpos += 1
+                c += step
+                if c == n:
+                    c = 0
+                elif c < 0:
+                    c = n - 1
+            c = c0
+            for _j in range(n):
+                names[spot[bstart[b0] + c]] = -1
+                c += step
+                if c == n:
+                    c = 0
+                elif c < 0:
+                    c = n - 1
+            keys[kpos] = END
+            kpos += 1
+            item_key[0] = 0
+            item_keylen[0] = kpos
+            item_flag[0] = 0
+            item_node[0] = -1
+            item_b[0] = b0
+            item_c[0] = c0
+            nitems = 1
+        for a in range(adj_start[v], adj_start[v + 1]):
+            w = nreg + piece_of[adj_bnd[a]]
+            if w == parent:
+                continue
+            # the reading part of the piece's code: up to its first END
+            o = node_off[w]
+            m = 0
+            while buf[o + m] != END:
+                m += 1
+            item_key[nitems] = o
+            item_keylen[nitems] = -(m + 1)  # negative: the key lives in buf, not keys
+            item_flag[nitems] = 1
+            item_node[nitems] = w
+            item_b[nitems] = best_b[w]
+            item_c[nitems] = best_c[w]
+            nitems += 1
+        # insertion sort by (reading, flag, code)
+        for i in range(nitems):
+            j = i
+            while j > 0:
+                x = sorted_items[j - 1]
+                # compare item x with item i
+                xa = keys if item_keylen[x] >= 0 else buf
+                xl = item_keylen[x] if item_keylen[x] >= 0 else -item_keylen[x]
+                ya = keys if item_keylen[i] >= 0 else buf
+                yl = item_keylen[i] if item_keylen[i] >= 0 else -item_keylen[i]
+                cmp = _compare(xa, item_key[x], xl, ya, item_key[i], yl)
+                if cmp == 0:
+                    if item_flag[x] != item_flag[i]:
+                        cmp = -1 if item_flag[x] < item_flag[i] else 1
+                    elif item_flag[x] == 1:
+                        u = item_node[x]
+                        w = item_node[i]
+                        cmp = _compare(buf, node_off[u], node_len[u], buf, node_off[w], node_len[w])
+                if cmp <= 0:
+                    break
+                sorted_items[j] = x
+                j -= 1
+            sorted_items[j] = i
+        # write the region (canonical._write_boundaries)
+        if nregions_written > 0:
+            text[tpos] = 124  # |
+            tpos += 1
+        nregions_written += 1
+        nsmall_region = 0
+        zeros = 0
+        items = 0
+        for ii in range(nitems):
+            it = sorted_items[ii]
+            b = item_b[it]
+            n = blen[b]
+            if n == 1:
+                kd = kind[spot[bstart[b]]]
+                if kd == 0:
+                    zeros += 1
+                    continue
+                if zeros > 0:
+                    tpos = _put_zeros(text, tpos, zeros, items)
+                    items += 1
+                    zeros = 0
+                if kd < 3:
+                    if items > 0:
+                        text[tpos] = 46
+                        tpos += 1
+                    text[tpos] = 48 + kd
+                    tpos += 1
+                    items += 1
+                    continue
+            elif zeros > 0:
+                tpos = _put_zeros(text, tpos, zeros, items)
+                items += 1
+                zeros = 0
+            if items > 0:
+                text[tpos] = 46
+                tpos += 1
+            items += 1
+            c = item_c[it]
+            for _j in range(n):
+                s = spot[bstart[b] + c]
+                kd = kind[s]
+                if kd == 3:
+                    if capital[s] == 0:
+                        ncapitals += 1
+                        capital[s] = ncapitals
+                    tpos = _put_letter(text, tpos, capital[s], 65, 25, 110)
+                elif kd == 4:
+                    if small[s, 0] != nregions_written:
+                        small[s, 0] = nregions_written
+                        nsmall_region += 1
+                        small[s, 1] = nsmall_region
+                    tpos = _put_letter(text, tpos, small[s, 1], 97, 12, 109)
+                else:
+                    text[tpos] = 48 + kd
+                    tpos += 1
+                c += step
+                if c == n:
+                    c = 0
+                elif c < 0:
+                    c = n - 1
+        if zeros > 0:
+            tpos = _put_zeros(text, tpos, zeros, items)
+            items += 1
+        # push the child pieces, last first (so they are written in sorted order)
+        for ii in range(nitems - 1, -1, -1):
+            it = sorted_items[ii]
+            if item_flag[it] == 1:
+                stack[sp, 0] = 1
+                stack[sp, 1] = item_node[it]
+                stack[sp, 2] = v
+                stack[sp, 3] = item_b[it]
+                stack[sp, 4] = item_c[it]
+                sp += 1
+    return text[:tpos].copy()
+
+
+@kernel
+def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
+    """The canonical code of the land in ``flat`` and, if ``write``, its canonical string (ASCII).
+
+    Both empty for a land that cannot be coded (module docstring).
+    """
+    empty = np.zeros(0, np.uint8)
+    empty_text = np.zeros(0, np.uint8)
+    nreg = flat[0]
+    # --- read: boundaries, their regions, their corners
+    nbnd = 0
+    ncorner = 0
+    p = 1
+    for _r in range(nreg):
+        nb = flat[p]
+        p += 1
+        nbnd += nb
+        for _b in range(nb):
+            n = flat[p]
+            p += 1 + n
+            ncorner += n
+    bstart = np.empty(nbnd, np.int64)
+    blen = np.empty(nbnd, np.int64)
+    breg = np.empty(nbnd, np.int64)
+    raw = np.empty(ncorner, np.int64)
+    corner_b = np.empty(ncorner, np.int64)
+    corner_c = np.empty(ncorner, np.int64)
+    p = 1
+    b = 0
+    g = 0
+    maxspot = 0
+    for r in range(nreg):
+        nb = flat[p]
+        p += 1
+        for _b in range(nb):
+            n = flat[p]
+            p += 1
+            if n == 0:
+                return empty, empty_text
+            bstart[b] = g
+            blen[b] = n
+            breg[b] = r
+            for c in range(n):
+                raw[g] = flat[p]
+                corner_b[g] = b
+                corner_c[g] = c
+                if flat[p] // 4 > maxspot:
+                    maxspot = flat[p] // 4
+                p += 1
+                g += 1
+            b += 1
+    # --- spots renumbered; kinds; the two corners of each spot met twice
+    ids = np.full(maxspot + 1, -1, np.int64)
+    spot = np.empty(ncorner, np.int64)
+    nspots = 0
+    for g in range(ncorner):
+        s = raw[g] // 4
+        if ids[s] < 0:
+            ids[s] = nspots
+            nspots += 1
+        spot[g] = ids[s]
+    lives = np.zeros(nspots, np.int64)
+    count = np.zeros(nspots, np.int64)
+    first = np.full(nspots, -1, np.int64)
+    other = np.full(ncorner, -1, np.int64)
+    for g in range(ncorner):
+        s = spot[g]
+        lives[s] = raw[g] % 4
+        count[s] += 1
+        if first[s] < 0:
+            first[s] = g
+        else:
+            other[g] = first[s]
+            other[first[s]] = g
+    kind = np.empty(nspots, np.int64)
+    for s in range(nspots):
+        lv = lives[s]
+        if lv == 0 or count[s] > 2 or (lv >= 2 and count[s] > 1):
+            return empty, empty_text
+        if lv == 3:
+            kind[s] = 0
+        elif lv == 2:
+            kind[s] = 1
+        elif count[s] == 1:
+            kind[s] = 2
+        else:
+            g1 = first[s]
+            g2 = other[g1]
+            b1 = corner_b[g1]
+            b2 = corner_b[g2]
+            if breg[b1] == breg[b2]:
+                if b1 != b2:
+                    return empty, empty_text
+                kind[s] = 4
+            else:
+                kind[s] = 3
+    # --- pieces: boundaries joined by capitals (union-find)
+    parent = np.arange(nbnd)
+    for s in range(nspots):
+        if kind[s] == 3:
+            x = corner_b[first[s]]
+            y = corner_b[other[first[s]]]
+            while parent[x] != x:
+                x = parent[x]
+            while parent[y] != y:
+                y = parent[y]
+            if x != y:
+                if x < y:
+                    parent[y] = x
+                else:
+                    parent[x] = y
+    piece_of = np.full(nbnd, -1, np.int64)
+    root_piece = np.full(nbnd, -1, np.int64)
+    npieces = 0
+    for b in range(nbnd):
+        x = b
+        while parent[x] != x:
+            x = parent[x]
+        if root_piece[x] < 0:
+            root_piece[x] = npieces
+            npieces += 1
+        piece_of[b] = root_piece[x]
+    nnodes = nreg + npieces
+    if nbnd != nnodes - 1:
+        return empty, empty_text  # not a tree (or not one land)
+    # --- tree adjacency: node -> boundaries (edges), regions first, then pieces
+    deg = np.zeros(nnodes, np.int64)
+    for b in range(nbnd):
+        deg[breg[b]] += 1
+        deg[nreg + piece_of[b]] += 1
+    adj_start = np.zeros(nnodes + 1, np.int64)
+    for v in range(nnodes):
+        adj_start[v + 1] = adj_start[v] + deg[v]
+    fill = adj_start[:-1].copy()
+    adj_bnd = np.empty(2 * nbnd, np.int64)
+    for b in range(nbnd):
+        v = breg[b]
+        adj_bnd[fill[v]] = b
+        fill[v] += 1
+        v = nreg + piece_of[b]
+        adj_bnd[fill[v]] = b
+        fill[v] += 1
+    # a piece meets each region along one boundary at most
+    mark = np.full(nreg, -1, np.int64)
+    for v in range(nreg, nnodes):
+        for a in range(adj_start[v], adj_start[v + 1]):
+            r = breg[adj_bnd[a]]
+            if mark[r] == v:
+                return empty, empty_text
+            mark[r] = v
+    # --- the centre: peel leaves
+    degree = deg.copy()
+    alive = np.ones(nnodes, np.bool_)
+    leaves = np.empty(nnodes, np.int64)
+    nleaves = 0
+    for v in range(nnodes):
+        if degree[v] <= 1:
+            leaves[nleaves] = v
+            nleaves += 1
+    remaining = nnodes
+    nxt = np.empty(nnodes, np.int64)
+    while remaining > 2:
+        remaining -= nleaves
+        nn = 0
+        for i in range(nleaves):
+            v = leaves[i]
+            alive[v] = False
+            for a in range(adj_start[v], adj_start[v + 1]):
+                bb = adj_bnd[a]
+                w = breg[bb] if v >= nreg else nreg + piece_of[bb]
+                if alive[w]:
+                    degree[w] -= 1
+                    if degree[w] == 1:
+                        nxt[nn] = w
+                        nn += 1
+        for i in range(nn):
+            leaves[i] = nxt[i]
+        nleaves = nn
+    root = leaves[0]
+    for i in range(nleaves):
+        if leaves[i] < root:
+            root = leaves[i]  # of a region and a piece side by side, the region
+    # --- breadth-first order from the root, with each node's parent and parent edge
+    order = np.empty(nnodes, np.int64)
+    parent_node = np.full(nnodes, -1, np.int64)
+    parent_edge = np.full(nnodes, -1, np.int64)
+    visited = np.zeros(nnodes, np.bool_)
+    order[0] = root
+    visited[root] = True
+    head = 0
+    tail = 1
+    while head < tail:
+        v = order[head]
+        head += 1
+        for a in range(adj_start[v], adj_start[v + 1]):
+            bb = adj_bnd[a]
+            w = breg[bb] if v >= nreg else nreg + piece_of[bb]
+            if not visited[w]:
+                visited[w] = True
+                parent_node[w] = v
+                parent_edge[w] = bb
+                order[tail] = w
+                tail += 1
+    if tail != nnodes:
+        return empty, empty_text
+    total = ncorner + 2 * nbnd + 2 * nnodes + 4
+    npiece_bnds = np.zeros(npieces, np.int64)
+    for b in range(nbnd):
+        npiece_bnds[piece_of[b]] += 1
+    buf, node_off, node_len, best_b, best_c, root_off, root_len = _oriented(
+        1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
+        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total,
+    )
+    step = 1
+    buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2 = _oriented(
+        -1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
+        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total,
+    )
+    if _compare(buf2, root_off2, root_len2, buf, root_off, root_len) < 0:
+        step = -1
+        buf, node_off, node_len, best_b, best_c, root_off, root_len = (
+            buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2
+        )
+    code = _key_bytes(buf[root_off : root_off + root_len])
+    if not write:
+        return code, empty_text
+    text = _write(
+        step, root, nreg, nnodes, parent_node, parent_edge, adj_start, adj_bnd, piece_of, npiece_bnds,
+        spot, kind, bstart, blen, breg, corner_b, corner_c, other,
+        buf, node_off, node_len, best_b, best_c, total, ncorner,
+    )
+    return code, text
+
+
+Land = Sequence[Sequence[Sequence[int]]]
+Lives = Sequence[int] | Mapping[int, int]
+
+
+def flatten_land(regions: Land, lives: Lives) -> list[int]:
+    """A land as the flat list ``land_code_kernel`` reads (module docstring)."""
+    flat = [len(regions)]
+    for r in regions:
+        flat.append(len(r))
+        for b in r:
+            flat.append(len(b))
+            flat.extend([4 * s + lives[s] for s in b])
+    return flat
+
+
+def land_invariant(regions: Land, lives: Lives) -> bytes:
+    """The canonical code of a cleaned land as bytes (a complete invariant), or ``b""``."""
+    return invariant_of_flat(flatten_land(regions, lives))
+
+
+def invariant_of_flat(flat: list[int]) -> bytes:
+    """``land_invariant`` of a land already flattened (``flatten_land``)."""
+    code: bytes = land_code_kernel(np.array(flat, dtype=np.int64), False)[0].tobytes()
+    return code
+
+
+def land_code_and_text(regions: Land, lives: Lives) -> tuple[bytes, str] | None:
+    """The canonical code (as bytes, ordered as ``canonical.land_code``'s codes) and the canonical
+    string of a cleaned land of several regions, or None if it cannot be coded."""
+    code, text = land_code_kernel(np.array(flatten_land(regions, lives), dtype=np.int64), True)
+    if not len(code):
+        return None
+    return code.tobytes(), text.tobytes().decode("ascii")

@@ -1,0 +1,130 @@
+"""The compiled kernels write the canonical strings the Python code writes, and their codes are complete."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+from games import game_positions, mirrored, reachable, renamed, reordered, rotated
+from hypothesis import given
+
+from sprouts_cli.engine import Position, kernels
+from sprouts_cli.engine import canonical as canonical_module
+from sprouts_cli.engine.canonical import clean_lands, land_code, use_compiled_kernels
+from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
+from sprouts_cli.engine.reduce import reduced_lands
+from sprouts_cli.solve.session import Session
+
+
+@cache
+def lands_upto(n: int) -> list[tuple[list, tuple[int, ...]]]:
+    """Every cleaned land of every position reachable from 1 to ``n`` spots."""
+    out = []
+    for k in range(1, n + 1):
+        for p in reachable(k).values():
+            out += [(land, p.lives) for land in clean_lands(p)]
+    return out
+
+
+def assert_complete(lands: list[tuple[list, tuple[int, ...]]]) -> None:
+    """Codes and canonical strings determine each other on ``lands``."""
+    by_code: dict[bytes, str] = {}
+    by_text: dict[str, bytes] = {}
+    for land, lives in lands:
+        text = land_code(land, lives)[1]
+        code = land_invariant(land, lives)
+        assert code, text
+        assert by_code.setdefault(code, text) == text, (text, by_code[code])
+        assert by_text.setdefault(text, code) == code, text
+
+
+def test_the_invariant_is_complete_on_lands_from_up_to_4_spots() -> None:
+    assert_complete(lands_upto(4)[::3])
+
+
+@pytest.mark.slow
+def test_the_invariant_is_complete_on_every_land_from_up_to_5_spots() -> None:
+    assert_complete(lands_upto(5))
+
+
+def assert_same_as_python(lands: list[tuple[list, tuple[int, ...]]]) -> None:
+    """The kernels write Python's canonical strings, and order codes as Python orders its codes."""
+    coded = []
+    for land, lives in lands:
+        code, text = land_code(land, lives)
+        compiled = kernels.land_code_and_text(land, lives)
+        assert compiled is not None and compiled[1] == text, (text, compiled)
+        coded.append((code, compiled[0]))
+    rng = random.Random(len(lands))
+    for _ in range(min(2000, len(coded)) if len(coded) > 1 else 0):
+        (a, ka), (b, kb) = rng.sample(coded, 2)
+        assert (a < b, a == b) == (ka < kb, ka == kb), (a, b)
+
+
+def test_the_kernels_write_the_canonical_strings_of_lands_from_up_to_4_spots() -> None:
+    assert_same_as_python(lands_upto(4)[::3])
+
+
+@pytest.mark.slow
+def test_the_kernels_write_the_canonical_strings_of_every_land_from_up_to_5_spots() -> None:
+    assert_same_as_python(lands_upto(5))
+
+
+@given(game_positions(min_spots=8, max_spots=16))
+def test_the_kernels_write_the_canonical_strings_of_random_lands(p: Position) -> None:
+    assert_same_as_python([(land, p.lives) for land in clean_lands(p)])
+
+
+def test_compiled_and_plain_kernels_agree() -> None:
+    for land, lives in lands_upto(4)[::25]:
+        flat = np.array(flatten_land(land, lives), dtype=np.int64)
+        for write in (False, True):
+            compiled, plain = land_code_kernel(flat, write), land_code_kernel.py_func(flat, write)
+            assert np.array_equal(compiled[0], plain[0]) and np.array_equal(compiled[1], plain[1])
+
+
+@given(game_positions(max_spots=11))
+def test_the_invariant_ignores_how_a_land_is_written(p: Position) -> None:
+    rng = random.Random(len(p.lives))
+    for q in (renamed(p, rng), rotated(p, rng), reordered(p, rng), mirrored(p)):
+        codes_p = sorted(land_invariant(land, p.lives) for land in clean_lands(p))
+        codes_q = sorted(land_invariant(land, q.lives) for land in clean_lands(q))
+        assert codes_p == codes_q
+
+
+@given(game_positions(max_spots=11))
+def test_the_invariant_tells_lands_apart_as_the_canonical_form_does(p: Position) -> None:
+    q = Position.from_string(p.canonical())  # the same lands, written canonically
+    lands = [(land, p.lives) for land in clean_lands(p)] + [(land, q.lives) for land in clean_lands(q)]
+    assert_complete(lands)
+
+
+def test_a_land_that_cannot_be_drawn_gets_no_code() -> None:
+    # one piece meeting a region along two boundaries (a ring of regions)
+    assert land_invariant([((0, 1), (2, 3)), ((0, 2), (1, 3))], (1, 1, 1, 1)) == b""
+    assert land_invariant([((0,), (0,))], (3,)) == b""  # a lone spot met twice
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_reduced_forms_and_answers_do_not_depend_on_the_compiled_keys(compiled: bool) -> None:
+    canonical_module.clear_land_cache()
+    use_compiled_kernels(compiled)
+    try:
+        forms = [reduced_lands(p) for p in list(reachable(4).values())[::7]]
+        session = Session(None)
+        nimber = session.nimber(Position.start(6))
+        solved = session.counters().positions_solved
+    finally:
+        use_compiled_kernels(None)
+        canonical_module.clear_land_cache()
+    use_compiled_kernels(not compiled)
+    try:
+        assert forms == [reduced_lands(p) for p in list(reachable(4).values())[::7]]
+        other = Session(None)
+        assert other.nimber(Position.start(6)) == nimber
+        assert other.counters().positions_solved == solved
+    finally:
+        use_compiled_kernels(None)
+        canonical_module.clear_land_cache()
