@@ -8,13 +8,14 @@ from functools import cache
 import numpy as np
 import pytest
 from games import game_positions, mirrored, reachable, renamed, reordered, rotated
-from hypothesis import given
+from hypothesis import given, settings
 
 from sprouts_cli.engine import Position, kernels
 from sprouts_cli.engine import canonical as canonical_module
 from sprouts_cli.engine.canonical import clean_lands, land_code, use_compiled_kernels
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
-from sprouts_cli.engine.reduce import reduced_lands
+from sprouts_cli.engine.moves import apply_move, representative_moves
+from sprouts_cli.engine.reduce import reduced_lands, reduced_lands_after
 from sprouts_cli.solve.session import Session
 
 
@@ -72,6 +73,7 @@ def test_the_kernels_write_the_canonical_strings_of_every_land_from_up_to_5_spot
     assert_same_as_python(lands_upto(5))
 
 
+@settings(max_examples=30)
 @given(game_positions(min_spots=8, max_spots=16))
 def test_the_kernels_write_the_canonical_strings_of_random_lands(p: Position) -> None:
     assert_same_as_python([(land, p.lives) for land in clean_lands(p)])
@@ -128,3 +130,44 @@ def test_reduced_forms_and_answers_do_not_depend_on_the_compiled_keys(compiled: 
     finally:
         use_compiled_kernels(None)
         canonical_module.clear_land_cache()
+
+
+def children_agree(positions: list[Position]) -> None:
+    """The compiled children (``reduced_lands_after``) are the Python ones, move by move."""
+    pairs = [(p, m) for p in positions for m in representative_moves(p)]
+    use_compiled_kernels(False)
+    try:
+        want = [reduced_lands(apply_move(p, m, check=False)) for p, m in pairs]
+    finally:
+        use_compiled_kernels(True)
+    try:
+        assert [reduced_lands_after(p, m) for p, m in pairs] == want
+    finally:
+        use_compiled_kernels(None)
+
+
+def test_compiled_children_are_the_python_ones_from_up_to_4_spots() -> None:
+    children_agree([p for k in range(1, 5) for p in reachable(k).values()][::4])
+
+
+@pytest.mark.slow
+def test_compiled_children_are_the_python_ones_from_up_to_5_spots() -> None:
+    children_agree([p for k in range(1, 6) for p in reachable(k).values()])
+
+
+@settings(max_examples=30)
+@given(game_positions(min_spots=6, max_spots=14))
+def test_compiled_children_are_the_python_ones_on_random_positions(p: Position) -> None:
+    children_agree([p])
+
+
+def test_compiled_and_plain_child_kernels_agree() -> None:
+    for p in list(reachable(4).values())[::40]:
+        flat = np.array(kernels.flatten_position(p.regions), np.int64)
+        lives = np.array(p.lives, np.int64)
+        for m in representative_moves(p)[:3]:
+            mask = sum(1 << k for k in m.inside)
+            args = (flat, lives, m.region, m.boundary, m.corner, m.boundary2, m.corner2, mask)
+            compiled = kernels.child_lands_kernel(*args)
+            plain = kernels.child_lands_kernel.py_func(*args)
+            assert all(np.array_equal(a, b) for a, b in zip(compiled, plain, strict=True))

@@ -805,3 +805,342 @@ def land_code_and_text(regions: Land, lives: Lives) -> tuple[bytes, str] | None:
     if not len(code):
         return None
     return code.tobytes(), text.tobytes().decode("ascii")
+
+
+# ------------------------------------------------------------------ children of a land
+
+
+@kernel
+def _read_parent(pflat):  # type: ignore[no-untyped-def]
+    """Regions, boundaries and corners of a position flattened by ``flatten_position``."""
+    nreg = pflat[0]
+    nbnd = 0
+    ncorner = 0
+    p = 1
+    for _r in range(nreg):
+        nb = pflat[p]
+        p += 1
+        nbnd += nb
+        for _b in range(nb):
+            n = pflat[p]
+            p += 1 + n
+            ncorner += n
+    reg_first = np.zeros(nreg + 1, np.int64)  # boundaries of region r: reg_first[r] .. reg_first[r+1]
+    bstart = np.zeros(nbnd + 1, np.int64)
+    spots = np.zeros(ncorner, np.int64)
+    p = 1
+    b = 0
+    g = 0
+    for r in range(nreg):
+        nb = pflat[p]
+        p += 1
+        reg_first[r] = b
+        for _b in range(nb):
+            n = pflat[p]
+            p += 1
+            bstart[b] = g
+            for _c in range(n):
+                spots[g] = pflat[p]
+                p += 1
+                g += 1
+            b += 1
+    reg_first[nreg] = b
+    bstart[nbnd] = g
+    return nreg, reg_first, bstart, spots
+
+
+@kernel
+def _walk_into(out, pos, spots, b0, b1, c, lives):  # type: ignore[no-untyped-def]
+    """``moves.walk``: the boundary ``spots[b0:b1]`` read once round from corner ``c``, then
+    that spot again unless it was alone (3 lives); returns the next position in ``out``."""
+    x = spots[b0 + c]
+    if lives[x] == 3:
+        out[pos] = x
+        return pos + 1
+    n = b1 - b0
+    for j in range(n):
+        k = c + j
+        if k >= n:
+            k -= n
+        out[pos] = spots[b0 + k]
+        pos += 1
+    out[pos] = x
+    return pos + 1
+
+
+@kernel
+def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # type: ignore[no-untyped-def]
+    """The cleaned lands of the position after one move (``moves.apply_move`` then
+    ``canonical.clean_lands``), each flattened for ``land_code_kernel``, and their codes.
+
+    ``inside_mask`` has bit k set for each boundary k of the region that goes to side A
+    of a one-boundary move.  Regions and boundaries keep the order ``apply_move`` and
+    ``clean_lands`` give them.  Returns the lands' flat forms one after another with
+    their offsets, and their codes (as bytes) with their offsets.
+    """
+    nreg, reg_first, bstart, spots = _read_parent(pflat)
+    z = lives.shape[0]
+    new_lives = np.empty(z + 1, np.int64)
+    for s in range(z):
+        new_lives[s] = lives[s]
+    rb = reg_first[region]
+    x = spots[bstart[rb + bi] + ci]
+    y = spots[bstart[rb + bj] + cj]
+    new_lives[x] -= 1
+    new_lives[y] -= 1
+    new_lives[z] = 1
+    # the regions after the move: each a list of boundaries, each a run of corners in `cs`
+    total = spots.shape[0] + 8
+    cs = np.zeros(total, np.int64)
+    nb_all = bstart.shape[0] - 1 + 2
+    b_from = np.zeros(nb_all, np.int64)
+    b_to = np.zeros(nb_all, np.int64)
+    r_first = np.zeros(nreg + 2, np.int64)
+    pos = 0
+    nb = 0
+    nr = 0
+    side_b_pending = False
+    for r in range(nreg):
+        r_first[nr] = nb
+        if r != region:
+            for b in range(reg_first[r], reg_first[r + 1]):
+                b_from[nb] = pos
+                for g in range(bstart[b], bstart[b + 1]):
+                    cs[pos] = spots[g]
+                    pos += 1
+                b_to[nb] = pos
+                nb += 1
+            nr += 1
+            continue
+        b1s = bstart[rb + bi]
+        b1e = bstart[rb + bi + 1]
+        if bi != bj:
+            for k in range(reg_first[r + 1] - rb):
+                if k == bj:
+                    continue
+                b_from[nb] = pos
+                if k == bi:
+                    pos = _walk_into(cs, pos, spots, b1s, b1e, ci, lives)
+                    cs[pos] = z
+                    pos += 1
+                    pos = _walk_into(cs, pos, spots, bstart[rb + bj], bstart[rb + bj + 1], cj, lives)
+                    cs[pos] = z
+                    pos += 1
+                else:
+                    for g in range(bstart[rb + k], bstart[rb + k + 1]):
+                        cs[pos] = spots[g]
+                        pos += 1
+                b_to[nb] = pos
+                nb += 1
+            nr += 1
+            continue
+        # one boundary: side A here (with the boundaries inside), side B as a new last region
+        n = b1e - b1s
+        offset = (cj - ci) % n
+        b_from[nb] = pos
+        if offset == 0:
+            cs[pos] = x
+            cs[pos + 1] = z
+            pos += 2
+        else:
+            for j in range(offset):
+                k = ci + j
+                if k >= n:
+                    k -= n
+                cs[pos] = spots[b1s + k]
+                pos += 1
+            cs[pos] = y
+            cs[pos + 1] = z
+            pos += 2
+        b_to[nb] = pos
+        nb += 1
+        for k in range(reg_first[r + 1] - rb):
+            if k != bi and (inside_mask >> k) & 1:
+                b_from[nb] = pos
+                for g in range(bstart[rb + k], bstart[rb + k + 1]):
+                    cs[pos] = spots[g]
+                    pos += 1
+                b_to[nb] = pos
+                nb += 1
+        nr += 1
+        side_b_pending = True
+    if side_b_pending:
+        r_first[nr] = nb
+        rb1s = bstart[rb + bi]
+        n = bstart[rb + bi + 1] - rb1s
+        offset = (cj - ci) % n
+        b_from[nb] = pos
+        if offset == 0:
+            pos = _walk_into(cs, pos, spots, rb1s, rb1s + n, ci, lives)
+            cs[pos] = z
+            pos += 1
+        else:
+            for j in range(offset, n):
+                k = ci + j
+                if k >= n:
+                    k -= n
+                cs[pos] = spots[rb1s + k]
+                pos += 1
+            cs[pos] = x
+            cs[pos + 1] = z
+            pos += 2
+        b_to[nb] = pos
+        nb += 1
+        for k in range(reg_first[region + 1] - rb):
+            if k != bi and not (inside_mask >> k) & 1:
+                b_from[nb] = pos
+                for g in range(bstart[rb + k], bstart[rb + k + 1]):
+                    cs[pos] = spots[g]
+                    pos += 1
+                b_to[nb] = pos
+                nb += 1
+        nr += 1
+    r_first[nr] = nb
+    # clean: drop regions with fewer than two lives, dead spots and empty boundaries
+    keep = np.zeros(nr, np.bool_)
+    for r in range(nr):
+        first = -1
+        for b in range(r_first[r], r_first[r + 1]):
+            for g in range(b_from[b], b_to[b]):
+                s = cs[g]
+                v = new_lives[s]
+                if v:
+                    if first < 0:
+                        if v >= 2:
+                            keep[r] = True
+                            break
+                        first = s
+                    elif s != first:
+                        keep[r] = True
+                        break
+            if keep[r]:
+                break
+    # lands: kept regions joined by a shared spot (union-find, least region first)
+    parent = np.arange(nr)
+    owner = np.full(z + 1, -1, np.int64)
+    for r in range(nr):
+        if not keep[r]:
+            continue
+        for b in range(r_first[r], r_first[r + 1]):
+            for g in range(b_from[b], b_to[b]):
+                s = cs[g]
+                if new_lives[s] == 0:
+                    continue
+                o = owner[s]
+                if o < 0:
+                    owner[s] = r
+                    continue
+                u = o
+                while parent[u] != u:
+                    u = parent[u]
+                w = r
+                while parent[w] != w:
+                    w = parent[w]
+                if u != w:
+                    if u < w:
+                        parent[w] = u
+                    else:
+                        parent[u] = w
+    root = np.full(nr, -1, np.int64)
+    for r in range(nr):
+        if keep[r]:
+            u = r
+            while parent[u] != u:
+                u = parent[u]
+            root[r] = u
+    # write each land's flat form (regions in order), then its code
+    out_flat = np.zeros(pos + 2 * nb + 2 * nr + 8, np.int64)
+    land_off = np.zeros(nr + 1, np.int64)
+    keys = np.zeros(0, np.uint8)
+    key_parts = []
+    nlands = 0
+    fp = 0
+    for lead in range(nr):
+        if not keep[lead] or root[lead] != lead:
+            continue
+        land_off[nlands] = fp
+        start = fp
+        fp += 1
+        count = 0
+        for r in range(lead, nr):
+            if not keep[r] or root[r] != lead:
+                continue
+            count += 1
+            nbp = fp
+            fp += 1
+            nbr = 0
+            for b in range(r_first[r], r_first[r + 1]):
+                lp = fp
+                fp += 1
+                n = 0
+                for g in range(b_from[b], b_to[b]):
+                    s = cs[g]
+                    if new_lives[s]:
+                        out_flat[fp] = 4 * s + new_lives[s]
+                        fp += 1
+                        n += 1
+                if n:
+                    out_flat[lp] = n
+                    nbr += 1
+                else:
+                    fp = lp
+            out_flat[nbp] = nbr
+        out_flat[start] = count
+        code, _text = land_code_kernel(out_flat[start:fp], False)
+        key_parts.append(code)
+        nlands += 1
+    land_off[nlands] = fp
+    key_off = np.zeros(nlands + 1, np.int64)
+    for i in range(nlands):
+        key_off[i + 1] = key_off[i] + key_parts[i].shape[0]
+    keys = np.empty(key_off[nlands], np.uint8)
+    for i in range(nlands):
+        keys[key_off[i] : key_off[i + 1]] = key_parts[i]
+    return out_flat[:fp].copy(), land_off[: nlands + 1].copy(), keys, key_off
+
+
+def flatten_position(regions: Land) -> list[int]:
+    """A position's regions as the flat list ``child_lands_kernel`` reads (spot numbers as they are)."""
+    flat = [len(regions)]
+    for r in regions:
+        flat.append(len(r))
+        for b in r:
+            flat.append(len(b))
+            flat.extend(b)
+    return flat
+
+
+#: The last position whose children were asked for, flattened: its regions (compared by
+#: identity), the flat array and its lives (a search asks for a land's children one by one).
+_LAST: list[Any] = [None, None, None]
+
+
+def child_lands(
+    regions: Land, lives: Sequence[int], move: tuple[int, int, int, int, int, int]
+) -> tuple[list[bytes], np.ndarray, np.ndarray]:
+    """The codes of the cleaned lands after a move (``child_lands_kernel``), their flat forms
+    one after another, and the offsets of each; ``move`` is (region, boundary, corner,
+    boundary2, corner2, mask of the boundaries inside)."""
+    if _LAST[0] is not regions:
+        _LAST[:] = [regions, np.array(flatten_position(regions), np.int64), np.array(lives, np.int64)]
+    flat, land_off, keys, key_off = child_lands_kernel(_LAST[1], _LAST[2], *move)
+    raw = keys.tobytes()
+    codes = [raw[key_off[i] : key_off[i + 1]] for i in range(len(key_off) - 1)]
+    return codes, flat, land_off
+
+
+def unflatten_land(flat: np.ndarray) -> list[tuple[tuple[int, ...], ...]]:
+    """The regions of a land flattened by ``flatten_land`` (spot numbers back from the corners)."""
+    values = flat.tolist()
+    regions = []
+    p = 1
+    for _r in range(values[0]):
+        nb = values[p]
+        p += 1
+        boundaries = []
+        for _b in range(nb):
+            n = values[p]
+            boundaries.append(tuple([v >> 2 for v in values[p + 1 : p + 1 + n]]))
+            p += 1 + n
+        regions.append(tuple(boundaries))
+    return regions

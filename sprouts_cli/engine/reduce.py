@@ -41,6 +41,7 @@ from .canonical import (
     land_code_and_text,
     switch_on_when_due,
 )
+from .moves import Move, apply_move
 from .position import Boundary, Position, Region
 
 #: At most this many variants are canonicalised to settle the order of set regions.
@@ -169,6 +170,50 @@ def _reduced_land_checked(land: list[Region], lives: tuple[int, ...]) -> tuple[s
         if best is None or code < best:  # type: ignore[operator]
             best, best_text = code, text
     return best_text, complete
+
+
+def reduced_lands_after(p: Position, m: Move) -> list[str]:
+    """``reduced_lands(apply_move(p, m, check=False))``: the reduced lands of a child.
+
+    With the compiled kernels on, the move, the cleaning, the split into lands and each
+    land's code are one compiled call (``kernels.child_lands``), and the reduced string
+    comes from the cache by code; only a land met for the first time is reduced here.
+    """
+    kernels = compiled_kernels()
+    if kernels is None or any(k > 62 for k in m.inside):
+        return reduced_lands(apply_move(p, m, check=False))
+    mask = 0
+    for k in m.inside:
+        mask |= 1 << k
+    codes, flat, offsets = kernels.child_lands(
+        p.regions, p.lives, (m.region, m.boundary, m.corner, m.boundary2, m.corner2, mask)
+    )
+    out = []
+    lives: tuple[int, ...] | None = None
+    for i, code in enumerate(codes):
+        text = _REDUCED_BY_INVARIANT.get(code) if code else None
+        if text is None:
+            if lives is None:
+                lives = _lives_after(p, m)
+            land = kernels.unflatten_land(flat[offsets[i] : offsets[i + 1]])
+            text, complete = _reduced_land_checked(land, lives)
+            if complete and code:
+                _REDUCED_BY_INVARIANT.remember(code, text)
+        else:
+            _REDUCED_BY_INVARIANT.move_to_end(code)
+        out.append(text)
+    out.sort()
+    return out
+
+
+def _lives_after(p: Position, m: Move) -> tuple[int, ...]:
+    """The lives of the spots after ``m`` (``moves.apply_move``: the new spot is the last)."""
+    region = p.regions[m.region]
+    lives = list(p.lives)
+    lives[region[m.boundary][m.corner]] -= 1
+    lives[region[m.boundary2][m.corner2]] -= 1
+    lives.append(1)
+    return tuple(lives)
 
 
 def reduced_form(p: Position) -> str:

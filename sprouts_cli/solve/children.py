@@ -23,9 +23,9 @@ from __future__ import annotations
 import sys
 from array import array
 
-from ..engine.moves import Move, MoveArgs, apply_move, symmetric_move_args, symmetric_moves
+from ..engine.moves import Move, MoveArgs, symmetric_move_args, symmetric_moves
 from ..engine.position import Position
-from ..engine.reduce import reduced_lands
+from ..engine.reduce import reduced_lands_after
 
 Lands = tuple[str, ...]
 
@@ -106,7 +106,7 @@ def land_children(land: str) -> list[Lands]:
     seen: set[Lands] = set()
     for args in symmetric_move_args(p):
         m = Move(*args)
-        seen.add(tuple(intern(x) for x in reduced_lands(apply_move(p, m, check=False))))
+        seen.add(tuple(intern(x) for x in reduced_lands_after(p, m)))
     return sorted(seen)
 
 
@@ -210,7 +210,7 @@ class LazyChildren:
         while self.next < len(moves):
             m = unpack_move(moves[self.next])
             self.next += 1
-            child = tuple(intern(x) for x in reduced_lands(apply_move(p, m, check=False)))
+            child = tuple(intern(x) for x in reduced_lands_after(p, m))
             if child not in found:
                 found.append(child)
                 if self.next == len(moves):
