@@ -27,6 +27,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the engine's numba kernels once, before any test (numba caches them): tests
+    that time worker processes must not time a first compilation."""
+    if os.environ.get("SPROUTS_PURE_PYTHON", "") in ("", "0"):
+        from sprouts_cli.engine import kernels
+
+        kernels.warm_up()
+
+
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(12345)

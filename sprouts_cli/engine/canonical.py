@@ -860,6 +860,21 @@ def use_compiled_kernels(enabled: bool | None) -> None:
         _coded_in_python = -(1 << 62) if enabled is False else 0
 
 
+def prepare_compiled_kernels() -> None:
+    """Switch the kernels on and compile (or load) them now, unless plain Python is asked for.
+
+    The solver's worker pool calls it before it starts its workers, and each worker
+    before it listens for its parent's end: the first run after an install compiles
+    once, in the main process, and the workers load the compiled code from numba's
+    cache at start, not in the middle of a search (a signal that arrives while numba
+    loads code is printed, not raised).
+    """
+    if os.environ.get("SPROUTS_PURE_PYTHON", "") in ("", "0"):
+        use_compiled_kernels(True)
+        assert _compiled is not None
+        _compiled.warm_up()
+
+
 def switch_on_when_due() -> None:
     """Count one land coded in Python; switch the kernels on when ``COMPILE_AFTER`` is reached.
 

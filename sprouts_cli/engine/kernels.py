@@ -1144,3 +1144,13 @@ def unflatten_land(flat: np.ndarray) -> list[tuple[tuple[int, ...], ...]]:
             p += 1 + n
         regions.append(tuple(boundaries))
     return regions
+
+
+def warm_up() -> None:
+    """Compile the kernels, or load them from numba's cache, on a tiny land (about a second
+    the first time after an install, a fraction of it afterwards)."""
+    land = np.array(flatten_land([((0,), (1,))], (3, 3)), np.int64)
+    land_code_kernel(land, True)
+    land_code_kernel(land, False)
+    position = np.array(flatten_position([((0,), (1,))]), np.int64)
+    child_lands_kernel(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0)

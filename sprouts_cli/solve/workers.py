@@ -99,8 +99,10 @@ def _parent_gone(signum: int, frame: object) -> None:
 
 def worker_main(db_path: str, parent: int | None = None, use_imports: bool = True) -> None:
     """The loop of one worker process: answer questions read from stdin until EOF."""
+    from ..engine.canonical import prepare_compiled_kernels
     from ..procs import die_with_parent
 
+    prepare_compiled_kernels()  # loaded before a signal from the parent's end can interrupt it
     die_with_parent(parent, on_term=_parent_gone)  # also ignores Ctrl-C
     with contextlib.suppress(_ParentGone, BrokenPipeError):
         _serve(db_path, use_imports)
@@ -295,6 +297,9 @@ class WorkerPool:
         self._selector = selectors.DefaultSelector()
         self._next_tid = 0
         self._next_wid = 0
+        from ..engine.canonical import prepare_compiled_kernels
+
+        prepare_compiled_kernels()  # compiled once here, then loaded from numba's cache by the workers
         for _ in range(self.jobs):
             self._start_worker()
 
