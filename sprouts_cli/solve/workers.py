@@ -103,8 +103,8 @@ def worker_main(db_path: str, parent: int | None = None, use_imports: bool = Tru
     from ..procs import die_with_parent
 
     prepare_compiled_kernels()  # loaded before a signal from the parent's end can interrupt it
-    die_with_parent(parent, on_term=_parent_gone)  # also ignores Ctrl-C
     with contextlib.suppress(_ParentGone, BrokenPipeError):
+        die_with_parent(parent, on_term=_parent_gone)  # also ignores Ctrl-C; the parent may be gone
         _serve(db_path, use_imports)
     # Nothing may be printed after the main process has gone (a flush of a closed pipe
     # would print a BrokenPipeError): leave without the interpreter's clean-up.
