@@ -44,6 +44,13 @@ costs about 1.8 times the CPU of one process: its two workers still prove much t
 same facts.  Misère ``0*10`` (``--jobs 2``): a win, 133 CPU s, 117 MB.  ``0*13``,
 ``0*14``, misère ``0*11`` and ``0*12`` were not run: at that load they would have taken
 hours.
+
+Both issue-11 pieces together (the compiled canonical core of ``engine/kernels.py`` and the
+sum search), measured once on main at commit aaaa574, one process, ``--no-db``,
+``/usr/bin/time -v``, load average ~6: ``0*11`` 2.3 CPU s and 238 MB peak (1,297 positions
+proved), ``0*12`` 22.8 CPU s and 297 MB (8,430 proved): 2.2 times SPOTS's 10.4 s, inside
+the goal of 31 s; ``0*13`` (a loss) 37.7 CPU s and 322 MB (14,665 proved; SPOTS 19 s).
+The memory goal of 100 MB is missed, mostly numba's ~130 MB per process.
 """
 
 from __future__ import annotations

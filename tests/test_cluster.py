@@ -204,7 +204,8 @@ def test_ray_matches_one_process_on_more_lands(ray_backend, misere: bool) -> Non
 def test_a_worker_killed_mid_job_is_retried_and_the_answer_is_unchanged(local_ray) -> None:
     runner = RayRunner(workers=2)
     # Small jobs, so the run is still handing them out when the worker is killed: with the
-    # sum search inside df-pn, 0*6 needs too few jobs of 300 nodes for the kill to happen.
+    # sum search inside df-pn, 0*6 needed too few jobs of 300 nodes for the kill to happen
+    # reliably, so the test solves 0*7 (a loss, nimber 0) in jobs of 50 nodes.
     backend = ClusterBackend(runner, budget=50)
     pids = runner.pids()
     killed: list[int] = []
@@ -216,7 +217,7 @@ def test_a_worker_killed_mid_job_is_retried_and_the_answer_is_unchanged(local_ra
 
     backend.search.progress = kill_one
     try:
-        assert on_cluster(backend, "0*6", False) == 0
+        assert on_cluster(backend, "0*7", False) == 0
         assert killed, "the run ended before a worker could be killed"
         assert backend.stats.retries >= 1  # the job came back from a new process
         assert runner.pids()[0] != pids[0]
