@@ -205,19 +205,19 @@ def test_a_worker_killed_mid_job_is_retried_and_the_answer_is_unchanged(local_ra
     runner = RayRunner(workers=2)
     # Small jobs, so the run is still handing them out when the worker is killed: with the
     # sum search inside df-pn, 0*6 needed too few jobs of 300 nodes for the kill to happen
-    # reliably, so the test solves 0*7 (a loss, nimber 0) in jobs of 50 nodes.
+    # reliably, so the test solves 0*8 (a loss, nimber 0) in jobs of 50 nodes.
     backend = ClusterBackend(runner, budget=50)
     pids = runner.pids()
     killed: list[int] = []
 
     def kill_one(stats) -> None:
-        if not killed and stats.jobs_out - stats.jobs_done >= 2 and stats.jobs_done >= 2:
+        if not killed and stats.jobs_out - stats.jobs_done >= 2:  # both workers busy
             os.kill(pids[0], signal.SIGKILL)
             killed.append(pids[0])
 
     backend.search.progress = kill_one
     try:
-        assert on_cluster(backend, "0*7", False) == 0
+        assert on_cluster(backend, "0*8", False) == 0
         assert killed, "the run ended before a worker could be killed"
         assert backend.stats.retries >= 1  # the job came back from a new process
         assert runner.pids()[0] != pids[0]
