@@ -10,12 +10,13 @@ import pytest
 from games import game_positions, mirrored, reachable, renamed, reordered, rotated
 from hypothesis import given, settings
 
-from sprouts_cli.engine import Position, kernels
+from sprouts_cli.engine import Position, child_kernels, kernels
 from sprouts_cli.engine import canonical as canonical_module
 from sprouts_cli.engine.canonical import clean_lands, land_code, use_compiled_kernels
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
 from sprouts_cli.engine.moves import apply_move, representative_moves
-from sprouts_cli.engine.reduce import reduced_lands, reduced_lands_after
+from sprouts_cli.engine.reduce import land_moves, reduced_lands, reduced_lands_after
+from sprouts_cli.solve.children import LazyChildren, pack_moves, read_land, symmetric_move_args
 from sprouts_cli.solve.session import Session
 
 
@@ -171,3 +172,86 @@ def test_compiled_and_plain_child_kernels_agree() -> None:
             compiled = kernels.child_lands_kernel(*args)
             plain = kernels.child_lands_kernel.py_func(*args)
             assert all(np.array_equal(a, b) for a, b in zip(compiled, plain, strict=True))
+
+
+# ------------------------------------------------------------ a land's string, moves, children
+
+
+@cache
+def reduced_lands_upto(n: int) -> list[str]:
+    """Every reduced land of every position reachable from 1 to ``n`` spots (the solver's lands)."""
+    return sorted({x for k in range(1, n + 1) for p in reachable(k).values() for x in reduced_lands(p)})
+
+
+def assert_lands_read_and_listed_as_python(lands: list[str], plain: bool = False) -> None:
+    """The kernels read each land string as ``read_land`` does and list ``symmetric_move_args``'s
+    moves packed as ``pack_moves`` packs them (``plain``: the kernels run as plain Python)."""
+    parse = child_kernels.parse_land_kernel.py_func if plain else child_kernels.parse_land_kernel
+    listing = child_kernels.list_moves_kernel.py_func if plain else child_kernels.list_moves_kernel
+    for land in lands:
+        flat, lives = parse(np.frombuffer(land.encode("ascii"), np.uint8))
+        p = read_land(land)
+        assert flat.tolist() == kernels.flatten_position(p.regions), land
+        assert tuple(lives.tolist()) == p.lives, land
+        words, fits = listing(flat, lives)
+        assert fits and words.tolist() == list(pack_moves(symmetric_move_args(p))), land
+
+
+def test_lands_are_read_and_listed_as_python_does_from_up_to_4_spots() -> None:
+    assert_lands_read_and_listed_as_python(reduced_lands_upto(4))
+
+
+@pytest.mark.slow
+def test_lands_are_read_and_listed_as_python_does_from_up_to_5_spots() -> None:
+    assert_lands_read_and_listed_as_python(reduced_lands_upto(5))
+
+
+def test_plain_python_kernels_read_and_list_as_python_does() -> None:
+    assert_lands_read_and_listed_as_python(reduced_lands_upto(4)[::40], plain=True)
+
+
+@settings(max_examples=40)
+@given(game_positions(min_spots=4, max_spots=20))
+def test_random_lands_are_read_and_listed_as_python_does(p: Position) -> None:
+    assert_lands_read_and_listed_as_python(reduced_lands(p))
+
+
+def test_land_strings_the_kernels_do_not_take_go_to_python() -> None:
+    for text in ("00*2", "A?", "n(3)", "m(4"):
+        flat, _lives = child_kernels.parse_land_kernel(np.frombuffer(text.encode("ascii"), np.uint8))
+        assert len(flat) == 0, text
+    # a move enclosing boundary 22 does not fit an int64 word: listed in Python
+    use_compiled_kernels(True)
+    try:
+        assert land_moves("0*24") is None
+        assert land_moves("0*20") == pack_moves(symmetric_move_args(read_land("0*20")))
+    finally:
+        use_compiled_kernels(None)
+
+
+def assert_lazy_children_as_python(lands: list[str]) -> None:
+    """``LazyChildren`` finds the same children in the same order with the kernels on and off."""
+    use_compiled_kernels(False)
+    try:
+        want = [LazyChildren(land).all() for land in lands]
+    finally:
+        use_compiled_kernels(True)
+    try:
+        assert [LazyChildren(land).all() for land in lands] == want
+    finally:
+        use_compiled_kernels(None)
+
+
+def test_a_lands_children_are_the_python_ones_from_up_to_4_spots() -> None:
+    assert_lazy_children_as_python(reduced_lands_upto(4)[::3])
+
+
+@pytest.mark.slow
+def test_a_lands_children_are_the_python_ones_from_up_to_5_spots() -> None:
+    assert_lazy_children_as_python(reduced_lands_upto(5))
+
+
+@settings(max_examples=30)
+@given(game_positions(min_spots=6, max_spots=14))
+def test_a_lands_children_are_the_python_ones_on_random_lands(p: Position) -> None:
+    assert_lazy_children_as_python(reduced_lands(p)[:2])

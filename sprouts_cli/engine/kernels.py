@@ -1146,6 +1146,23 @@ def unflatten_land(flat: np.ndarray) -> list[tuple[tuple[int, ...], ...]]:
     return regions
 
 
+def unflatten_land_and_lives(flat: np.ndarray) -> tuple[list[tuple[tuple[int, ...], ...]], tuple[int, ...]]:
+    """``unflatten_land`` and the lives of its spots (indexed by spot number; 0 for the others)."""
+    values = flat.tolist()
+    top = max([v >> 2 for v in values[1:]], default=0)
+    lives = [0] * (top + 1)
+    p = 1
+    for _r in range(values[0]):
+        nb = values[p]
+        p += 1
+        for _b in range(nb):
+            n = values[p]
+            for v in values[p + 1 : p + 1 + n]:
+                lives[v >> 2] = v & 3
+            p += 1 + n
+    return unflatten_land(flat), tuple(lives)
+
+
 def warm_up() -> None:
     """Compile the kernels, or load them from numba's cache, on a tiny land (about a second
     the first time after an install, a fraction of it afterwards)."""
@@ -1154,3 +1171,7 @@ def warm_up() -> None:
     land_code_kernel(land, False)
     position = np.array(flatten_position([((0,), (1,))]), np.int64)
     child_lands_kernel(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0)
+    from . import child_kernels
+
+    flat, lives = child_kernels.parse_land_kernel(np.frombuffer(b"0.0", np.uint8))
+    child_kernels.list_moves_kernel(flat, lives)

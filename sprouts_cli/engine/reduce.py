@@ -28,8 +28,10 @@ canonical tree) is kept; ``tests/test_reduce.py`` checks every rule by brute for
 
 from __future__ import annotations
 
+from array import array
 from itertools import product
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .caches import BoundedCache
 from .canonical import (
@@ -43,6 +45,9 @@ from .canonical import (
 )
 from .moves import Move, apply_move
 from .position import Boundary, Position, Region
+
+if TYPE_CHECKING:  # numpy is loaded with the kernels, not at start
+    import numpy as np
 
 #: At most this many variants are canonicalised to settle the order of set regions.
 MAX_SET_CHOICES = 64
@@ -188,14 +193,19 @@ def reduced_lands_after(p: Position, m: Move) -> list[str]:
     codes, flat, offsets = kernels.child_lands(
         p.regions, p.lives, (m.region, m.boundary, m.corner, m.boundary2, m.corner2, mask)
     )
+    return _reduced_strings(codes, flat, offsets)
+
+
+def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: np.ndarray) -> list[str]:
+    """The sorted reduced strings of lands given by their codes and flat forms
+    (``kernels.child_lands``): from the cache by code, reduced here when met first."""
     out = []
-    lives: tuple[int, ...] | None = None
     for i, code in enumerate(codes):
         text = _REDUCED_BY_INVARIANT.get(code) if code else None
         if text is None:
-            if lives is None:
-                lives = _lives_after(p, m)
-            land = kernels.unflatten_land(flat[offsets[i] : offsets[i + 1]])
+            from .kernels import unflatten_land_and_lives
+
+            land, lives = unflatten_land_and_lives(flat[offsets[i] : offsets[i + 1]])
             text, complete = _reduced_land_checked(land, lives)
             if complete and code:
                 _REDUCED_BY_INVARIANT.remember(code, text)
@@ -206,14 +216,72 @@ def reduced_lands_after(p: Position, m: Move) -> list[str]:
     return out
 
 
-def _lives_after(p: Position, m: Move) -> tuple[int, ...]:
-    """The lives of the spots after ``m`` (``moves.apply_move``: the new spot is the last)."""
-    region = p.regions[m.region]
-    lives = list(p.lives)
-    lives[region[m.boundary][m.corner]] -= 1
-    lives[region[m.boundary2][m.corner2]] -= 1
-    lives.append(1)
-    return tuple(lives)
+#: The last land whose moves or children were asked for: its string, and the flat position and
+#: lives ``child_kernels.parse_land_kernel`` read from it (a search asks for a land's children
+#: one by one).
+_PARSED: list[Any] = [None, None, None]
+
+
+def _child_kernels() -> ModuleType:
+    """``engine.child_kernels``, imported when first needed (it loads numba)."""
+    global _CHILD_KERNELS
+    if _CHILD_KERNELS is None:
+        from . import child_kernels
+
+        _CHILD_KERNELS = child_kernels
+    return _CHILD_KERNELS
+
+
+_CHILD_KERNELS: ModuleType | None = None
+
+
+def _parsed_land(land: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """A land string read into the kernels' flat form (cached for the last land), or None."""
+    if _PARSED[0] != land:
+        flat, lives = _child_kernels().parse_land(land)
+        _PARSED[:] = [land, flat if len(flat) else None, lives]
+    flat = _PARSED[1]
+    return None if flat is None else (flat, _PARSED[2])
+
+
+def land_moves(land: str) -> array[int] | None:
+    """A land's moves listed in compiled code (``moves.symmetric_move_args`` of the land read
+    back from its string, packed as ``solve.children.pack_moves`` packs them), or None when
+    the kernels are off or a move does not fit the packing (then list them in Python)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return None
+    parsed = _parsed_land(land)
+    if parsed is None:
+        return None
+    words, fits = _child_kernels().list_moves_kernel(*parsed)
+    if not fits:
+        return None
+    out = array("Q")
+    out.frombytes(words.tobytes())
+    return out
+
+
+def reduced_lands_after_word(land: str, word: int) -> list[str] | None:
+    """``reduced_lands_after`` of a land string and a move packed as ``land_moves`` packs it,
+    all in compiled code up to the strings; None when the kernels are off."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return None
+    parsed = _parsed_land(land)
+    if parsed is None:
+        return None
+    child_kernels = _child_kernels()
+    mask = word >> child_kernels.PACK_INSIDE_SHIFT if word & child_kernels.PACK_ONE_BOUNDARY else 0
+    flat, lives = parsed
+    b = child_kernels.PACK_BYTE
+    out_flat, land_off, keys, key_off = kernels.child_lands_kernel(
+        flat, lives, word & b, word >> 8 & b, word >> 16 & b, word >> 24 & b, word >> 32 & b, mask
+    )
+    raw = keys.tobytes()
+    ends = key_off.tolist()
+    codes = [raw[ends[i] : ends[i + 1]] for i in range(len(ends) - 1)]
+    return _reduced_strings(codes, out_flat, land_off)
 
 
 def reduced_form(p: Position) -> str:

@@ -25,7 +25,7 @@ from array import array
 
 from ..engine.moves import Move, MoveArgs, symmetric_move_args, symmetric_moves
 from ..engine.position import Position
-from ..engine.reduce import reduced_lands_after
+from ..engine.reduce import land_moves, reduced_lands_after, reduced_lands_after_word
 
 Lands = tuple[str, ...]
 
@@ -167,6 +167,13 @@ def unpack_move(word: int | MoveArgs) -> Move:
     return Move(ri, bi, ci, bj, cj, inside)
 
 
+def listed_moves(land: str) -> array[int] | list[MoveArgs]:
+    """A land's moves packed (``pack_moves(symmetric_move_args(read_land(land)))``), listed by
+    the compiled kernels when they are on (``engine.reduce.land_moves``, the same words)."""
+    words = land_moves(land)
+    return words if words is not None else pack_moves(symmetric_move_args(read_land(land)))
+
+
 class LazyChildren:
     """The children of one land, computed one at a time as a search asks for them.
 
@@ -193,7 +200,7 @@ class LazyChildren:
 
     def __init__(self, land: str) -> None:
         self.land = land
-        self.moves: array[int] | list[MoveArgs] | None = pack_moves(symmetric_move_args(read_land(land)))
+        self.moves: array[int] | list[MoveArgs] | None = listed_moves(land)
         self.count = len(self.moves)
         self.next = 0
         self.found: list[Lands] = []
@@ -206,11 +213,15 @@ class LazyChildren:
         if self.next >= len(moves):
             self._finish()
             return False
-        p = read_land(self.land)
+        p = None
         while self.next < len(moves):
-            m = unpack_move(moves[self.next])
+            word = moves[self.next]
             self.next += 1
-            child = tuple(intern(x) for x in reduced_lands_after(p, m))
+            lands = reduced_lands_after_word(self.land, word) if isinstance(word, int) else None
+            if lands is None:  # the compiled kernels off: the reference path
+                p = p or read_land(self.land)
+                lands = reduced_lands_after(p, unpack_move(word))
+            child = tuple(intern(x) for x in lands)
             if child not in found:
                 found.append(child)
                 if self.next == len(moves):
@@ -225,7 +236,7 @@ class LazyChildren:
             self.moves = None
 
     def _list_moves(self) -> array[int] | list[MoveArgs]:
-        self.moves = pack_moves(symmetric_move_args(read_land(self.land)))
+        self.moves = listed_moves(self.land)
         return self.moves
 
     def all(self) -> list[Lands]:
