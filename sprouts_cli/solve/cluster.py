@@ -361,7 +361,7 @@ class NormalRules:
 
     def settled(self, node: Any) -> bool | None:
         what, k = node
-        r = self.solver._node((what,) if isinstance(what, str) else what, k)
+        r = self.solver.node_of((what,) if isinstance(what, str) else what, k)
         return r if isinstance(r, bool) else None
 
     def children(self, node: Any) -> list[Any] | None:
@@ -369,8 +369,8 @@ class NormalRules:
         if not isinstance(what, str):
             return None  # a sum goes out whole (its smaller lands' nimbers come first)
         s = self.solver
-        kids = [s._node(c, k) for c in s._children(what).all()]
-        kids += [s._node((what,), j) for j in range(k)]
+        kids = [s.node_of(c, k) for c in s.children_of(what)]
+        kids += [s.node_of((what,), j) for j in range(k)]
         return list(dict.fromkeys(kids))
 
     def expandable(self, node: Any) -> bool:
@@ -390,19 +390,20 @@ class NormalRules:
         what, k = node
         if isinstance(what, str):
             if win:
-                self.solver._record_win(what, k)
+                self.solver.record_win(what, k)
             else:
-                self.solver._record_nimber(what, k)
+                self.solver.record_nimber(what, k)
 
     def merge(self, fact: Fact) -> bool:
         kind, land, value = fact
         s = self.solver
+        nimber, wins = s.remembered(land)
         if kind == "nimber":
-            if s._nim.get(land) is None:
-                s._record_nimber(land, value)
+            if nimber is None:
+                s.record_nimber(land, value)
                 return True
-        elif kind == "win" and land not in s._nim and not (s._wins.get(land, 0) >> value) & 1:
-            s._record_win(land, value)
+        elif kind == "win" and nimber is None and not (wins >> value) & 1:
+            s.record_win(land, value)
             return True
         return False
 

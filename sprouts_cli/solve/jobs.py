@@ -132,7 +132,7 @@ class JobSolver:
         for fact in facts:
             self.outbox.learn(fact)
         if facts:
-            self.normal._looked_up.clear()
+            self.normal.forget_lookups()
 
     def stop(self) -> None:
         self._stop = True

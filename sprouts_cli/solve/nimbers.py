@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import re
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import reduce
 from operator import xor
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..engine.caches import BoundedCache
 from ..engine.position import Position
@@ -78,8 +79,10 @@ SMALL_LIVES = 5
 TT_LIMIT = 1_000_000
 
 Lands = tuple[str, ...]
-#: A search node: (land, heap) for one land, or (lands, heap) for a sum not yet reduced.
-Node = tuple[str | Lands, int]
+#: A search node "lands + *k" is one int: the heap k shifted past this many bits, and the
+#: number the solver gave the land (or the sum of lands) in the low bits.
+NODE_BITS = 32
+NODE_MASK = (1 << NODE_BITS) - 1
 
 
 _TOKEN = re.compile(r"0\*(\d+)|([0-3])|[a-lA-Y]|[mn]\(\d+\)")
@@ -114,6 +117,14 @@ class NormalSolver:
     which ``OutOfTime`` is raised; ``abort`` is a function that returns True when
     the search must stop (``SolveInterrupted``).  What was proved before either is
     kept.  ``progress`` is called now and then with ``self.stats``.
+
+    Memory: every land and every sum of lands the search meets gets a number, once
+    (``_what[number]`` is the land's string, or the sum's land numbers); everything
+    else is kept by number, in arrays where every land has an entry (lives, looked up)
+    and in dicts of ints where few have one (nimbers, wins, the transposition table),
+    and a search node "lands + *k" is one int, ``k << NODE_BITS | number``.  A land's
+    children are an array of numbers (``LazyChildren`` with ``name``).  So a land's
+    string is held once, and no tuple or string is made per node or per child.
     """
 
     def __init__(
@@ -135,14 +146,18 @@ class NormalSolver:
         self.refresh_seconds = refresh_seconds
         self.children_cache = children_cache
         self.small_lives = SMALL_LIVES if small_lives is None else small_lives
-        self._nim: dict[str, int] = {}
-        self._wins: dict[str, int] = {}
-        self._looked_up: set[str] = set()
-        self._kids: BoundedCache[str, LazyChildren] = BoundedCache(children_cache)
+        # the numbering: a land's string or a sum's (sorted) land numbers -> its number, and back
+        self._number: dict[str | tuple[int, ...], int] = {}
+        self._what: list[str | tuple[int, ...]] = []
+        self._lives = array("I")  # a land's lives (0 for a sum), by number
+        self._looked = bytearray()  # 1 once the table was read for the land (until a refresh)
+        self._nim: dict[int, int] = {}
+        self._wins: dict[int, int] = {}  # bit k set: land + *k is a win (while the nimber is unknown)
+        self._kids: BoundedCache[int, LazyChildren] = BoundedCache(children_cache)
         self.moves_cache = moves_cache
-        self._moves_held: OrderedDict[str, LazyChildren] = OrderedDict()
-        self._lives: dict[str, int] = {}
-        self._tt: dict[Node, tuple[int, int]] = {}
+        self._moves_held: OrderedDict[int, LazyChildren] = OrderedDict()
+        self._tt: dict[int, tuple[int, int]] = {}
+        self._name_child = self._child_number  # one bound method, shared by every LazyChildren
         self._deadline = Deadline(message="the solver ran out of time")
         self._ticks = 0
         self._last_progress = time.monotonic()
@@ -182,20 +197,64 @@ class NormalSolver:
 
     def known_nimber(self, land: str) -> int | None:
         """The nimber of a land if it is known (memory or table), without searching."""
-        return self._known_nimber(land)
+        return self._known_nimber(self._land_number(land))
+
+    # ====================================== the search's state, for the callers that split it
+    def node_of(self, lands: Lands, k: int) -> bool | tuple[str | Lands, int]:
+        """What ``lands + *k`` comes to with the known nimbers folded into the heap.
+
+        True/False when decided; else (land, heap) for one land left or (lands, heap)
+        for a sum of several.  (``Session`` and the cluster split a search at its root.)
+        """
+        node = self._node(self._child_number(sorted(lands)), k)
+        if node is True or node is False:
+            return node
+        what = self._what[node & NODE_MASK]
+        k = node >> NODE_BITS
+        if isinstance(what, str):
+            return what, k
+        return tuple([self._what[x] for x in what]), k  # type: ignore[misc]  # land numbers name strings
+
+    def children_of(self, land: str) -> list[Lands]:
+        """Every distinct child of a land (each its sorted reduced lands), in the order found."""
+        out: list[Lands] = []
+        for c in cast("array[int]", self._children(self._land_number(land)).all()):
+            what = self._what[c]
+            out.append((what,) if isinstance(what, str) else tuple([self._what[x] for x in what]))  # type: ignore[misc]
+        return out
+
+    def remembered(self, land: str) -> tuple[int | None, int]:
+        """(nimber or None, win mask) of a land as this solver holds it (no table lookup)."""
+        n = self._number.get(land)
+        if n is None:
+            return None, 0
+        return self._nim.get(n), self._wins.get(n, 0)
+
+    def record_win(self, land: str, k: int) -> None:
+        """Keep the fact "land + *k is a win" (proved elsewhere: on a worker, or here at a split root)."""
+        self._record_win(self._land_number(land), k)
+
+    def record_nimber(self, land: str, k: int) -> None:
+        """Keep the fact "land has nimber k" (proved elsewhere, or here at a split root)."""
+        self._record_nimber(self._land_number(land), k)
+
+    def forget_lookups(self) -> None:
+        """Read the table again for every land when next met (it holds what other processes proved)."""
+        self._looked = bytearray(len(self._what))
 
     # ============================================================ the questions
     def sum_wins(self, lands: Lands, k: int) -> bool:
         """Is ``lands[0] + lands[1] + … + *k`` a win for the player to move?"""
+        what = self._child_number(sorted(lands))
         while True:
-            node = self._node(lands, k)
+            node = self._node(what, k)
             if node is True or node is False:
                 return node
             self._mid(node, INF, INF)
 
     def land_nimber(self, land: str) -> int:
         """The nimber of one land: the least k for which land + *k is a loss (the mex rule)."""
-        n = self._known_nimber(land)
+        n = self.known_nimber(land)
         if n is not None:
             return n
         k = 0
@@ -203,15 +262,42 @@ class NormalSolver:
             k += 1
         return k
 
+    # ============================================================== numbering
+    def _land_number(self, land: str) -> int:
+        n = self._number.get(land)
+        if n is None:
+            n = self._number[land] = len(self._what)
+            self._what.append(land)
+            self._lives.append(land_lives(land))
+            self._looked.append(0)
+        return n
+
+    def _sum_number(self, lands: tuple[int, ...]) -> int:
+        n = self._number.get(lands)
+        if n is None:
+            n = self._number[lands] = len(self._what)
+            if n > NODE_MASK:  # pragma: no cover - 4 billion lands do not fit in memory anyway
+                raise MemoryError("more lands than a search node can number")
+            self._what.append(lands)
+            self._lives.append(0)
+            self._looked.append(0)
+        return n
+
+    def _child_number(self, lands: list[str] | Lands) -> int:
+        """The number of a child given as its sorted reduced lands: the land's for one, a sum's else."""
+        if len(lands) == 1:
+            return self._land_number(lands[0])
+        return self._sum_number(tuple([self._land_number(x) for x in lands]))
+
     # ============================================================== knowledge
-    def _known_nimber(self, land: str) -> int | None:
+    def _known_nimber(self, land: int) -> int | None:
         n = self._nim.get(land)
-        if n is None and land not in self._looked_up:
+        if n is None and not self._looked[land]:
             self._lookup(land)
             n = self._nim.get(land)
         return n
 
-    def _small_nimber(self, land: str) -> int:
+    def _small_nimber(self, land: int) -> int:
         """The nimber of a small land by the mex rule over all its children (each a xor of lands).
 
         Small lands come back again and again in a search, each time with another heap
@@ -224,10 +310,15 @@ class NormalSolver:
             return n
         self._tick()
         values = set()
-        for child in self._children(land).all():
-            v = 0
-            for x in child:
-                v ^= self._small_nimber(x)
+        what = self._what
+        for child in cast("array[int]", self._children(land).all()):
+            lands = what[child]
+            if isinstance(lands, str):
+                v = self._small_nimber(child)
+            else:
+                v = 0
+                for x in lands:
+                    v ^= self._small_nimber(x)
             values.add(v)
         n = 0
         while n in values:
@@ -235,12 +326,14 @@ class NormalSolver:
         self._record_nimber(land, n)
         return n
 
-    def _lookup(self, land: str) -> None:
+    def _lookup(self, land: int) -> None:
         """Read what the table knows of a land (once; again after ``refresh_seconds``)."""
-        self._looked_up.add(land)
+        self._looked[land] = 1
         if self.table is None:
             return
-        hit = self.table.get_normal(land)
+        text = self._what[land]
+        assert isinstance(text, str)
+        hit = self.table.get_normal(text)
         if hit is None:
             return
         nimber, wins = hit
@@ -248,46 +341,51 @@ class NormalSolver:
             self._nim[land] = nimber
             self._wins.pop(land, None)
             self._kids.pop(land, None)
+            self._moves_held.pop(land, None)
             self.stats["table_hits"] += 1
         elif wins & ~self._wins.get(land, 0):
             self._wins[land] = self._wins.get(land, 0) | wins
             self.stats["table_hits"] += 1
 
-    def _record_win(self, land: str, k: int) -> None:
+    def _record_win(self, land: int, k: int) -> None:
         self._wins[land] = self._wins.get(land, 0) | (1 << k)
         self.stats["positions_solved"] += 1
         if self.table is not None:
-            self.table.put_win(land, k)
+            self.table.put_win(self._what[land], k)  # type: ignore[arg-type]  # a land's number names a string
 
-    def _record_nimber(self, land: str, k: int) -> None:
+    def _record_nimber(self, land: int, k: int) -> None:
         self._nim[land] = k
         self._wins.pop(land, None)
         self._kids.pop(land, None)
+        self._moves_held.pop(land, None)
         self.stats["positions_solved"] += 1
         if self.table is not None:
-            self.table.put_nimber(land, k)
+            self.table.put_nimber(self._what[land], k)  # type: ignore[arg-type]  # a land's number names a string
 
-    def _node(self, lands: Lands, k: int) -> Node | bool:
-        """What ``lands + *k`` comes to with the known nimbers folded into the heap.
+    def _node(self, child: int, k: int) -> int | bool:
+        """What the child ``child`` (a land's or a sum's number) + *k comes to with the known nimbers
+        folded into the heap.
 
-        True/False when decided; else (land, k) for one unknown land or (lands, k) for a
-        sum of several.
+        True/False when decided; else the node (``k << NODE_BITS | number``) of one
+        unknown land, or of a sum of several.
         """
         nim = self._nim
-        if len(lands) == 1:  # most children: one land, already looked up
-            land = lands[0]
-            n = nim.get(land)
+        lands = self._what[child]
+        if isinstance(lands, str):  # most children: one land, already looked up
+            n = nim.get(child)
             if n is not None:
                 return k != n
-            if land in self._looked_up:
-                return True if (self._wins.get(land, 0) >> k) & 1 else (land, k)
-        rest: list[str] = []
+            if self._looked[child]:
+                return True if (self._wins.get(child, 0) >> k) & 1 else k << NODE_BITS | child
+            lands = (child,)
+        rest: list[int] = []
+        looked = self._looked
         for land in lands:
             n = nim.get(land)
-            if n is None and land not in self._looked_up:
+            if n is None and not looked[land]:
                 self._lookup(land)
                 n = nim.get(land)
-                if n is None and self._lives_of(land) <= self.small_lives:
+                if n is None and self._lives[land] <= self.small_lives:
                     n = self._small_nimber(land)
             if n is not None:
                 k ^= n
@@ -301,17 +399,19 @@ class NormalSolver:
             land = rest[0]
             if (self._wins.get(land, 0) >> k) & 1:
                 return True
-            return (land, k)
-        return (tuple(rest), k)
+            return k << NODE_BITS | land
+        return k << NODE_BITS | self._sum_number(tuple(rest))
 
-    def _children(self, land: str) -> LazyChildren:
+    def _children(self, land: int) -> LazyChildren:
         """The children of a land, computed as the search needs them (cached, least recently used go)."""
         kids = self._kids.get(land)
         if kids is not None:
             self._kids.move_to_end(land)
         else:
             self.stats["lands_expanded"] += 1
-            kids = self._kids.remember(land, LazyChildren(land))
+            text = self._what[land]
+            assert isinstance(text, str)
+            kids = self._kids.remember(land, LazyChildren(text, self._name_child))
         if not kids.done:  # the most recent open lands keep their listed moves
             held = self._moves_held
             if held.get(land) is not kids:
@@ -321,15 +421,9 @@ class NormalSolver:
             held.move_to_end(land)
         return kids
 
-    def _lives_of(self, land: str) -> int:
-        v = self._lives.get(land)
-        if v is None:
-            v = self._lives[land] = land_lives(land)
-        return v
-
     # ================================================================ df-pn
     def _mid(
-        self, node: Node, thpn: int, thdn: int, pshift: int = 0, dshift: int = 0, thmin: int = INF
+        self, node: int, thpn: int, thdn: int, pshift: int = 0, dshift: int = 0, thmin: int = INF
     ) -> None:
         """Search ``node`` until its proof number reaches ``thpn`` or its disproof number ``thdn``.
 
@@ -345,34 +439,36 @@ class NormalSolver:
         nodes with the shifts).
         """
         self._tick()
-        what, k = node
-        if not isinstance(what, str):
+        land = node & NODE_MASK
+        k = node >> NODE_BITS
+        if not isinstance(self._what[land], str):
             self._mid_sum(node, thpn, thdn, pshift, dshift, thmin)
             return
-        land = what
         lazy = self._children(land)
         if not lazy.found and not lazy.done:
             lazy.more()
         kids = lazy.found
         # a child not computed yet is priced as a fresh one
-        fresh_dn = DN_PER_LIFE * (self._lives_of(land) - 1)
+        fresh_dn = DN_PER_LIFE * (self._lives[land] - 1)
         tt = self._tt
         node_of = self._node
+        initial = self._initial
         while True:
             pn = INF
             dn = 0
-            best: Node | None = None
+            best = 0
             best_pn = 0
             second = INF
-            for i in range(len(kids) + k):
-                child = node_of(kids[i], k) if i < len(kids) else node_of((land,), i - len(kids))
+            count = len(kids)
+            for i in range(count + k):
+                child = node_of(kids[i], k) if i < count else node_of(land, i - count)  # type: ignore[arg-type]
                 if child is True:
                     continue  # a won child adds nothing to dn and is no way to win
                 if child is False:
                     pn = 0
                     break
                 hit = tt.get(child)
-                cpn, cdn = hit if hit is not None else self._initial(child)
+                cpn, cdn = hit if hit is not None else initial(child)
                 if cdn < pn:
                     second = pn
                     pn = cdn
@@ -408,11 +504,11 @@ class NormalSolver:
             child_thpn = thdn - dn + best_pn
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
             others = dn - best_pn
-            self._mid(best, child_thpn, child_thdn, dshift + others, pshift, thmin)  # type: ignore[arg-type]
+            self._mid(best, child_thpn, child_thdn, dshift + others, pshift, thmin)
             if self._nim.get(land) is not None:
                 return  # decided meanwhile (through a heap child)
 
-    def _mid_sum(self, node: Node, thpn: int, thdn: int, pshift: int, dshift: int, thmin: int) -> None:
+    def _mid_sum(self, node: int, thpn: int, thdn: int, pshift: int, dshift: int, thmin: int) -> None:
         """Search a sum of lands: the nimbers of its smaller lands, one question at a time.
 
         Lemoine and Viennot reduce a sum to one land and a heap by computing the
@@ -424,19 +520,19 @@ class NormalSolver:
         end.  Once one land is left, the sum is that land's question.
         """
         tt = self._tt
-        lands, k = node
-        assert not isinstance(lands, str)
+        number = node & NODE_MASK
+        k = node >> NODE_BITS
         while True:
-            sub = self._node(lands, k)  # the known nimbers folded into the heap
+            sub = self._node(number, k)  # the known nimbers folded into the heap
             if sub is True or sub is False:
                 tt.pop(node, None)
                 return
-            what, heap = sub
-            if isinstance(what, str):
+            lands = self._what[sub & NODE_MASK]
+            if isinstance(lands, str):
                 tt.pop(node, None)
                 self._mid(sub, thpn, thdn, pshift, dshift, thmin)
                 return
-            question, first, rest_pn, rest_dn = self._sum_parts(what, heap)
+            question, first, rest_pn, rest_dn = self._sum_parts(lands)
             spn, sdn = first + rest_pn, first + rest_dn
             if spn >= thpn or sdn >= thdn or min(spn + pshift, sdn + dshift) >= thmin:
                 tt[node] = (spn, sdn)
@@ -444,7 +540,7 @@ class NormalSolver:
             bound = min(thpn - rest_pn, thdn - rest_dn, thmin - min(rest_pn + pshift, rest_dn + dshift))
             self._mid(question, INF, INF, 0, 0, bound)
 
-    def _sum_parts(self, lands: Lands, k: int) -> tuple[Node, int, int, int]:
+    def _sum_parts(self, lands: tuple[int, ...]) -> tuple[int, int, int, int]:
         """The question a sum asks next and its cost: (question, its cost, the rest's pn, dn).
 
         The lands are taken smallest first; each but the largest costs the least of the
@@ -455,11 +551,10 @@ class NormalSolver:
         order = sorted(lands, key=self._size_key)
         tt = self._tt
         rest_pn = rest_dn = 0
-        question: Node | None = None
+        question = 0
         first = 0
         for i, land in enumerate(order[:-1]):
-            j = _lowest_clear_bit(self._wins.get(land, 0))
-            q = (land, j)
+            q = _lowest_clear_bit(self._wins.get(land, 0)) << NODE_BITS | land
             hit = tt.get(q)
             qpn, qdn = hit if hit is not None else self._initial(q)
             cost = qpn if qpn < qdn else qdn
@@ -468,15 +563,16 @@ class NormalSolver:
             else:
                 rest_pn += cost
                 rest_dn += cost
-        last = order[-1]
         rest_pn += 1
-        rest_dn += DN_PER_LIFE * self._lives_of(last)
-        return question, first, rest_pn, rest_dn  # type: ignore[return-value]
+        rest_dn += DN_PER_LIFE * self._lives[order[-1]]
+        return question, first, rest_pn, rest_dn
 
-    def _size_key(self, land: str) -> tuple[int, int, str]:
-        return (self._lives_of(land), len(land), land)
+    def _size_key(self, land: int) -> tuple[int, int, str]:
+        text = self._what[land]
+        assert isinstance(text, str)
+        return (self._lives[land], len(text), text)
 
-    def _initial(self, node: Node) -> tuple[int, int]:
+    def _initial(self, node: int) -> tuple[int, int]:
         """Proof and disproof numbers of a node not searched yet: (1, its lives).
 
         A win needs one losing child, a loss needs every child to win, and the number
@@ -485,17 +581,12 @@ class NormalSolver:
         both-sided variants: the fewest lands expanded overall.)  A sum is priced as
         ``_sum_parts`` prices it.
         """
-        what, k = node
+        number = node & NODE_MASK
+        what = self._what[number]
         if isinstance(what, str):
-            return 1, DN_PER_LIFE * self._lives_of(what)
-        _, first, rest_pn, rest_dn = self._sum_parts(what, k)
+            return 1, DN_PER_LIFE * self._lives[number]
+        _, first, rest_pn, rest_dn = self._sum_parts(what)
         return first + rest_pn, first + rest_dn
-
-    def _reduce_sum(self, lands: Lands) -> None:
-        """Compute the nimbers of all the lands of a sum but the largest (Lemoine–Viennot)."""
-        order = sorted(lands, key=self._size_key)
-        for land in order[:-1]:
-            self.land_nimber(land)
 
     # ================================================================ clock
     def _tick(self) -> None:
@@ -513,7 +604,7 @@ class NormalSolver:
             self.progress(self.stats)
         if self.refresh_seconds is not None and now - self._last_refresh >= self.refresh_seconds:
             self._last_refresh = now
-            self._looked_up.clear()
+            self.forget_lookups()
 
 
 def _lowest_clear_bit(mask: int) -> int:

@@ -159,7 +159,7 @@ class Session:
         """Like ``NormalSolver.sum_wins``, with the root's children on the workers when it is large."""
         normal = self.normal
         while True:
-            node = normal._node(lands, k)
+            node = normal.node_of(lands, k)
             if isinstance(node, bool):
                 return node
             what, heap = node
@@ -190,18 +190,18 @@ class Session:
         normal = self.normal
         questions: list[Question] = []
         sizes: list[int] = []
-        children = [(c, k) for c in normal._children(land).all()] + [((land,), j) for j in range(k)]
+        children = [(c, k) for c in normal.children_of(land)] + [((land,), j) for j in range(k)]
         for lands, heap in children:
-            node = normal._node(lands, heap)
+            node = normal.node_of(lands, heap)
             if node is False:
-                normal._record_win(land, k)
+                normal.record_win(land, k)
                 return True
             if node is True:
                 continue
             questions.append(("normal", lands, heap))
             sizes.append(sum(land_lives(x) for x in lands))
         if not questions:  # every child is a known win
-            normal._record_nimber(land, k)
+            normal.record_nimber(land, k)
             return False
         # The first worker searches the whole question (df-pn, as one process would); the
         # others take the children one by one from the other end: the largest first, and
@@ -220,7 +220,7 @@ class Session:
             return len(won_children) == len(questions)
 
         answers = self._ask(asked, decides=decides)
-        normal._looked_up.clear()  # see what the workers proved
+        normal.forget_lookups()  # see what the workers proved
         if 0 in answers:
             win = answers[0]
         else:
@@ -228,9 +228,9 @@ class Session:
             if not win and len(answers) < len(questions):  # pragma: no cover - the pool answers all
                 raise RuntimeError("the workers left children of the root unanswered")
         if win:
-            normal._record_win(land, k)
+            normal.record_win(land, k)
         else:
-            normal._record_nimber(land, k)
+            normal.record_nimber(land, k)
         return win
 
     # ========================================================== misère play
