@@ -27,6 +27,7 @@ machine the CPU seconds are the ones to compare.  A game that takes more than
 
     python benchmarks/bench_router.py                 # seeds 1-10
     python benchmarks/bench_router.py --seeds 3 --sizes 10,20 --game-seconds 120 --verbose
+    python benchmarks/bench_router.py --sizes 10 --causes   # why moves climbed to A, R or Z
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import argparse
 import collections
 import math
 import random
+import re
 import statistics
 import sys
 import time
@@ -56,7 +58,32 @@ WIDTH, HEIGHT = 1000, 700
 LOCAL = ("route", "slide", "push")
 
 
-Row = tuple[str, float, float, float, float]  # drawn_by, wall s, CPU s, clearance, old spots' largest move
+# drawn_by, wall s, CPU s, clearance, old spots' largest move, why it climbed
+Row = tuple[str, float, float, float, float, str]
+CLIMBED = ("adjust", "rearrange", "layout", "smaller", "refused")
+
+
+def move_kind(m) -> str:
+    """join (two boundaries), loop, marked (one boundary, others enclosed) or split (nothing enclosed)."""
+    if m.joins_boundaries:
+        return "join"
+    return "loop" if m.is_loop else ("marked" if m.inside else "split")
+
+
+def cause_of(first_note: str, d0: float = 6.0) -> str:
+    """Why the router refused a move, from its first note (``room.draw``'s "route: ..." line)."""
+    n = first_note
+    found = re.search(r"widest way between \d+ and \d+ is ([\d.]+) px", n)
+    if "the widest way between" in n and found and "keeps only" not in n:
+        w = float(found.group(1))
+        return "no way: sides" if w >= d0 else ("no way: 0 px" if w == 0 else "no way: narrow")
+    if "keeps only" in n:
+        return "too little clearance"
+    if "reads back as" in n:
+        return "wrong sides"
+    if "crosses itself" in n or "cross near" in n:
+        return "curves cross"
+    return "other"
 
 
 def play(spots: int, seed: int, limit: float = math.inf) -> tuple[list[Row], bool]:
@@ -79,14 +106,16 @@ def play(spots: int, seed: int, limit: float = math.inf) -> tuple[list[Row], boo
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             r = draw(pic, m, analysis=a)
-        except NoRoom:
-            out.append(("refused", time.perf_counter() - t0, time.process_time() - c0, 0.0, 0.0))
+        except NoRoom as e:
+            why = f"{cause_of('route: ' + str(e))}, {move_kind(m)}"
+            out.append(("refused", time.perf_counter() - t0, time.process_time() - c0, 0.0, 0.0, why))
             return out, True
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         assert numbered_key(r.analysis.position)[:2] == numbered_key(target)[:2]
         n = len(pic.spots)
         moved = float(np.hypot(*(r.picture.spots[:n] - pic.spots).T).max()) if n else 0.0
-        out.append((r.drawn_by, seconds, cpu, r.clearance, moved))
+        why = f"{cause_of(r.notes[0] if r.notes else '')}, {move_kind(m)}" if r.drawn_by in CLIMBED else ""
+        out.append((r.drawn_by, seconds, cpu, r.clearance, moved, why))
         pic, a = r.picture, r.analysis
 
 
@@ -95,6 +124,7 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--sizes", default="10,20,30")
     ap.add_argument("--verbose", action="store_true", help="a line per game as it ends")
+    ap.add_argument("--causes", action="store_true", help="why each move climbed to A, R or Z, per size")
     ap.add_argument("--game-seconds", type=float, default=600.0, help="CPU seconds a game may take")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -136,6 +166,9 @@ def main() -> int:
             flush=True,
         )
         failed += count["refused"]
+        if args.causes:
+            why = collections.Counter(r[5] for r in rows if r[0] in CLIMBED)
+            print("      why moves climbed to A/R/Z: " + "; ".join(f"{k} {v}" for k, v in why.most_common()))
     print("goals: without A/R/Z ≥ 90% at 10 spots, ≥ 70% at 30; every move drawn; median < 0.5 s at 20")
     return 1 if failed else 0
 

@@ -277,7 +277,7 @@ def test_kernels_agree_with_plain_python() -> None:
     fixed = np.zeros(len(P), bool)
     eargs = (
         P, fixed, ob.segs, ob.seg_curve, len(ob.curve_ends), ob.curve_ends, ob.spots, ob.sizes,
-        ob.width, ob.height, np.array([-1, -1], np.int64), 56.0, 0.0, 40.0, 0.0, 1.0,
+        ob.width, ob.height, np.array([-1, -1], np.int64), 56.0, 0.0, 40.0, 0.0, 1.0, 2.0,
     )  # fmt: skip
     e1, g1, l1 = band_energy(*eargs)
     e2, g2, l2 = band_energy.py_func(*eargs)
@@ -296,7 +296,7 @@ def test_band_energy_gradient_matches_finite_differences_away_from_obstacles() -
     fixed = np.zeros(len(P), bool)
     fixed[[0, -1]] = True
     args = (ob.segs, ob.seg_curve, len(ob.curve_ends), ob.curve_ends, ob.spots, ob.sizes, 400.0, 400.0,
-            np.array([-1, -1], np.int64), 56.0, 0.0, 40.0, 0.0, 1.0)  # fmt: skip
+            np.array([-1, -1], np.int64), 56.0, 0.0, 40.0, 0.0, 1.0, 2.0)  # fmt: skip
     _E, G, _ = band_energy(P, fixed, *args)
     # the crowding part holds each point's weight fixed, so compare the direction across the band only
     i = 2

@@ -32,6 +32,9 @@ from ._jit import kernel
 from .geometry import point_segment_distance, segment_distance, segment_foot
 
 CUTOFF = 160.0  # px: obstacles farther than this are not felt (φ is under 0.07 there)
+#: A leg of the band is one of its own far-away parts, felt as an obstacle, when it lies more than this
+#: many times its distance away along the band (a band folded back round a seed, or a loop).
+FOLD = 2.0
 
 
 @dataclass
@@ -66,16 +69,24 @@ def band_energy(
     D: float,
     dh: float,
     lam: float,
+    fold: float,
 ) -> tuple[float, np.ndarray, float]:
     """Energy, its gradient (weights held fixed) and the least scaled distance of an inner point.
 
     ``ends`` are the band's end spots; their own curves are measured by angle
     within ``rho`` and ignored within ``ignore`` (the first phase).  Spots in
-    ``ends`` are no obstacles.
+    ``ends`` are no obstacles.  The band's own far-away parts are one more
+    obstacle (Alfeld §3.4): the legs that are more than ``fold`` times their
+    distance away along the band (0 for none), so that a band folded back on
+    itself (round a seed, or a loop) keeps its strands apart; near an end spot
+    they are measured by angle like that spot's curves.
     """
     N = P.shape[0]
     G = np.zeros((N, 2))
     E = 0.0
+    arc = np.zeros(N)
+    for i in range(1, N):
+        arc[i] = arc[i - 1] + math.hypot(P[i, 0] - P[i - 1, 0], P[i, 1] - P[i - 1, 1])
     for i in range(N - 1):
         dx = P[i + 1, 0] - P[i, 0]
         dy = P[i + 1, 1] - P[i, 1]
@@ -138,6 +149,49 @@ def band_energy(
             if f == np.inf:
                 return np.inf, G, r
             E += f
+        if fold > 0.0:
+            # the band's own far-away parts: the nearest leg farther along the band than fold × its distance
+            r_self = np.inf
+            sgx = 0.0
+            sgy = 0.0
+            for j in range(N - 1):
+                if j + 1 <= i:
+                    sep = arc[i] - arc[j + 1]
+                elif j >= i:
+                    sep = arc[j] - arc[i]
+                else:
+                    continue
+                ax, ay, bx, by = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+                if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
+                    continue
+                if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
+                    continue
+                _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
+                d = math.hypot(vx, vy)
+                if sep <= fold * d or d >= r_self:
+                    continue
+                r_self = d
+                if d > 0.0:
+                    sgx = vx / d
+                    sgy = vy / d
+            if r_self < np.inf:
+                scale = 1.0
+                skip = False
+                for w2 in range(2):
+                    u = ends[w2]
+                    if u >= 0:
+                        r = math.hypot(px - spots[u, 0], py - spots[u, 1])
+                        if r < ignore:
+                            skip = True
+                        elif r < rho:
+                            scale = max(scale, rho / max(r, 1e-9))
+                if not skip:
+                    r = r_self * scale
+                    least = min(least, r)
+                    f = _felt(r, sgx * scale, sgy * scale, lam * w, D, dh, G, i)
+                    if f == np.inf:
+                        return np.inf, G, r
+                    E += f
         # spots (their discs), not the band's own ends
         for s in range(spots.shape[0]):
             if s == ends[0] or s == ends[1]:
@@ -284,6 +338,7 @@ class BandSettings:
     lam: float = 1.0
     spacing: float = 8.0
     steps: int = 160
+    fold: float = FOLD
 
 
 def resample(P: np.ndarray, spacing: float) -> np.ndarray:
@@ -322,7 +377,7 @@ class Band:
         ob = self.ob
         return band_energy(
             P, fixed, self.segs, self.seg_curve, self.n_curves, self.curve_ends, ob.spots, ob.sizes,
-            ob.width, ob.height, self.ends, self.rho, ignore, self.st.D, dh, self.st.lam,
+            ob.width, ob.height, self.ends, self.rho, ignore, self.st.D, dh, self.st.lam, self.st.fold,
         )  # fmt: skip
 
     def caps(self, P: np.ndarray) -> np.ndarray:

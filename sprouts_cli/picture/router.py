@@ -167,10 +167,37 @@ def corner_of(
     s = analysis.map.tail(h_out)
     centre = pic.spots[s]
     a_out = leaving_angle(analysis, h_out, centre, radius)
+    # a curve that bends near the spot points elsewhere at its very start (where the rotation
+    # system reads it) than at ``radius``: the sector is what stays free at every distance
+    spread_out = _bend(analysis, h_out, centre, radius, a_out)
     if h_in ^ 1 == h_out:
-        return Corner(s, a_out, 2 * math.pi)
+        lo, hi = spread_out
+        width = 2 * math.pi - (hi - lo)
+        if width < math.radians(30):
+            return Corner(s, a_out, 2 * math.pi)
+        return Corner(s, a_out + hi, width)
     a_in = leaving_angle(analysis, h_in ^ 1, centre, radius)
-    return Corner(s, a_in, (a_out - a_in) % (2 * math.pi))
+    width = (a_out - a_in) % (2 * math.pi)
+    _lo_in, hi_in = _bend(analysis, h_in ^ 1, centre, radius, a_in)
+    lo_out, _hi_out = spread_out
+    narrowed = width - max(hi_in, 0.0) + min(lo_out, 0.0)
+    if narrowed < min(width, math.radians(10)):
+        return Corner(s, a_in, width)
+    return Corner(s, a_in + max(hi_in, 0.0), narrowed)
+
+
+def _bend(analysis: Analysis, h: int, centre: np.ndarray, radius: float, base: float) -> tuple[float, float]:
+    """How far (radians, least and most, relative to ``base``) half-edge ``h`` turns within ``radius``."""
+    poly = half_edge_polygon(analysis, h)
+    angles = []
+    if len(poly) > 1:
+        v = poly[1] - poly[0]
+        if np.hypot(*v) > 1e-12:
+            angles.append(math.atan2(v[1], v[0]))
+    for share in (0.25, 0.5, 0.75):
+        angles.append(leaving_angle(analysis, h, centre, share * radius))
+    rel = [(a - base + math.pi) % (2 * math.pi) - math.pi for a in angles]
+    return min(rel, default=0.0), max(rel, default=0.0)
 
 
 # --------------------------------------------------------------------------- the plan of a move
@@ -242,6 +269,11 @@ def end_cells(
     gate = loop_gate(corner)
     lo, hi = (0.0, w) if half == 0 else ((w / 2 - gate, w / 2) if half == 1 else (w / 2, w / 2 + gate))
     ok = (rel > lo) & (rel < hi) & (r > size)
+    if plan.x != plan.y:
+        # two spots close together: each end's cells are its own, nearer it than the other end, so
+        # that the way has a middle and does not slip from one disc to the other through one cell
+        other = plan.pic.spots[plan.y if s == plan.x else plan.x]
+        ok &= np.hypot(*(pts - other).T) > r
     ks, pts, r = ks[ok], pts[ok], r[ok]
     if not len(ks):
         return ks, np.zeros(0)
@@ -840,7 +872,12 @@ def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.nda
     fixed[[0, -1]] = True
     E = math.inf
     if st.relax:
-        P, E = band.relax(P, fixed, ignore=2.0 * st.d0 + float(max(pic.sizes)), steps=50)
+        # the end spots' own curves are ignored close by, but not all the way across when the spots
+        # are close together (the curve between them would be no obstacle at all)
+        ignore = 2.0 * st.d0 + float(max(pic.sizes))
+        if plan.x != plan.y:
+            ignore = min(ignore, 0.3 * float(np.hypot(*(pic.spots[plan.x] - pic.spots[plan.y]))))
+        P, E = band.relax(P, fixed, ignore=ignore, steps=50)
     # the ports: short stubs in the directions the curve leaves x and reaches y
     ends = []
     for corner, p0, p1 in ((plan.cx, P[0], P[1]), (plan.cy, P[-1], P[-2])):
@@ -850,9 +887,15 @@ def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.nda
     if st.relax and len(P) >= 5:
         stub_x = min(float(np.hypot(*(P[1] - P[0]))), float(pic.sizes[plan.x]) + 0.5 * st.d0)
         stub_y = min(float(np.hypot(*(P[-2] - P[-1]))), float(pic.sizes[plan.y]) + 0.5 * st.d0)
-        Q = P.copy()
-        Q[1] = P[0] + ends[0] * stub_x
-        Q[-2] = P[-1] + ends[1] * stub_y
+        # a stub replaces the first inner point, or goes before it when that point is far out (a
+        # long first leg replaced by a short stub would pull a small loop shut)
+        sx, sy = P[0] + ends[0] * stub_x, P[-1] + ends[1] * stub_y
+        inner = P[1:-1]
+        if float(np.hypot(*(P[1] - P[0]))) <= 2.0 * stub_x:
+            inner = inner[1:]
+        if float(np.hypot(*(P[-2] - P[-1]))) <= 2.0 * stub_y:
+            inner = inner[:-1]
+        Q = np.array([P[0], sx, *inner, sy, P[-1]])
         if band.clearance(Q) > 0.0:
             fixed2 = np.zeros(len(Q), dtype=bool)
             fixed2[[0, 1, -2, -1]] = True

@@ -1,0 +1,113 @@
+"""The router's hard cases (Alfeld §3.3–3.5): folded bands, curves that bend at their spot, close spots.
+
+Each test is a case that made the bench's moves climb to A, R or Z before it was
+mended; the bench (``benchmarks/bench_router.py --causes``) counts the rest.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from picture_helpers import picture
+
+from sprouts_cli.engine.moves import Move, apply_move
+from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.picture import analyse_picture
+from sprouts_cli.picture.band import FOLD, band_energy
+from sprouts_cli.picture.router import (
+    CERTIFY_SHARE,
+    RouteSettings,
+    corner_of,
+    draw_move,
+    half_edge_polygon,
+    make_plan,
+    obstacles_of,
+    port_direction,
+    relax_route,
+)
+
+
+def _u_band(gap: float) -> np.ndarray:
+    """A band out along y = 100, round a turn and back along y = 100 + gap (a hairpin)."""
+    out = [(x, 100.0) for x in np.arange(50.0, 301.0, 10.0)]
+    back = [(x, 100.0 + gap) for x in np.arange(300.0, 49.0, -10.0)]
+    return np.array(out + back)
+
+
+def _energy(P: np.ndarray, fold: float, fast: bool = True):
+    pic = picture([(30, 30)], [], 400, 400)
+    ob = obstacles_of(pic, analyse_picture(pic))
+    fixed = np.zeros(len(P), bool)
+    fixed[[0, -1]] = True
+    fn = band_energy if fast else band_energy.py_func
+    return fn(
+        P, fixed, ob.segs, ob.seg_curve, len(ob.curve_ends), ob.curve_ends, ob.spots, ob.sizes,
+        400.0, 400.0, np.array([-1, -1], np.int64), 56.0, 0.0, 40.0, 0.0, 1.0, fold,
+    )  # fmt: skip
+
+
+def test_a_folded_band_feels_its_own_far_parts() -> None:
+    """The strands of a hairpin repel each other (Alfeld §3.4); a straight band is not its own obstacle."""
+    P = _u_band(6.0)
+    e_fold, g_fold, least = _energy(P, FOLD)
+    e_none, _g, _ = _energy(P, 0.0)
+    assert e_fold > e_none
+    assert least == np.float64(6.0) or math.isclose(least, 6.0)
+    # compiled and plain Python agree
+    e2, g2, l2 = _energy(P, FOLD, fast=False)
+    assert math.isclose(e_fold, e2) and np.allclose(g_fold, g2) and math.isclose(least, l2)
+    # descent (−G) moves the outgoing strand away from the one coming back (up, −y), and that one down
+    mid_out = 10  # (150, 100)
+    mid_back = len(P) - 11  # (150, 106)
+    assert g_fold[mid_out, 1] > 0 and g_fold[mid_back, 1] < 0
+    straight = np.array([(x, 100.0) for x in np.arange(50.0, 351.0, 10.0)])
+    assert math.isclose(_energy(straight, FOLD)[0], _energy(straight, 0.0)[0])
+
+
+def test_a_small_loop_keeps_its_shape_when_its_ports_are_fixed() -> None:
+    """A loop whose first and last legs are long is not pulled shut by its port stubs (Alfeld §3.5)."""
+    pic = picture([(200, 150)], [], 400, 300)
+    a = analyse_picture(pic)
+    plan = make_plan(pic, a, Move(0, 0, 0, 0, 0), RouteSettings())
+    x = pic.spots[0]
+    path = np.array([x, x + (-9.0, -25.0), x + (-5.0, -28.0), x + (-4.0, -24.0), x])
+    P, E, _ds, _de = relax_route(plan, path)
+    assert math.isfinite(E)
+    assert float(np.hypot(*(P - x).T).max()) > 18.0
+
+
+def test_the_corner_of_a_curve_that_bends_at_its_spot_excludes_where_it_starts() -> None:
+    """A curve leaving its spot at 10° and bending to 70° bounds the corner by both directions.
+
+    The rotation system reads the direction of the curve's very first leg, so a
+    port between 10° and 70° would cross the curve inside the spot's disc.
+    """
+    c = (200.0, 200.0)
+    bend = [(c[0] + 9.0, c[1] + 1.6), (c[0] + 14.0, c[1] + 30.0), (c[0] + 60, c[1] + 150)]
+    pic = picture([c, (c[0] - 150, c[1]), (c[0] + 60, c[1] + 152)], [(0, 1, []), (0, 2, bend[:-1])], 400, 400)
+    a = analyse_picture(pic)
+    first = half_edge_polygon(a, 2)  # curve 1 from spot 0
+    start = math.atan2(*(first[1] - first[0])[::-1])
+    for ri, region in enumerate(a.map.regions):
+        for bi, (kind, items) in enumerate(region):
+            if kind != "cycle":
+                continue
+            for ci, h in enumerate(items):
+                if a.map.tail(h) != 0:
+                    continue
+                corner = corner_of(pic, a, ri, bi, ci, 11.0)
+                assert not corner.contains(start, margin=1e-6)
+                for along in np.linspace(-math.pi, math.pi, 37):
+                    port = port_direction(corner, along)
+                    assert corner.contains(port)
+
+
+def test_two_close_spots_joined_by_a_curve_get_a_second_curve() -> None:
+    """Spots 24 px apart: the way does not slip from one disc to the other through one cell."""
+    pic = picture([(200, 150), (214.4, 169.2)], [(0, 1, [])], 400, 300)
+    a = analyse_picture(pic)
+    m = Move(0, 0, 0, 0, 1)
+    d = draw_move(pic, m, a)
+    assert numbered_key(d.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+    assert d.clearance >= CERTIFY_SHARE * RouteSettings().d0
