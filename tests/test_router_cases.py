@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from picture_helpers import picture
 
 from sprouts_cli.engine.moves import Move, apply_move
@@ -25,6 +26,9 @@ from sprouts_cli.picture.router import (
     obstacles_of,
     port_direction,
     relax_route,
+    self_crossing,
+    uncross,
+    unfold,
 )
 
 
@@ -103,11 +107,40 @@ def test_the_corner_of_a_curve_that_bends_at_its_spot_excludes_where_it_starts()
                     assert corner.contains(port)
 
 
-def test_two_close_spots_joined_by_a_curve_get_a_second_curve() -> None:
-    """Spots 24 px apart: the way does not slip from one disc to the other through one cell."""
-    pic = picture([(200, 150), (214.4, 169.2)], [(0, 1, [])], 400, 300)
+@pytest.mark.parametrize("gap", [16.0, 20.0, 24.0])
+def test_two_close_spots_joined_by_a_curve_get_a_second_curve(gap: float) -> None:
+    """Close spots: the way has a middle, and is bowed out until the new spot has room there."""
+    pic = picture([(200, 150), (200 + 0.6 * gap, 150 + 0.8 * gap)], [(0, 1, [])], 400, 300)
     a = analyse_picture(pic)
     m = Move(0, 0, 0, 0, 1)
     d = draw_move(pic, m, a)
     assert numbered_key(d.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
     assert d.clearance >= CERTIFY_SHARE * RouteSettings().d0
+
+
+def _grid_walk(cells: list[tuple[int, int]], cell: float = 4.0) -> np.ndarray:
+    return np.array(cells, dtype=float) * cell
+
+
+def test_a_path_whose_strands_cross_is_made_simple() -> None:
+    """Two diagonal steps of one walk crossing in an X (strands changing lanes) are uncrossed by 2-opt."""
+    cells = [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 1), (4, 0), (3, 0), (2, 1), (1, 2), (0, 3)]
+    path = _grid_walk(cells)
+    assert self_crossing(path)
+    fixed = uncross(path)
+    assert not self_crossing(fixed)
+    assert np.array_equal(fixed[0], path[0]) and np.array_equal(fixed[-1], path[-1])
+    assert sorted(map(tuple, fixed)) == sorted(map(tuple, path))  # the same cells, only walked differently
+
+
+def test_a_path_out_and_back_through_the_same_cells_is_parted() -> None:
+    """Strands that touch are set a third of a cell apart (the band cannot part them), not crossing."""
+    cell = 4.0
+    out = [(0, -1)] + [(i, 0) for i in range(1, 11)]
+    tip = [(11, -1), (12, 0), (11, 1)]
+    back = [(i, 0) for i in range(10, 0, -1)] + [(0, 1)]
+    path = _grid_walk(out + tip + back, cell)
+    assert self_crossing(path)
+    parted = unfold(path, cell)
+    assert not self_crossing(parted)
+    assert float(np.hypot(*(parted - path).T).max()) <= cell / 3 + 1e-9

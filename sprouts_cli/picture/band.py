@@ -35,6 +35,9 @@ CUTOFF = 160.0  # px: obstacles farther than this are not felt (φ is under 0.07
 #: A leg of the band is one of its own far-away parts, felt as an obstacle, when it lies more than this
 #: many times its distance away along the band (a band folded back round a seed, or a loop).
 FOLD = 2.0
+#: Points of the band farther than this share of its length from both ends are its middle: there the
+#: end spots' own curves are measured by true distance (a short curve's new spot needs true room).
+MIDDLE = 0.25
 
 
 @dataclass
@@ -74,7 +77,8 @@ def band_energy(
     """Energy, its gradient (weights held fixed) and the least scaled distance of an inner point.
 
     ``ends`` are the band's end spots; their own curves are measured by angle
-    within ``rho`` and ignored within ``ignore`` (the first phase).  Spots in
+    within ``rho`` and ignored within ``ignore`` (the first phase), except in
+    the band's middle half, where the new spot will sit.  Spots in
     ``ends`` are no obstacles.  The band's own far-away parts are one more
     obstacle (Alfeld §3.4): the legs that are more than ``fold`` times their
     distance away along the band (0 for none), so that a band folded back on
@@ -109,7 +113,9 @@ def band_energy(
         w = 0.5 * (
             math.hypot(px - P[i - 1, 0], py - P[i - 1, 1]) + math.hypot(P[i + 1, 0] - px, P[i + 1, 1] - py)
         )
-        # distance to each curve: the nearest of its segments (scaled near the band's own end spots)
+        # distance to each curve: the nearest of its segments (scaled near the band's own end spots,
+        # but not in the middle half of the band, where the new spot goes: its disc needs true room)
+        middle = MIDDLE * arc[N - 1] < arc[i] < (1.0 - MIDDLE) * arc[N - 1]
         for e in range(n_curves):
             best_r[e] = np.inf
         for j in range(segs.shape[0]):
@@ -125,7 +131,7 @@ def band_energy(
             skip = False
             for w2 in range(2):
                 u = curve_ends[e, w2] if e >= 0 else -1
-                if u >= 0 and (u == ends[0] or u == ends[1]):
+                if u >= 0 and (u == ends[0] or u == ends[1]) and not middle:
                     r = math.hypot(px - spots[u, 0], py - spots[u, 1])
                     if r < ignore:
                         skip = True

@@ -697,6 +697,8 @@ def route(plan: Plan) -> np.ndarray | None:
             if rays is None and method is barrier_route:
                 continue
             path = method(plan, rays, halves)  # type: ignore[arg-type]  # no rays: only _parity_route runs
+            if path is not None:
+                path = uncross(unfold(uncross(path), plan.grid.cell))
             if path is None or self_crossing(path):
                 fallback = fallback if fallback is not None else path
                 continue
@@ -859,10 +861,79 @@ def port_direction(corner: Corner, along: float) -> float:
     return corner.start + rel
 
 
+def uncross(path: np.ndarray, rounds: int = 32) -> np.ndarray:
+    """A grid path whose strands cross in an X (two diagonal steps) made simple by 2-opt.
+
+    Where legs i and j cross, the stretch between them is a closed loop; walking
+    it the other way round (reversing points i+1 … j) removes the crossing and
+    goes round the same things, so every ray is still crossed as often, up to the
+    tiny quadrilateral of the four points (the judge reads the move back anyway).
+    """
+    P = np.array(path, dtype=float)
+    for _ in range(rounds):
+        if len(P) < 4:
+            return P
+        a, b = P[:-1], P[1:]
+
+        def orient(u, v, w):
+            return (v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (v[..., 1] - u[..., 1]) * (
+                w[..., 0] - u[..., 0]
+            )
+
+        A, B = a[:, None], b[:, None]
+        C, D = a[None, :], b[None, :]
+        hit = (orient(A, B, C) * orient(A, B, D) < 0) & (orient(C, D, A) * orient(C, D, B) < 0)
+        hit = np.triu(hit, 2)
+        found = np.argwhere(hit)
+        if not len(found):
+            return P
+        i, j = (int(v) for v in found[0])
+        P[i + 1 : j + 1] = P[i + 1 : j + 1][::-1].copy()
+    return P
+
+
+def unfold(path: np.ndarray, cell: float) -> np.ndarray:
+    """A grid path that runs out and back through the same cells, its two strands set apart.
+
+    The parity search may go round a boundary by running out along a corridor
+    and back through the same cells (with the other parity).  The band cannot
+    part strands that touch, so each point with a twin on the other strand is
+    moved a third of a cell away from it: to the right of its way when the stretch
+    between the twins turns left (it goes round what it encloses on its left),
+    else to the left.  The cells are free, so the points stay clear.
+    """
+    P = np.array(path, dtype=float)
+    n = len(P)
+    if n < 5:
+        return P
+    d = np.hypot(*(P[:, None, :] - P[None, :, :]).transpose(2, 0, 1))
+    idx = np.arange(n)
+    twin = (d < 0.6 * cell) & (np.abs(idx[:, None] - idx[None, :]) > 2)
+    twin[[0, -1], :] = False
+    twin[:, [0, -1]] = False
+    if not twin.any():
+        return P
+    out = P.copy()
+    for k in np.nonzero(twin.any(axis=1))[0]:
+        j = int(np.nonzero(twin[k])[0][np.argmax(np.abs(np.nonzero(twin[k])[0] - k))])
+        lo, hi = min(k, j), max(k, j)
+        loop = P[lo : hi + 1]
+        nxt = np.roll(loop, -1, axis=0)
+        area = 0.5 * float((loop[:, 0] * nxt[:, 1] - nxt[:, 0] * loop[:, 1]).sum())
+        t = P[k + 1] - P[k - 1]
+        norm = float(np.hypot(*t))
+        if norm < 1e-9 or area == 0.0:
+            continue
+        right = np.array([t[1], -t[0]]) / norm  # right of the way (x right, y up)
+        out[k] = P[k] + (right if area > 0 else -right) * (cell / 3.0)
+    return out
+
+
 def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """The band on the route: first with free ends, then between fixed port stubs."""
     st = plan.settings
     pic = plan.pic
+    path = unfold(path, plan.grid.cell)
     spacing = max(2.0 * plan.grid.cell, 6.0)
     band = Band(plan.ob, (plan.x, plan.y), BandSettings(d0=st.d0, D=st.D, lam=st.lam, spacing=spacing))
     P = band.resample_clear(path, spacing)
@@ -1042,35 +1113,92 @@ def clearance_of_move(pic: Picture, analysis: Analysis) -> float:
     )  # fmt: skip
 
 
-def spot_share(plan: Plan, pieces: np.ndarray) -> float:
-    """Where on the new curve its spot goes: near half its arc length, where there is most room.
+def spot_share(plan: Plan, pieces: np.ndarray, h: np.ndarray | None = None) -> float:
+    """Where on the new curve its spot goes: near half its arc length, where there is room for it.
 
     Alfeld puts the new spot at half the arc length and lets it slide later; a
-    spot squeezed against a neighbour is moved along the curve at once, within
-    the middle two fifths, to the place with the most room (the grid's room, and
-    the distance from the move's own end spots).
+    spot squeezed against a neighbour is moved along the curve at once, as little
+    as gives it room: its disc must keep ``0.6 d0`` from every old curve and spot
+    (the move's own end spots and their curves too, by true distance, as the
+    certificate measures it).  Without room anywhere, the place with the most.
     """
-    from .spline import sample_polyline
-
-    pts = sample_polyline(pieces, 8)
-    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
-    if arc[-1] <= 0:
-        return 0.5
-    g, pic = plan.grid, plan.pic
+    pic = plan.pic
     size = float(np.median(pic.sizes)) if len(pic.sizes) else 5.0
-    best, best_share = -math.inf, 0.5
-    for share in (0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7):
-        p = np.array([np.interp(share * arc[-1], arc, pts[:, 0]), np.interp(share * arc[-1], arc, pts[:, 1])])
-        ix = min(max(round((p[0] - g.x0) / g.cell), 0), g.nx - 1)
-        iy = min(max(round((p[1] - g.y0) / g.cell), 0), g.ny - 1)
-        room = float(plan.room[iy * g.nx + ix])
-        for s in (plan.x, plan.y):
-            room = min(room, float(np.hypot(*(p - pic.spots[s]))) - float(pic.sizes[s]) - size)
-        if room >= size + CERTIFY_SHARE * plan.settings.d0:
-            return share  # room enough: the nearest to the middle wins
-        if room > best + 1e-9:
-            best, best_share = room, share
-    return best_share
+    need = size + CERTIFY_SHARE * plan.settings.d0 + 0.25
+    if h is None:
+        h = np.ones(len(pieces))
+    shares = [0.5]
+    for k in range(1, 15):
+        shares.extend((0.5 - 0.025 * k, 0.5 + 0.025 * k))
+    places = np.array([cut_at(pieces, h, sh)[2] for sh in shares])
+    room = _room_for_spots(places, plan.ob.segs, pic.spots, pic.sizes) - size
+    ok = np.nonzero(room >= need - size)[0]
+    if len(ok):
+        return shares[int(ok[0])]
+    return shares[int(np.argmax(room))]
+
+
+def _room_for_spots(points: np.ndarray, segs: np.ndarray, spots: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """For each point, its distance to the nearest segment or spot disc (vectorised)."""
+    best = np.full(len(points), np.inf)
+    if len(spots):
+        best = (np.hypot(*(points[:, None, :] - spots[None]).transpose(2, 0, 1)) - sizes[None]).min(axis=1)
+    if len(segs):
+        a, b = segs[None, :, :2], segs[None, :, 2:]
+        d = b - a
+        den = np.maximum((d * d).sum(axis=2), 1e-12)
+        t = np.clip(((points[:, None, :] - a) * d).sum(axis=2) / den, 0.0, 1.0)
+        foot = a + t[..., None] * d
+        best = np.minimum(best, np.hypot(*(points[:, None, :] - foot).transpose(2, 0, 1)).min(axis=1))
+    return best
+
+
+def _bulged(plan: Plan, P: np.ndarray) -> np.ndarray | None:
+    """A short curve between close spots bowed out until its middle has room for the new spot.
+
+    Two spots closer than twice what the new spot needs from each of them (its
+    disc, theirs and ``0.6 d0``) leave no place for it on a curve that runs
+    nearly straight between them; the band's curve is bowed away from the chord,
+    on its own side, just enough.  The read-back judges the result like any other
+    curve.  None when the spots are far enough apart, or for a loop.
+    """
+    if plan.x == plan.y or len(P) < 3:
+        return None
+    pic = plan.pic
+    a, b = pic.spots[plan.x], pic.spots[plan.y]
+    gap = float(np.hypot(*(b - a)))
+    size = float(np.median(pic.sizes))
+    ends = max(float(pic.sizes[plan.x]), float(pic.sizes[plan.y]))
+    reach = ends + size + CERTIFY_SHARE * plan.settings.d0 + 1.0
+    if gap >= 2.0 * reach or gap <= 0:
+        return None
+    u = (b - a) / gap
+    n = np.array([-u[1], u[0]])
+    off = (P - a) @ n
+    k = int(np.argmax(np.abs(off)))
+    want = math.sqrt(reach * reach - 0.25 * gap * gap) + 1.0
+    if abs(off[k]) >= want:
+        return None
+    if abs(off[k]) < 1.0:
+        return None  # no side to bow to
+    # bowed by the least of a few amounts that gives the middle room for the new spot (the curves
+    # already at the spots may bow the same way)
+    best, best_room = None, -math.inf
+    from .band import resample
+
+    R = resample(P, max(1.0, float(np.hypot(*np.diff(P, axis=0).T).sum()) / 16))
+    arc0 = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(R, axis=0).T))])
+    bow = np.sin(math.pi * arc0 / arc0[-1]) * math.copysign(1.0, float(off[k]))
+    for grow in (1.0, 1.4, 1.9, 2.6):
+        Q = R + np.outer(bow * (grow * want - abs(float(off[k]))), n)
+        arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(Q, axis=0).T))])
+        mid = np.array([[np.interp(0.5 * arc[-1], arc, Q[:, 0]), np.interp(0.5 * arc[-1], arc, Q[:, 1])]])
+        room = float(_room_for_spots(mid, plan.ob.segs, pic.spots, pic.sizes)[0]) - size
+        if room >= CERTIFY_SHARE * plan.settings.d0 + 0.5:
+            return Q
+        if room > best_room:
+            best, best_room = Q, room
+    return best
 
 
 def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | None = None) -> Drawn:
@@ -1079,14 +1207,18 @@ def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | Non
     P, E, d_start, d_end = relax_route(plan, path)
     last = ""
     best: Drawn | None = None
-    for points, smooth in ((P, True), (P, False), (path, True), (path, False)):
+    candidates = [(P, True), (P, False)]
+    bulged = _bulged(plan, P)
+    if bulged is not None:
+        candidates.extend([(bulged, True), (bulged, False)])
+    for points, smooth in (*candidates, (path, True), (path, False)):
         if points is path and best is not None:
             break
         if points is not path and self_crossing(points):
             continue
         try:
             pieces, h = curve_from_points(points, d_start, d_end, smooth)
-            first, second, z = cut_at(pieces, h, spot_share(plan, pieces))
+            first, second, z = cut_at(pieces, h, spot_share(plan, pieces, h))
             pic = _new_picture(plan.pic, plan.x, plan.y, first, second, z, player)
             a = analyse_picture(pic, (plan.pic, plan.analysis))
         except (PictureError, ValueError, np.linalg.LinAlgError) as e:
