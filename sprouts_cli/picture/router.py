@@ -914,8 +914,9 @@ def unfold(path: np.ndarray, cell: float) -> np.ndarray:
     if not twin.any():
         return P
     out = P.copy()
-    for k in np.nonzero(twin.any(axis=1))[0]:
-        j = int(np.nonzero(twin[k])[0][np.argmax(np.abs(np.nonzero(twin[k])[0] - k))])
+    for k in np.nonzero(twin.any(axis=1))[0].tolist():
+        mates = np.nonzero(twin[k])[0]
+        j = int(mates[np.argmax(np.abs(mates - k))])
         lo, hi = min(k, j), max(k, j)
         loop = P[lo : hi + 1]
         nxt = np.roll(loop, -1, axis=0)
