@@ -144,3 +144,48 @@ def test_a_path_out_and_back_through_the_same_cells_is_parted() -> None:
     parted = unfold(path, cell)
     assert not self_crossing(parted)
     assert float(np.hypot(*(parted - path).T).max()) <= cell / 3 + 1e-9
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_parity_search_agrees_with_dijkstra_on_the_product_graph(seed: int) -> None:
+    """A* over (cell, parity bits), its states kept only for cells reached, against scipy on cells × 2^bits."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    from sprouts_cli.picture import grid_planner as gp
+
+    rng = np.random.default_rng(seed)
+    nx, ny, n_bits = 19, 14, 3
+    n = nx * ny
+    free = rng.random(n) > 0.25
+    free[0] = free[-1] = True
+    rays = np.array([[2.0, 13.0, 9.0, 6.0], [15.0, 0.0, 11.0, 9.0], [4.0, 2.0, 4.0, 11.0]])
+    cross = gp.crossing_masks(nx, ny, rays, np.array([1, 2, 4], np.int64), gp.STEPS, *gp.SHIFT)
+    rows, cols, w = [], [], []
+    for k in range(n):
+        if not free[k]:
+            continue
+        for d, (dx, dy) in enumerate(gp.STEPS):
+            jx, jy = k % nx + dx, k // nx + dy
+            if 0 <= jx < nx and 0 <= jy < ny and free[jy * nx + jx]:
+                for bits in range(1 << n_bits):
+                    rows.append((k << n_bits) | bits)
+                    cols.append(((jy * nx + jx) << n_bits) | (bits ^ int(cross[k, d])))
+                    w.append(1.0 if d < 4 else math.sqrt(2))
+    graph = coo_matrix((w, (rows, cols)), shape=(n << n_bits, n << n_bits)).tocsr()
+    ref = dijkstra(graph, indices=0)
+    goal_cost = np.full(n, np.inf)
+    goal_cost[-1] = 0.0
+    for target in range(1 << n_bits):
+        want = ref[((n - 1) << n_bits) | target]
+        args = (
+            nx, free, gp.STEPS, cross, n_bits, np.array([0]), np.array([0.0]), np.array([0], np.int64),
+            goal_cost, np.zeros(n, np.int64), target, float(nx - 1), float(ny - 1),
+        )  # fmt: skip
+        for fn in (gp.astar, gp.astar.py_func):
+            cost, path, _ = fn(*args)
+            if math.isfinite(want):
+                assert cost == pytest.approx(want)
+                assert path[0] == 0 and path[-1] == n - 1
+            else:
+                assert not math.isfinite(cost)

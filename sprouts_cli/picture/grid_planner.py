@@ -378,26 +378,40 @@ def astar(
 ) -> tuple[float, np.ndarray, int]:
     """Shortest way (grid units) from a start cell to a goal cell arriving with parity ``target``.
 
-    States are (cell, bits) and are kept in arrays of ``cells · 2^bits``; the
-    heuristic is the straight distance to the goal point ``(hx, hy)``, which no
-    way on can beat (A*).  Returns the length (inf if none), the cells of the way
-    and the state it ended in.
+    States are (cell, bits); the heuristic is the straight distance to the goal
+    point ``(hx, hy)``, which no way on can beat (A*).  States are kept only for
+    the cells the search reaches (Alfeld §3.3): a cell gets a block of ``2^bits``
+    states when it is first reached, from a pool that doubles when full, so
+    memory grows with the cells reached, not with ``cells · 2^bits``.  Returns the
+    length (inf if none), the cells of the way and the state it ended in
+    (``cell << bits | bits``).
     """
     n = free.shape[0]
-    states = n << n_bits
-    dist = np.full(states, np.inf)
-    prev = np.full(states, -1, dtype=np.int64)
-    done = np.zeros(states, dtype=np.bool_)
+    block = 1 << n_bits
+    mask = block - 1
+    slot = np.full(n, -1, dtype=np.int64)
+    cap = min(n, 1024)
+    dist = np.full(cap * block, np.inf)
+    prev = np.full(cap * block, -1, dtype=np.int64)  # the state before, as cell << bits | bits
+    done = np.zeros(cap * block, dtype=np.bool_)
+    used = 0
     heap = [(0.0, np.int64(0))]
     heap.pop()
     for i in range(start.shape[0]):
         k = start[i]
-        st = (k << n_bits) | start_bits[i]
-        if start_cost[i] < dist[st]:
-            dist[st] = start_cost[i]
-            prev[st] = -1
+        if slot[k] < 0:
+            if used == cap:
+                cap = min(n, 2 * cap)
+                dist = np.concatenate((dist, np.full(cap * block - dist.shape[0], np.inf)))
+                prev = np.concatenate((prev, np.full(cap * block - prev.shape[0], -1, dtype=np.int64)))
+                done = np.concatenate((done, np.zeros(cap * block - done.shape[0], dtype=np.bool_)))
+            slot[k] = used
+            used += 1
+        at = slot[k] * block + start_bits[i]
+        if start_cost[i] < dist[at]:
+            dist[at] = start_cost[i]
             f = start_cost[i] + math.hypot((k % nx) - hx, (k // nx) - hy)
-            heapq.heappush(heap, (f, np.int64(st)))
+            heapq.heappush(heap, (f, np.int64((k << n_bits) | start_bits[i])))
     best = np.inf
     best_state = -1
     diag = math.sqrt(2.0)
@@ -405,12 +419,13 @@ def astar(
         f, st = heapq.heappop(heap)
         if f >= best:
             break
-        if done[st]:
-            continue
-        done[st] = True
         k = st >> n_bits
-        bits = st & ((1 << n_bits) - 1)
-        g = dist[st]
+        bits = st & mask
+        at = slot[k] * block + bits
+        if done[at]:
+            continue
+        done[at] = True
+        g = dist[at]
         if goal_cost[k] < np.inf and (bits ^ goal_bits[k]) == target:
             total = g + goal_cost[k]
             if total < best:
@@ -420,18 +435,37 @@ def astar(
             j = neighbour(k, d, nx, n // nx, steps)
             if j < 0 or not free[j]:
                 continue
+            if slot[j] < 0:
+                if used == cap:
+                    cap = min(n, 2 * cap)
+                    dist = np.concatenate((dist, np.full(cap * block - dist.shape[0], np.inf)))
+                    prev = np.concatenate((prev, np.full(cap * block - prev.shape[0], -1, dtype=np.int64)))
+                    done = np.concatenate((done, np.zeros(cap * block - done.shape[0], dtype=np.bool_)))
+                slot[j] = used
+                used += 1
             nb = bits ^ cross[k, d]
-            ns = (j << n_bits) | nb
-            if done[ns]:
+            nat = slot[j] * block + nb
+            if done[nat]:
                 continue
             ng = g + (1.0 if d < 4 else diag)
-            if ng < dist[ns]:
-                dist[ns] = ng
-                prev[ns] = st
-                heapq.heappush(heap, (ng + math.hypot(j % nx - hx, j // nx - hy), np.int64(ns)))
+            if ng < dist[nat]:
+                dist[nat] = ng
+                prev[nat] = st
+                h = math.hypot(j % nx - hx, j // nx - hy)
+                heapq.heappush(heap, (ng + h, np.int64((j << n_bits) | nb)))
     if best_state < 0:
         return np.inf, np.zeros(0, dtype=np.int64), -1
-    return best, walk_back(prev, best_state, n_bits), best_state
+    count = 0
+    st = best_state
+    while st >= 0:
+        count += 1
+        st = prev[slot[st >> n_bits] * block + (st & mask)]
+    path = np.empty(count, dtype=np.int64)
+    st = best_state
+    for i in range(count - 1, -1, -1):
+        path[i] = st >> n_bits
+        st = prev[slot[st >> n_bits] * block + (st & mask)]
+    return best, path, best_state
 
 
 @kernel

@@ -69,6 +69,13 @@ class RouteSettings:
     D: float = COMFORT
     lam: float = 1.0
     relax: bool = True
+    #: the minimum clearance the certificate's 0.6 is taken of, when the planner runs narrower (a ghost)
+    certify_d0: float | None = None
+
+    @property
+    def certified(self) -> float:
+        """The clearance the new curves and spot must keep: 0.6 of the minimum clearance (Alfeld §3.6)."""
+        return CERTIFY_SHARE * (self.certify_d0 if self.certify_d0 is not None else self.d0)
 
 
 @dataclass
@@ -1125,7 +1132,7 @@ def spot_share(plan: Plan, pieces: np.ndarray, h: np.ndarray | None = None) -> f
     """
     pic = plan.pic
     size = float(np.median(pic.sizes)) if len(pic.sizes) else 5.0
-    need = size + CERTIFY_SHARE * plan.settings.d0 + 0.25
+    need = size + plan.settings.certified + 0.25
     if h is None:
         h = np.ones(len(pieces))
     shares = [0.5]
@@ -1170,7 +1177,7 @@ def _bulged(plan: Plan, P: np.ndarray) -> np.ndarray | None:
     gap = float(np.hypot(*(b - a)))
     size = float(np.median(pic.sizes))
     ends = max(float(pic.sizes[plan.x]), float(pic.sizes[plan.y]))
-    reach = ends + size + CERTIFY_SHARE * plan.settings.d0 + 1.0
+    reach = ends + size + plan.settings.certified + 1.0
     if gap >= 2.0 * reach or gap <= 0:
         return None
     u = (b - a) / gap
@@ -1195,7 +1202,7 @@ def _bulged(plan: Plan, P: np.ndarray) -> np.ndarray | None:
         arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(Q, axis=0).T))])
         mid = np.array([[np.interp(0.5 * arc[-1], arc, Q[:, 0]), np.interp(0.5 * arc[-1], arc, Q[:, 1])]])
         room = float(_room_for_spots(mid, plan.ob.segs, pic.spots, pic.sizes)[0]) - size
-        if room >= CERTIFY_SHARE * plan.settings.d0 + 0.5:
+        if room >= plan.settings.certified + 0.5:
             return Q
         if room > best_room:
             best, best_room = Q, room
@@ -1232,7 +1239,7 @@ def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | Non
         drawn = Drawn(pic, a, clearance, E)
         if best is None or drawn.clearance > best.clearance:
             best = drawn
-        if clearance >= CERTIFY_SHARE * st.d0:
+        if clearance >= st.certified:
             return drawn
     if best is not None:
         return best
@@ -1315,7 +1322,7 @@ def ghost_of(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettin
     for share in (0.95, 0.7, 0.45):
         if path is not None or share * w < 1.0:
             break
-        narrow = RouteSettings(d0=share * w, D=settings.D, lam=settings.lam, relax=settings.relax)
+        narrow = RouteSettings(share * w, settings.D, settings.lam, settings.relax, settings.d0)
         plan = make_plan(pic, analysis, move, narrow)
         path = route(plan)
     if path is None:
