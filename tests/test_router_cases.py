@@ -148,7 +148,7 @@ def test_a_path_out_and_back_through_the_same_cells_is_parted() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_parity_search_agrees_with_dijkstra_on_the_product_graph(seed: int) -> None:
-    """A* over (cell, parity bits), its states kept only for cells reached, against scipy on cells × 2^bits."""
+    """A* over (cell, parity bits), states kept only for cells reached, against scipy on cells × 2^bits."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra
 
