@@ -202,7 +202,7 @@ def test_table_sizes_out_of_range_or_memory_are_limit_errors(monkeypatch: pytest
     def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(dots_solver.np, "full", no_memory)
+    monkeypatch.setattr(dots_solver.np, "empty", no_memory)
     with pytest.raises(LimitError, match="does not fit in memory"):
         Solver(Board(2, 2), table_bits=30)
     r = run("dots", "solve", "2x2", "--table-bits", "30")

@@ -55,11 +55,7 @@ def test_compiled_and_plain_retrograde_agree(must: bool) -> None:
 def _pruning_errors(board: Board, must: bool) -> list[int]:
     g = Geometry.of(board)
     table = retrograde(board, must)
-    return list(
-        K.check_pruning(
-            table, np.int64(board.num_lines), must, np.int64(board.num_boxes), g.line_boxes, g.box_lines
-        )
-    )
+    return list(K.check_pruning(table, np.int64(board.num_lines), must, *g.shape))
 
 
 @pytest.mark.parametrize("must", RULES)
@@ -79,8 +75,7 @@ def test_the_search_rules_lose_nothing_on_every_position_of_larger_boards(name: 
 def _simple_errors(board: Board, must: bool) -> tuple[int, list[int]]:
     g = Geometry.of(board)
     table = retrograde(board, must)
-    lines, boxes = np.int64(board.num_lines), np.int64(board.num_boxes)
-    found = list(K.check_simple(table, lines, must, boxes, g.line_boxes, g.box_lines))
+    found = list(K.check_simple(table, np.int64(board.num_lines), must, *g.shape))
     return -found[-1], found[:-1]
 
 

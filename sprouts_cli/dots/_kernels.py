@@ -6,7 +6,12 @@ on small integer arrays describing the board (``geometry.py`` makes them):
 * ``line_boxes[i]``: the one or two boxes line i is a side of (-1 pads);
 * ``box_lines[b]``: the four lines of box b;
 * ``order``: the lines, nearest the centre first (the move ordering);
-* ``lut[s, k, byte]``: symmetry s applied to byte k of a line set, for canonical keys.
+* ``lut[s, k, byte]``: symmetry s applied to byte k of a line set, for canonical keys;
+* ``line_bits[i]``: the boxes of line i as a box set (bit b = box b);
+* ``dims``: (R, C, the index of the first vertical line, the set of all boxes).
+
+Sides of boxes are counted bit-parallel (``planes``): the boxes with two, three and
+four sides drawn come out as three box sets from a few shifts of the line set.
 
 The same source runs uncompiled as the reference the tests compare against: with
 ``SPROUTS_PURE_PYTHON=1``, or as the copy ``solver.pure_kernels()`` loads (a module
@@ -35,6 +40,35 @@ def kernel(fn):
     if _PURE or numba is None:
         return fn
     return numba.njit(cache=True, nogil=True)(fn)
+
+
+if _PURE or numba is None:
+
+    def unowned(array):
+        """The array itself (plain Python has no reference counts to save)."""
+        return array
+
+else:
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _int64_pointer(typingctx, address):
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+        return types.CPointer(types.int64)(address), codegen
+
+    @numba.njit(cache=True, nogil=True)
+    def unowned(array):
+        """A view of an int64 array that numba does not reference-count.
+
+        Every array handed to a compiled function, and every view of it, carries a
+        count that numba raises and lowers atomically around calls; in the recursive
+        search these counts were half the time of a node.  A view made from the bare
+        address has none (its owner, the caller's array, stays alive for the call).
+        """
+        return numba.carray(_int64_pointer(array.ctypes.data), array.shape)
 
 
 #: stats array slots
@@ -84,17 +118,63 @@ def completes(mask, line_boxes, box_lines, line):
 
 
 @kernel
-def boxes_left(mask, box_lines, nboxes):
-    n = 0
-    for b in range(nboxes):
-        if sides(mask, box_lines, b) < 4:
-            n += 1
-    return n
+def popcount(x):
+    """The number of set bits of a non-negative int64 (SWAR, no loop)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 127
 
 
 @kernel
-def forced_captures(mask, must, line_boxes, box_lines, nboxes):
-    """Draw the captures that lose nothing; returns (line set, boxes gained).
+def planes(mask, dims):
+    """The boxes (bit b = box b) with exactly two, exactly three and four sides drawn.
+
+    Bit-parallel: the top sides of the boxes are the first R·C lines as they stand,
+    the bottom sides the same shifted by C, the left and right sides one shift per
+    row of the vertical lines; the four planes are added as bit vectors.
+    ``dims`` is (R, C, index of the first vertical line, box mask).
+    """
+    rows = dims[0]
+    cols = dims[1]
+    boxes = dims[3]
+    top = mask & boxes
+    bottom = (mask >> cols) & boxes
+    vertical = mask >> dims[2]
+    row = (np.int64(1) << cols) - 1
+    left = np.int64(0)
+    right = np.int64(0)
+    for r in range(rows):
+        m = row << (r * cols)
+        left |= (vertical >> r) & m
+        right |= (vertical >> (r + 1)) & m
+    s0 = top ^ bottom
+    c0 = top & bottom
+    s1 = left ^ right
+    c1 = left & right
+    bit0 = s0 ^ s1
+    k = s0 & s1
+    bit1 = c0 ^ c1 ^ k
+    bit2 = (c0 & c1) | (k & (c0 | c1))
+    return bit1 & ~bit0, bit0 & bit1, bit2
+
+
+@kernel
+def _sides_of(s2, s3, b):
+    """Sides drawn of a box not yet taken, from the planes: 2, 3, or 1 for one or none."""
+    if (s2 >> b) & 1:
+        return 2
+    if (s3 >> b) & 1:
+        return 3
+    return 1
+
+
+@kernel
+def forced_captures(mask, must, line_boxes, box_lines, dims):
+    """Draw the captures that lose nothing; returns (line set, boxes gained, its planes).
 
     Must-complete rule: every capture is forced, and the boxes taken do not depend on
     the order (the set of boxes that become completable is the least fixed point), so
@@ -106,30 +186,33 @@ def forced_captures(mask, must, line_boxes, box_lines, nboxes):
     use at the end of a chain or loop, where the box across has two sides
     (Berlekamp, *The Dots-and-Boxes Game*, ch. 3, "all but two"); those are left to
     ``capture_options``.  The tests check this against the retrograde analysis on
-    every position of the small boards.
+    every position of the small boards.  The boxes are visited in index order with
+    the planes (``planes``) brought up to date after every line drawn.
     """
+    s2, s3, s4 = planes(mask, dims)
     gained = 0
     changed = True
-    while changed:
+    while changed and s3 != 0:
         changed = False
-        for b in range(nboxes):
-            if sides(mask, box_lines, b) == 3:
+        for b in range(box_lines.shape[0]):
+            if (s3 >> b) & 1:
                 line = first_missing(mask, box_lines, b, -1)
                 o = across(line_boxes, line, b)
                 so = -1
                 if o >= 0:
-                    so = sides(mask, box_lines, o)
+                    so = _sides_of(s2, s3, o)
                 if must or so != 2:
                     mask |= np.int64(1) << line
                     gained += 1
                     if so == 3:
                         gained += 1
                     changed = True
-    return mask, gained
+                    s2, s3, s4 = planes(mask, dims)
+    return mask, gained, s2, s3, s4
 
 
 @kernel
-def chain_end(mask, line_boxes, box_lines, b):
+def chain_end(mask, line_boxes, box_lines, s2, s3, b):
     """Box b has three sides and the box across its last side has two: follow the chain.
 
     Returns (the line that takes b, the decline line or -1, the far end if it is a
@@ -151,7 +234,7 @@ def chain_end(mask, line_boxes, box_lines, b):
         nxt = across(line_boxes, nxt_line, cur)
         s = -1
         if nxt >= 0:
-            s = sides(mask, box_lines, nxt)
+            s = _sides_of(s2, s3, nxt)
         if s <= 1:
             if length == 2:
                 return take, first_exit, -1
@@ -166,7 +249,7 @@ def chain_end(mask, line_boxes, box_lines, b):
 
 
 @kernel
-def capture_options(mask, line_boxes, box_lines, nboxes, buf):
+def capture_options(mask, line_boxes, box_lines, s2, s3, buf):
     """Free form, after ``forced_captures``: the moves worth trying when a box can be taken.
 
     Fills ``buf`` with lines to draw, a decline written as ``-(line + 1)``, and returns
@@ -181,9 +264,11 @@ def capture_options(mask, line_boxes, box_lines, nboxes, buf):
     first_decline = -1
     first_far = -1
     count = 0
-    for b in range(nboxes):
-        if sides(mask, box_lines, b) == 3:
-            take, decline, far = chain_end(mask, line_boxes, box_lines, b)
+    if s3 == 0:
+        return 0
+    for b in range(box_lines.shape[0]):
+        if (s3 >> b) & 1:
+            take, decline, far = chain_end(mask, line_boxes, box_lines, s2, s3, b)
             if decline < 0:
                 buf[0] = take
                 return 1
@@ -260,30 +345,29 @@ def from_canonical(line, sym, swapped, inv, corners):
 
 
 @kernel
-def creates_capture(mask, line_boxes, box_lines, line):
+def creates_capture(line_bits, s2, line):
     """True when drawing ``line`` (completing nothing) leaves a box with three sides."""
-    for k in range(2):
-        b = line_boxes[line, k]
-        if b >= 0 and sides(mask, box_lines, b) == 2:
-            return True
-    return False
+    return (s2 & line_bits[line]) != 0
 
 
 @kernel
-def simple_components(mask, line_boxes, box_lines, nboxes, chains, loops):
+def completions(line_bits, s3, line):
+    """How many boxes drawing ``line`` completes, from the three-sided plane."""
+    return popcount(s3 & line_bits[line])
+
+
+@kernel
+def simple_components(mask, line_boxes, box_lines, dims, s2, s4, chains, loops):
     """If every box not taken has exactly two sides, count its chains and loops by length.
 
     ``chains[n]`` and ``loops[n]`` are set (zeroed first); returns False, touching
     nothing, when the position is not simple.  A chain runs between two sides on the
     edge of the board; a loop closes on itself.
     """
-    seen = np.int64(0)
-    for b in range(nboxes):
-        s = sides(mask, box_lines, b)
-        if s == 4:
-            seen |= np.int64(1) << b
-        elif s != 2:
-            return False
+    if (s2 | s4) != dims[3]:
+        return False
+    nboxes = box_lines.shape[0]
+    seen = s4
     for n in range(chains.shape[0]):
         chains[n] = 0
         loops[n] = 0
@@ -368,15 +452,17 @@ def simple_value(chains, loops, must):
 
 
 @kernel
-def check_simple(table, num_lines, must, nboxes, line_boxes, box_lines):
+def check_simple(table, num_lines, must, line_boxes, box_lines, dims):
     """The simple positions (every box taken or two-sided) whose ``simple_value`` is not the table's."""
     bad = []
     size = np.int64(1) << num_lines
+    nboxes = box_lines.shape[0]
     count = 0
     for mask in range(size):
         chains = np.zeros(nboxes + 1, dtype=np.int64)
         loops = np.zeros(nboxes + 1, dtype=np.int64)
-        if simple_components(mask, line_boxes, box_lines, nboxes, chains, loops):
+        s2, _, s4 = planes(np.int64(mask), dims)
+        if simple_components(np.int64(mask), line_boxes, box_lines, dims, s2, s4, chains, loops):
             count += 1
             if simple_value(chains, loops, must) != table[mask]:
                 bad.append(mask)
@@ -389,55 +475,82 @@ ETC_MIN = 18
 
 
 @kernel
-def settle(mask, must, full, line_boxes, box_lines, nboxes, bufs):
-    """The captures a node makes before it branches: (line set, boxes gained, capture options).
+def settle(mask, must, full, line_boxes, box_lines, line_bits, dims, bufs):
+    """The captures a node makes before it branches: (line set, boxes gained, capture options, planes).
 
     ``forced_captures``, then (free form) every chain end with nothing to decline is
     taken, box after box: it has one move.  The options left (0 or at least 2) are in
-    ``bufs[lines left]``.
+    ``bufs[lines left]``; the planes (``planes``) are those of the line set returned.
     """
-    mask, gained = forced_captures(mask, must, line_boxes, box_lines, nboxes)
+    mask, gained, s2, s3, s4 = forced_captures(mask, must, line_boxes, box_lines, dims)
     count = 0
     if not must:
         while mask != full:
             buf = bufs[_undrawn(mask, full)]
-            count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
+            count = capture_options(mask, line_boxes, box_lines, s2, s3, buf)
             if count != 1:
                 break
-            gained += completes(mask, line_boxes, box_lines, buf[0])
+            gained += completions(line_bits, s3, buf[0])
             mask |= np.int64(1) << buf[0]
-            mask, more = forced_captures(mask, must, line_boxes, box_lines, nboxes)
+            mask, more, s2, s3, s4 = forced_captures(mask, must, line_boxes, box_lines, dims)
             gained += more
             count = 0
-    return mask, gained, count
+    return mask, gained, count, s2, s3, s4
 
 
 #: entries per bucket of the transposition table (the table size is a multiple of it)
 BUCKET = 4
+#: int64 words per entry: the canonical line set, then bounds, best line and search size packed
+WORDS = 2
 
 
 @kernel
-def _slot(tt_key, key):
-    """The first entry of the key's bucket."""
-    return ((key ^ (key >> 29)) * 0x9E3779B1) & (tt_key.shape[0] - BUCKET)
+def _slot(tt, key):
+    """The first entry of the key's bucket (a bucket is one 64-byte cache line)."""
+    return ((key ^ (key >> 29)) * 0x9E3779B1) & ((tt.shape[0] >> 1) - BUCKET)
 
 
 @kernel
-def probe(tt_key, key):
+def probe(tt, key):
     """The table entry holding ``key``, or -1."""
-    slot = _slot(tt_key, key)
+    slot = _slot(tt, key)
     for i in range(slot, slot + BUCKET):
-        if tt_key[i] == key:
+        if tt[2 * i] == key:
             return i
     return -1
 
 
 @kernel
-def _victim(tt_work, slot):
+def entry_bounds(tt, i):
+    """The (lower, upper) bound of entry i."""
+    data = tt[2 * i + 1]
+    return (data & 255) - 128, ((data >> 8) & 255) - 128
+
+
+@kernel
+def entry_move(tt, i):
+    """The best line of entry i in the canonical frame, or -1."""
+    return ((tt[2 * i + 1] >> 16) & 255) - 1
+
+
+@kernel
+def _entry_work(tt, i):
+    return (tt[2 * i + 1] >> 24) & 255
+
+
+@kernel
+def store(tt, i, key, lo, hi, move, work):
+    """Write entry i: the key, then the bounds, best line and search size in one word."""
+    tt[2 * i] = key
+    tt[2 * i + 1] = (lo + 128) | ((hi + 128) << 8) | ((move + 1) << 16) | (work << 24)
+
+
+@kernel
+def _victim(tt, slot):
     """The entry of the bucket to overwrite: the one whose search was smallest."""
     victim = slot
     for i in range(slot + 1, slot + BUCKET):
-        if tt_work[i] < tt_work[victim]:
+        if _entry_work(tt, i) < _entry_work(tt, victim):
             victim = i
     return victim
 
@@ -452,14 +565,79 @@ def _bit_length(n):
 
 
 @kernel
-def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
+def search(
+    mask,
+    alpha,
+    beta,
+    must,
+    full,
+    line_boxes,
+    box_lines,
+    order,
+    lut,
+    corners,
+    twin,
+    perm,
+    inv,
+    line_bits,
+    dims,
+    tt,
+    stats,
+    work,
+):
+    """``negamax`` on views of the arrays that are not reference-counted (``unowned``)."""
+    return negamax(
+        mask,
+        alpha,
+        beta,
+        must,
+        full,
+        unowned(line_boxes),
+        unowned(box_lines),
+        unowned(order),
+        unowned(lut),
+        unowned(corners),
+        unowned(twin),
+        unowned(perm),
+        unowned(inv),
+        unowned(line_bits),
+        unowned(dims),
+        unowned(tt),
+        unowned(stats),
+        unowned(work),
+    )
+
+
+@kernel
+def negamax(
+    mask,
+    alpha,
+    beta,
+    must,
+    full,
+    line_boxes,
+    box_lines,
+    order,
+    lut,
+    corners,
+    twin,
+    perm,
+    inv,
+    line_bits,
+    dims,
+    tt,
+    stats,
+    work,
+):
     """Alpha-beta (fail-soft) value of the line set for the player to move.
 
-    ``geo`` is (line_boxes, box_lines, order, lut, corners, twin, perm, inv), ``tt``
-    the transposition table (key, lower bound, upper bound, best move in the canonical
-    frame, bit length of the nodes its search took) in buckets of ``BUCKET`` entries,
-    the smallest search overwritten first, and ``work`` scratch rows indexed by the
-    lines left (capture options, chain and loop counts).  Forced or safe captures and
+    The board's arrays come one by one (``Geometry.arrays``), views that are not
+    reference-counted (``search`` makes them); ``tt`` is the transposition table
+    (``WORDS`` int64 words per entry: the key, then the lower and upper bound, the
+    best move in the canonical frame and the bit length of the nodes its search
+    took) in buckets of ``BUCKET`` entries, the smallest search overwritten first,
+    and ``work[k, lines left]`` scratch rows (k: capture options, chain counts, loop
+    counts, moves).  Forced or safe captures and
     chains with one way to take them are made first (``settle``) and their boxes
     added; the rest is stored under its canonical line set.  Moves: at a chain end that
     may be declined, take or decline, both valued from one rest (``capture_options``);
@@ -467,33 +645,31 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     refutes the window; then the table's best move, then every line, those that give
     nothing away nearest the centre first, then the sacrifices.
     """
-    line_boxes, box_lines, order, lut, corners, twin, perm, inv = geo
-    tt_key, tt_lo, tt_hi, tt_move, tt_work = tt
     stats[0] += 1
     start = stats[0]
     if stats[1] != 0:
         stats[2] = 1
         return 0
-    bufs, chain_rows, loop_rows, move_rows = work
-    mask, gained, count = settle(mask, must, full, line_boxes, box_lines, nboxes, bufs)
+    bufs = work[0]
+    mask, gained, count, s2, s3, s4 = settle(mask, must, full, line_boxes, box_lines, line_bits, dims, bufs)
     if mask == full:
         return gained
     undrawn = _undrawn(mask, full)
     stats[4 + undrawn] += 1
     a = alpha - gained
     b = beta - gained
-    left = boxes_left(mask, box_lines, nboxes)
+    left = popcount(dims[3] & ~s4)
     lo = -left
     hi = left
     key, sym, swapped = canonical(mask, lut, corners)
-    slot = _slot(tt_key, key)
-    hit = probe(tt_key, key)
+    slot = _slot(tt, key)
+    hit = probe(tt, key)
     hint = -1
     if hit >= 0:
-        lo = np.int64(tt_lo[hit])
-        hi = np.int64(tt_hi[hit])
-        if tt_move[hit] >= 0:
-            hint = from_canonical(np.int64(tt_move[hit]), sym, swapped, inv, corners)
+        lo, hi = entry_bounds(tt, hit)
+        stored = entry_move(tt, hit)
+        if stored >= 0:
+            hint = from_canonical(stored, sym, swapped, inv, corners)
     buf = bufs[undrawn]  # one row per depth: lines drawn only grow along a path
     if not must and count == 2 and buf[1] < 0 and lo < 0:
         # A chain end that may be taken or declined: both leave the same lines for
@@ -513,9 +689,9 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     best_line = -1
     done = False
     if count == 0:
-        chains = chain_rows[undrawn]
-        loops = loop_rows[undrawn]
-        if simple_components(mask, line_boxes, box_lines, nboxes, chains, loops):
+        chains = work[1, undrawn]
+        loops = work[2, undrawn]
+        if simple_components(mask, line_boxes, box_lines, dims, s2, s4, chains, loops):
             best = simple_value(chains, loops, must)
             a0 = -left - 1  # exact: stored as both bounds
             b = left + 1
@@ -525,17 +701,58 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
         # with the taker to move after taking and the other player after declining.
         take = buf[0]
         decline = -buf[1] - 1
-        stake = completes(mask, line_boxes, box_lines, take)
+        stake = completions(line_bits, s3, take)
         rest = mask | (np.int64(1) << take)
-        stake += completes(rest, line_boxes, box_lines, decline)
-        rest, more = forced_captures(rest | (np.int64(1) << decline), must, line_boxes, box_lines, nboxes)
+        _, r3, _ = planes(rest, dims)
+        stake += completions(line_bits, r3, decline)
+        rest, more, _, _, _ = forced_captures(
+            rest | (np.int64(1) << decline), must, line_boxes, box_lines, dims
+        )
         stake += more
-        best = stake + negamax(rest, a - stake, b - stake, must, full, nboxes, geo, tt, stats, work)
+        best = stake + negamax(
+            rest,
+            a - stake,
+            b - stake,
+            must,
+            full,
+            line_boxes,
+            box_lines,
+            order,
+            lut,
+            corners,
+            twin,
+            perm,
+            inv,
+            line_bits,
+            dims,
+            tt,
+            stats,
+            work,
+        )
         best_line = take
         if best > a:
             a = best
         if a < b:
-            v = -stake - negamax(rest, -b - stake, -a - stake, must, full, nboxes, geo, tt, stats, work)
+            v = -stake - negamax(
+                rest,
+                -b - stake,
+                -a - stake,
+                must,
+                full,
+                line_boxes,
+                box_lines,
+                order,
+                lut,
+                corners,
+                twin,
+                perm,
+                inv,
+                line_bits,
+                dims,
+                tt,
+                stats,
+                work,
+            )
             if v > best:
                 best = v
                 best_line = decline
@@ -550,15 +767,16 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
             if twin[line] >= 0 and not (mask >> twin[line]) & 1:
                 continue
             child = mask | (np.int64(1) << line)
-            child, cg, _ = settle(child, must, full, line_boxes, box_lines, nboxes, bufs)
+            child, cg, _, _, _, _ = settle(child, must, full, line_boxes, box_lines, line_bits, dims, bufs)
             if child == full:
                 v = -cg
             else:
                 ckey, _, _ = canonical(child, lut, corners)
-                h = probe(tt_key, ckey)
+                h = probe(tt, ckey)
                 if h < 0:
                     continue
-                v = -(np.int64(tt_hi[h]) + cg)
+                chi = entry_bounds(tt, h)[1]
+                v = -(chi + cg)
             if v >= b:
                 best = v
                 best_line = line
@@ -566,7 +784,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
                 break
     if not done:
         # The moves in the order tried; a take (the mover plays again) is written -(line + 1).
-        moves = move_rows[undrawn]
+        moves = work[3, undrawn]
         n = 0
         for k in range(count):  # several chain ends: take at one of them
             moves[n] = -(buf[k] + 1)
@@ -581,18 +799,54 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
                     continue
                 if twin[line] >= 0 and not (mask >> twin[line]) & 1:
                     continue  # the other outer side of a free corner box gives the same position
-                if creates_capture(mask, line_boxes, box_lines, line) != (sacrifices == 1):
-                    continue
+                if ((s2 & line_bits[line]) != 0) != (sacrifices == 1):
+                    continue  # written out: a call with an array costs a reference count per line
                 moves[n] = line
                 n += 1
         for i in range(n):
             line = moves[i]
             if line >= 0:
-                v = -negamax(mask | (np.int64(1) << line), -b, -a, must, full, nboxes, geo, tt, stats, work)
+                v = -negamax(
+                    mask | (np.int64(1) << line),
+                    -b,
+                    -a,
+                    must,
+                    full,
+                    line_boxes,
+                    box_lines,
+                    order,
+                    lut,
+                    corners,
+                    twin,
+                    perm,
+                    inv,
+                    line_bits,
+                    dims,
+                    tt,
+                    stats,
+                    work,
+                )
             else:
                 line = -line - 1
                 v = 1 + negamax(
-                    mask | (np.int64(1) << line), a - 1, b - 1, must, full, nboxes, geo, tt, stats, work
+                    mask | (np.int64(1) << line),
+                    a - 1,
+                    b - 1,
+                    must,
+                    full,
+                    line_boxes,
+                    box_lines,
+                    order,
+                    lut,
+                    corners,
+                    twin,
+                    perm,
+                    inv,
+                    line_bits,
+                    dims,
+                    tt,
+                    stats,
+                    work,
                 )
             if v > best:
                 best = v
@@ -604,7 +858,7 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     if stats[2] != 0:
         return best + gained
     if hit < 0:
-        hit = _victim(tt_work, slot)
+        hit = _victim(tt, slot)
     if best <= a0:
         hi = best
     elif best >= b:
@@ -612,23 +866,15 @@ def negamax(mask, alpha, beta, must, full, nboxes, geo, tt, stats, work):
     else:
         lo = best
         hi = best
-    tt_key[hit] = key
-    tt_lo[hit] = lo
-    tt_hi[hit] = hi
-    tt_move[hit] = to_canonical(best_line, sym, swapped, perm, corners) if best_line >= 0 else -1
-    tt_work[hit] = min(127, _bit_length(stats[0] - start + 1))
+    move = to_canonical(best_line, sym, swapped, perm, corners) if best_line >= 0 else -1
+    store(tt, hit, key, lo, hi, move, min(127, _bit_length(stats[0] - start + 1)))
     stats[3] += 1
     return best + gained
 
 
 @kernel
 def _undrawn(mask, full):
-    n = 0
-    rest = full & ~mask
-    while rest:
-        rest &= rest - 1
-        n += 1
-    return n
+    return popcount(full & ~mask)
 
 
 @kernel
@@ -664,7 +910,7 @@ def retrograde(num_lines, must, line_boxes, box_lines):
 
 
 @kernel
-def check_pruning(table, num_lines, must, nboxes, line_boxes, box_lines):
+def check_pruning(table, num_lines, must, line_boxes, box_lines, dims):
     """Every line set whose value the solver's move rules get wrong, one step deep.
 
     For each line set: the forced/safe captures, then the moves the search tries
@@ -675,15 +921,15 @@ def check_pruning(table, num_lines, must, nboxes, line_boxes, box_lines):
     size = np.int64(1) << num_lines
     full = size - 1
     for mask0 in range(size - 1):
-        mask, gained = forced_captures(mask0, must, line_boxes, box_lines, nboxes)
+        mask, gained, s2, s3, _ = forced_captures(np.int64(mask0), must, line_boxes, box_lines, dims)
         if mask == full:
             v = gained
         else:
             best = -1000
             count = 0
-            buf = np.empty(nboxes + 1, dtype=np.int64)
+            buf = np.empty(box_lines.shape[0] + 1, dtype=np.int64)
             if not must:
-                count = capture_options(mask, line_boxes, box_lines, nboxes, buf)
+                count = capture_options(mask, line_boxes, box_lines, s2, s3, buf)
             if count > 0:
                 for k in range(count):
                     line = buf[k]

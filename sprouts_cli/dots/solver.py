@@ -55,6 +55,8 @@ class Geometry:
     twin: np.ndarray
     perm: np.ndarray
     inv: np.ndarray
+    line_bits: np.ndarray
+    dims: np.ndarray
 
     @property
     def arrays(self) -> tuple:
@@ -68,7 +70,14 @@ class Geometry:
             self.twin,
             self.perm,
             self.inv,
+            self.line_bits,
+            self.dims,
         )
+
+    @property
+    def shape(self) -> tuple:
+        """What the capture and chain kernels read: (line_boxes, box_lines, dims)."""
+        return (self.line_boxes, self.box_lines, self.dims)
 
     @classmethod
     def of(cls, board: Board) -> Geometry:
@@ -101,7 +110,11 @@ def _geometry(board: Board) -> Geometry:
         twin[b] = a
     perm = np.array(board.symmetries, dtype=np.int64)
     inv = np.argsort(perm, axis=1).astype(np.int64)
-    return Geometry(board, line_boxes, box_lines, order, lut, corners, twin, perm, inv)
+    line_bits = np.array([sum(1 << b for b in boxes) for boxes in board.line_boxes], dtype=np.int64)
+    dims = np.array(
+        [board.rows, board.cols, board.num_horizontal, (1 << board.num_boxes) - 1], dtype=np.int64
+    )
+    return Geometry(board, line_boxes, box_lines, order, lut, corners, twin, perm, inv, line_bits, dims)
 
 
 def pure_kernels():
@@ -132,9 +145,9 @@ class Result:
     nodes: int
 
 
-#: bytes per entry of the transposition table (key 8, bounds 2, best line 1, search size 1)
-ENTRY_BYTES = 12
-#: the table sizes allowed, as powers of two (16 entries to 2**32, 48 GB)
+#: bytes per entry of the transposition table: the key, then bounds, best line and search size in one word
+ENTRY_BYTES = 8 * _kernels.WORDS
+#: the table sizes allowed, as powers of two (16 entries to 2**32, 64 GB)
 TABLE_BITS = (4, 32)
 
 
@@ -148,24 +161,27 @@ def table_bytes(bits: int) -> int:
     return ENTRY_BYTES << bits
 
 
-def _table(bits: int) -> tuple[np.ndarray, ...]:
-    """A transposition table of 2**bits entries; ``LimitError`` for a size out of range or memory."""
+def _table(bits: int) -> np.ndarray:
+    """A transposition table of 2**bits entries; ``LimitError`` for a size out of range or memory.
+
+    ``_kernels.WORDS`` int64 words per entry (key -1: empty), starting on a 64-byte
+    boundary so that each bucket of ``_kernels.BUCKET`` entries is one cache line.
+    """
     low, high = TABLE_BITS
     if not isinstance(bits, int) or not low <= bits <= high:
         raise LimitError(f"a table of 2**{bits} entries: the size must be 2**{low} to 2**{high}")
-    size = 1 << bits
+    words = _kernels.WORDS << bits
     try:
-        return (
-            np.full(size, -1, dtype=np.int64),  # canonical line set
-            np.zeros(size, dtype=np.int8),  # lower bound
-            np.zeros(size, dtype=np.int8),  # upper bound
-            np.full(size, -1, dtype=np.int8),  # best line, in the canonical frame
-            np.zeros(size, dtype=np.int8),  # bit length of the nodes its search took (the bigger is kept)
-        )
+        raw = np.empty(words + 8, dtype=np.int64)
     except MemoryError:
         raise LimitError(
             f"a table of 2**{bits} entries ({table_bytes(bits) / 2**30:.1f} GB) does not fit in memory"
         ) from None
+    skip = (-raw.ctypes.data % 64) // 8
+    table = raw[skip : skip + words]
+    table[0 :: _kernels.WORDS] = -1
+    table[1 :: _kernels.WORDS] = 0
+    return table
 
 
 @dataclass
@@ -194,20 +210,19 @@ class Solver:
         self.table = _table(self.table_bits)
         self.stats = np.zeros(4 + 64, dtype=np.int64)
         rows, width = self.board.num_lines + 1, self.board.num_lines + 1
-        self.work = tuple(np.zeros((rows, width), dtype=np.int64) for _ in range(4))
+        self.work = np.zeros((4, rows, width), dtype=np.int64)
         self._k = pure_kernels() if self.pure else _kernels
 
     # ------------------------------------------------------------ the kernel
 
     def _search(self, lines: int, alpha: int, beta: int) -> int:
-        v = self._k.negamax(
+        v = self._k.search(
             np.int64(lines),
             np.int64(alpha),
             np.int64(beta),
             self.must_complete,
             np.int64(self.board.full),
-            np.int64(self.board.num_boxes),
-            self.geometry.arrays,
+            *self.geometry.arrays,
             self.table,
             self.stats,
             self.work,
