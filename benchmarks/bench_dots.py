@@ -65,6 +65,7 @@ def run(board: Board, must: bool, limit: float, bits: int) -> dict:
         "cpu": cpu,
         "nodes": solver.nodes,
         "bits": solver.table_bits,
+        "steps": list(solver.steps),
     }
 
 
@@ -76,7 +77,10 @@ def main() -> int:
     )
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
     parser.add_argument(
-        "--table-bits", type=int, help="table of 2**bits entries of 12 bytes (default: by board)"
+        "--table-bits", type=int, help="table of 2**bits entries of 16 bytes (default: by board)"
+    )
+    parser.add_argument(
+        "--steps", action="store_true", help="a line per null-window search of MTD(f): its answer and cost"
     )
     args = parser.parse_args()
     print(
@@ -99,6 +103,20 @@ def main() -> int:
                 f"{r['nodes']:13,d} {rate:10,.0f} 2**{r['bits']}",
                 flush=True,
             )
+            if args.steps:
+                for step in r["steps"]:
+                    answer = (
+                        "stopped"
+                        if step.value is None
+                        else f">= {step.value}"
+                        if step.value >= step.beta
+                        else f"<= {step.value}"
+                    )
+                    print(
+                        f"{'':<6} value >= {step.beta:>3}? {answer:>10} {'':>8} {step.cpu:8.2f} "
+                        f"{step.nodes:13,d}",
+                        flush=True,
+                    )
     for rule in args.rules:
         mine = [r for r in results if r["must"] == (rule == "must-complete")]
         finished = [r for r in mine if r["done"] and r["nodes"] > 1000]

@@ -11,6 +11,8 @@ from functools import cache
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sprouts_cli.dots import Board, DotsPosition, Solver, retrograde
 from sprouts_cli.dots import _kernels as K
@@ -50,6 +52,24 @@ def test_retrograde_is_minimax(name: str, must: bool) -> None:
 def test_compiled_and_plain_retrograde_agree(must: bool) -> None:
     board = Board(2, 2)
     assert np.array_equal(retrograde(board, must), retrograde(board, must, pure=True))
+
+
+BOARDS = st.sampled_from(["1x1", "1x3", "2x2", "2x3", "3x2", "3x4", "4x4", "4x5", "5x5", "2x9"])
+
+
+@given(BOARDS, st.randoms(use_true_random=False))
+def test_bit_parallel_side_counts_are_the_box_by_box_counts(name: str, rng: random.Random) -> None:
+    """``planes`` (compiled and plain) against counting each box's drawn sides, and ``popcount``."""
+    board = Board.parse(name)
+    g = Geometry.of(board)
+    lines = rng.getrandbits(board.num_lines) & rng.getrandbits(board.num_lines) | rng.getrandbits(
+        board.num_lines
+    )
+    p = DotsPosition(board, lines)
+    expected = tuple(sum(1 << b for b in range(board.num_boxes) if p.sides(b) == k) for k in (2, 3, 4))
+    for kernels in (K, pure_kernels()):
+        assert tuple(int(x) for x in kernels.planes(np.int64(lines), g.dims)) == expected
+        assert kernels.popcount(np.int64(lines)) == lines.bit_count()
 
 
 def _pruning_errors(board: Board, must: bool) -> list[int]:

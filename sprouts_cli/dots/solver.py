@@ -133,6 +133,21 @@ def _pure_kernels():
     return module
 
 
+@dataclass(frozen=True)
+class Step:
+    """One null-window search of MTD(f): is the value at least ``beta``?
+
+    ``value`` is the fail-soft answer (at least ``beta``: a lower bound; below it: an
+    upper bound), None when the search was stopped; ``nodes`` and ``cpu`` its cost
+    (CPU seconds of the whole process).
+    """
+
+    beta: int
+    value: int | None
+    nodes: int
+    cpu: float
+
+
 @dataclass
 class Result:
     """A solved position: its value, the moves achieving it (when asked), and the cost."""
@@ -201,6 +216,7 @@ class Solver:
     table_bits: int | None = None
     pure: bool = False
     nodes: int = 0
+    steps: list[Step] = field(default_factory=list)  # the null-window searches of the last ``value``
     _k: ModuleType = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -263,9 +279,19 @@ class Solver:
         started = time.monotonic()
         deadline = None if time_limit is None else started + time_limit
         guess = 0
+        self.steps = []
         while lo < hi:
             beta = max(guess, lo + 1)
+            step_nodes, step_cpu = int(self.stats[0]), time.process_time()
             v = self._run(lambda b=beta: self._search(position.lines, b - 1, b), deadline)
+            self.steps.append(
+                Step(
+                    beta,
+                    v if not self.stats[2] else None,
+                    int(self.stats[0]) - step_nodes,
+                    time.process_time() - step_cpu,
+                )
+            )
             if self.stats[2]:
                 self.nodes += int(self.stats[0]) - start_nodes
                 nodes, seconds = int(self.stats[0]) - start_nodes, time.monotonic() - started
