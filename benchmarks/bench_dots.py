@@ -10,25 +10,25 @@ give a projected time (a rough guide: the growth is not truly steady).
     python benchmarks/bench_dots.py                        # 3x3, 3x4, 4x4, 60 s each at most
     python benchmarks/bench_dots.py --time-limit 1800      # the 30-minute goal for 4x4
     python benchmarks/bench_dots.py --boards 4x5 --time-limit 600   # the moonshot
-    python benchmarks/bench_dots.py --boards 4x4 --table-bits 28    # a 3 GB table
+    python benchmarks/bench_dots.py --boards 4x4 --table-bits 28    # a 4 GB table
 
-Measured (2026-12-01, the shared 2-core machine, loads of 10 to 40; CPU seconds are
-the fair figure).  3x3 and 3x4 with this solver:
+Measured (2026-12-01, the shared 2-core machine; CPU seconds are the fair figure),
+one core, fresh table per run:
 
-    board  rule            value   cpu s      nodes   (before: cpu s, nodes)
-    3x3    free               -3    0.14    157,715   0.13    187,416
-    3x3    must-complete      -3    0.06     75,053   0.05     80,787
-    3x4    free                0    6.60  4,757,679   8.57 10,127,402
-    3x4    must-complete      -2    5.01  4,311,549   4.20  6,537,089
+    board  rule            value    cpu s          nodes   table
+    3x3    free               -3     0.06        157,715   2**19
+    3x3    must-complete      -3     0.03         75,053   2**19
+    3x4    free                0     2.7       4,757,679   2**26
+    3x4    must-complete      -2     2.1       4,311,549   2**26
+    4x4    free                0   388.1     421,987,165   2**28 (4 GB), high priority
+    4x4    must-complete       4   368.0     497,620,266   2**28 (4 GB), high priority
 
-4x4 was not finished.  The solver before the buckets of four (buckets of two kept by
-lines left, 2**26 entries), each run 2400 s of wall time at nice -10: free form
-proved 0 <= value after 1,941 CPU s and 2.83e9 nodes; must-complete proved
-2 <= value after 2,307 CPU s and 3.90e9 nodes.  The published free value is 0;
-the must-complete value of 4x4 is not published, and was not found here.  This
-solver (enhanced cut-off from 10 lines left), --table-bits 28, nice 5 on the loaded
-machine: free form 0 <= value after at most 347 CPU s and 1.72e8 nodes, the other
-half unfinished when its 3000 s of wall time ran out; must-complete not run.
+The must-complete value of 4x4 (+4 for the first player) is not published; the free
+value (0) is Barker and Korf's.  The same searches node for node with the solver
+before its box sides were counted bit-parallel, its table packed one bucket to a
+cache line and its arrays freed of numba's reference counts: 3x4 6.6 and 5.0 s,
+4x4 771.6 and 719.9 s (2**28 entries of 12 bytes), also at high priority.  With
+``--steps``, 3x4 free: value >= 0 in 4.1 M nodes, then value >= 1 refuted in 0.6 M.
 """
 
 from __future__ import annotations

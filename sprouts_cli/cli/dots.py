@@ -49,8 +49,8 @@ def _rule(must_complete: bool) -> str:
     "--table-bits",
     type=click.IntRange(4, 32),
     metavar="N",
-    help="Transposition table of 2**N entries of 12 bytes (default: by board, 2**16 to 2**26; "
-    "more helps big boards: 2**28 is 3 GB).",
+    help="Transposition table of 2**N entries of 16 bytes (default: by board, 2**16 to 2**26; "
+    "more helps big boards: 2**28 is 4 GB).",
 )
 def solve_command(
     positions: tuple[str, ...],

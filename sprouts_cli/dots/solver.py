@@ -167,7 +167,7 @@ TABLE_BITS = (4, 32)
 
 
 def default_table_bits(board: Board) -> int:
-    """2**(lines - 5) entries, between 2**16 (768 kB) and 2**26 (768 MB)."""
+    """2**(lines - 5) entries, between 2**16 (1 MB) and 2**26 (1 GB)."""
     return min(26, max(16, board.num_lines - 5))
 
 
@@ -203,7 +203,7 @@ def _table(bits: int) -> np.ndarray:
 class Solver:
     """A solver for one board and rule, keeping its transposition table between questions.
 
-    ``table_bits`` sets the table to 2**bits entries of 12 bytes (``TABLE_BITS`` is the
+    ``table_bits`` sets the table to 2**bits entries of 16 bytes (``TABLE_BITS`` is the
     range allowed; ``LimitError`` out of it or when the memory is not there); by default
     it grows with the board (``default_table_bits``), as the search depends on it once
     the table is full: the empty 3x4 board under the must-complete rule takes 5.5
