@@ -140,6 +140,24 @@ def test_solver_on_every_position_of_2x3(name: str, must: bool) -> None:
     _solver_agrees_everywhere(name, must)
 
 
+@pytest.mark.parametrize("etc_min", [0, 99])
+@pytest.mark.parametrize("must", RULES)
+def test_the_enhanced_cut_off_everywhere_or_nowhere_changes_no_value(must: bool, etc_min: int) -> None:
+    """The children looked up first at every node (0) or at none (99), on positions of 2x3 and 3x3."""
+    for name, step in (("2x3", 89), ("3x3", 4_000_037)):
+        board = Board.parse(name)
+        table = retrograde(board, must) if name == "2x3" else None
+        solver = Solver(board, must, table_bits=14, etc_min=etc_min)
+        for lines in range(0, board.full + 1, step):
+            p = DotsPosition(board, lines)
+            if table is not None:
+                assert solver.value(p) == table[lines]
+            else:
+                assert solver.value(p) == Solver(board, must, table_bits=14).value(p)
+    empty = DotsPosition(Board(3, 3))
+    assert solver.value(empty) == -3
+
+
 @pytest.mark.parametrize("must", RULES)
 def test_compiled_and_plain_search_agree(must: bool) -> None:
     board = Board(2, 3)

@@ -470,7 +470,7 @@ def check_simple(table, num_lines, must, line_boxes, box_lines, dims):
     return bad
 
 
-#: the fewest lines left at which a node first looks up its children in the table
+#: the fewest lines left at which a node first looks up its children in the table (the default)
 ETC_MIN = 18
 
 
@@ -571,6 +571,7 @@ def search(
     beta,
     must,
     full,
+    etc_min,
     line_boxes,
     box_lines,
     order,
@@ -592,6 +593,7 @@ def search(
         beta,
         must,
         full,
+        etc_min,
         unowned(line_boxes),
         unowned(box_lines),
         unowned(order),
@@ -615,6 +617,7 @@ def negamax(
     beta,
     must,
     full,
+    etc_min,
     line_boxes,
     box_lines,
     order,
@@ -641,9 +644,9 @@ def negamax(
     chains with one way to take them are made first (``settle``) and their boxes
     added; the rest is stored under its canonical line set.  Moves: at a chain end that
     may be declined, take or decline, both valued from one rest (``capture_options``);
-    otherwise, with ``ETC_MIN`` lines left or more, a child whose stored bound already
-    refutes the window; then the table's best move, then every line, those that give
-    nothing away nearest the centre first, then the sacrifices.
+    otherwise, with ``etc_min`` lines left or more, a child (not a sacrifice) whose
+    stored bound already refutes the window; then the table's best move, then every
+    line, those that give nothing away nearest the centre first, then the sacrifices.
     """
     stats[0] += 1
     start = stats[0]
@@ -715,6 +718,7 @@ def negamax(
             b - stake,
             must,
             full,
+            etc_min,
             line_boxes,
             box_lines,
             order,
@@ -739,6 +743,7 @@ def negamax(
                 -a - stake,
                 must,
                 full,
+                etc_min,
                 line_boxes,
                 box_lines,
                 order,
@@ -757,7 +762,7 @@ def negamax(
                 best = v
                 best_line = decline
         done = True
-    if not done and count == 0 and undrawn >= ETC_MIN:
+    if not done and count == 0 and undrawn >= etc_min:
         # Enhanced transposition cut-off: a child whose stored bound already refutes
         # the window ends the node before any child is searched.
         for k in range(order.shape[0]):
@@ -766,6 +771,8 @@ def negamax(
                 continue
             if twin[line] >= 0 and not (mask >> twin[line]) & 1:
                 continue
+            if (s2 & line_bits[line]) != 0:
+                continue  # a sacrifice: seldom the refutation, and its settling follows chains
             child = mask | (np.int64(1) << line)
             child, cg, _, _, _, _ = settle(child, must, full, line_boxes, box_lines, line_bits, dims, bufs)
             if child == full:
@@ -812,6 +819,7 @@ def negamax(
                     -a,
                     must,
                     full,
+                    etc_min,
                     line_boxes,
                     box_lines,
                     order,
@@ -834,6 +842,7 @@ def negamax(
                     b - 1,
                     must,
                     full,
+                    etc_min,
                     line_boxes,
                     box_lines,
                     order,

@@ -208,13 +208,16 @@ class Solver:
     it grows with the board (``default_table_bits``), as the search depends on it once
     the table is full: the empty 3x4 board under the must-complete rule takes 5.5
     million nodes with 2**20 entries and 4.1 million with 2**24.  ``pure`` runs
-    the plain-Python copy of the kernels instead of the compiled one.
+    the plain-Python copy of the kernels instead of the compiled one.  ``etc_min``:
+    the fewest lines left at which a node looks its children up in the table first
+    (enhanced transposition cut-off).
     """
 
     board: Board
     must_complete: bool = False
     table_bits: int | None = None
     pure: bool = False
+    etc_min: int = _kernels.ETC_MIN
     nodes: int = 0
     steps: list[Step] = field(default_factory=list)  # the null-window searches of the last ``value``
     _k: ModuleType = field(init=False, repr=False)
@@ -238,6 +241,7 @@ class Solver:
             np.int64(beta),
             self.must_complete,
             np.int64(self.board.full),
+            np.int64(self.etc_min),
             *self.geometry.arrays,
             self.table,
             self.stats,
