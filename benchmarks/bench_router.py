@@ -12,14 +12,24 @@ moves of their largest displacement; Z and R move everything).
 Goals (issue 14): at 10 spots at least 90% of moves drawn without A, R or Z; at 30
 spots at least 70%; every move drawn; median under 0.5 s per move at 20 spots.
 
-Measured (issue 14, pushing curves apart and the banded fit; shared 2-core machine
-under heavy load, so the wall seconds are about ten times the CPU seconds):
+Measured (issue 14; CPU seconds per move; the 2-core machine was shared with several
+other engineers' runs, load 10-25, so wall seconds are not comparable):
 
-    spots moves  route slide push adjust rearrange layout smaller  med s p95 s med cpu p95 cpu
-       10   245  79.2%  0.8% 4.1%   6.1%      6.1%   3.7%    0.0%   1.64 48.96    0.12    3.55
+    spots seeds moves route slide push adjust rearrange layout smaller med cpu p95 cpu  without A/R/Z
+    before (the band without its own far parts, ports and spot places as they were):
+       10  1-10   245 79.2%  0.8% 4.1%   6.1%      6.1%   3.7%    0.0%    0.12    3.55  84%
+       20  1-10   497 77.9%  0.2% 5.0%   2.6%      6.2%   7.2%    0.8%    0.12    6.27  83%
+    after:
+       10  1-10   244 80.3%  0.8% 6.1%   6.6%      4.1%   2.0%    0.0%    0.10    2.33  87%
+       20  1-10   494 80.8%  0.2% 7.1%   3.8%      5.9%   2.0%    0.2%    0.11    5.12  88%
+       30   1-3   228 81.1%  0.4% 7.5%   1.8%      5.7%   3.5%    0.0%    0.14    5.71  89%
 
-    (no game cut, none refused; least clearance 3.8 px; old spots moved 44.1 px a move
-    on average; 84% drawn without A, R or Z)
+    (no game cut, none refused: every move drawn; least clearance 3.6-3.7 px)
+
+``--causes`` says why the moves that climbed did so (from the router's first
+refusal): after the changes, most are "no way: narrow" (the widest way is under
+``d0`` and pushing curves could not widen it), then marked moves read back with the
+wrong sides, then too little clearance for the new spot.
 
 Seconds are wall-clock and CPU (``time.process_time``) per move: on a shared
 machine the CPU seconds are the ones to compare.  A game that takes more than
