@@ -25,32 +25,43 @@ The whole table (to ``0*14`` and misère ``0*12``) takes hours; ``make bench`` r
 default sizes.  The machine is shared, so wall seconds are noisy: compare runs made
 under the same load.
 
-Measured 2026-12-01 after the sum search of issue 11 (``_mid_sum`` in
-``solve/nimbers.py``), on the 2-core machine shared with ~6 engineers (load average
-15-30, so wall seconds were 5-30 times CPU seconds and only CPU seconds count):
+Normal play, recorded 2026-12-01 at 09:20-09:45 UTC on main after the compiled move
+listing and the numbered search tables of issue 11 (commit 8aa9bff and its parent
+5cd3898), ``--normal 9-13`` by this script and ``0*14`` by ``/usr/bin/time -v``; the
+2-core machine was shared (load average 10-50), so wall seconds mean little and the
+ratio for one process is taken on CPU seconds.  Peak MB is the sum over the process and
+its workers: every process that loads the kernels holds ~175-210 MB before it searches
+(numba and LLVM; README "Memory"), so ``--jobs 2`` is three of them.
 
-    n  jobs  outcome   CPU s  peak MB  proved   x SPOTS (CPU)   before (CPU s)
-    9    1   win         1.3      42      583   7.6x            1.3
-    9    2   win         2.3      95      704   -               -
-   10    1   win         4.4      59    1,237   6.5x            4.9
-   10    2   win         7.7     132    1,438   -               -
-   11    1   win         4.8      59    1,297   8.7x            6.6
-   11    2   win         8.6     136    1,704   -               -
-   12    1   loss         88     112        -   8.5x            152 (146 MB)
+    n  jobs  outcome   CPU s  peak MB   proved   x SPOTS (CPU, 1 thread)   before (CPU s)
+    9    1   win         1.2      187      583   7.3x                      1.3
+    9    2   win         2.7      550      741   -                         2.3
+   10    1   win         2.0      190    1,237   2.9x                      4.4
+   10    2   win         4.0      570    1,422   -                         7.7
+   11    1   win         1.9      197    1,297   3.5x                      4.8
+   11    2   win         4.4      570    1,696   -                         8.6
+   12    1   loss       14.0      241    8,430   1.3x (MB: 10x)            22.8 (297 MB)
+   12    2   loss       22.3      630    8,248   -                         ~62
+   13    1   loss       25.1      260   14,665   1.3x                      37.7 (322 MB)
+   13    2   loss       45.4      681   15,058   -                         -
+   14    1   loss      139.1      468  130,865   1.5x                      not run
+   14    2   loss      213.6    393 *  133,381   -                         not run
 
-(``0*12`` one process was measured in the solver directly, ``/usr/bin/time -v``, not
-by this script.)  CPU seconds include the interpreter's start (~0.5 s).  ``--jobs 2``
-costs about 1.8 times the CPU of one process: its two workers still prove much the
-same facts.  Misère ``0*10`` (``--jobs 2``): a win, 133 CPU s, 117 MB.  ``0*13``,
-``0*14``, misère ``0*11`` and ``0*12`` were not run: at that load they would have taken
-hours.
+(* ``0*14 --jobs 2``: the largest single process, from ``/usr/bin/time``.)  ``--jobs 2``
+costs 1.5-2 times the CPU of one process: the root's children are split between the
+workers, but in ``0*12`` one child (``0*11.AB|AB``) alone is 26 of the root's 27 CPU s
+and shares most of its lands with the others, so both workers expand ~45,000 lands
+where one process expands 48,000 (sharing facts every 0.25 s instead of 1 s costs more
+in lookups: 28.4 CPU s against 22.3).  CPU seconds include the interpreter's start and
+loading the kernels (~1 s), most of the small rows.  ``before`` is the same row measured
+earlier on 2026-12-01, in CPU seconds: after the sum search (``0*12`` and ``0*13`` one
+process after the compiled canonical core too, commit aaaa574; ``0*12 --jobs 2`` at
+commit 09c9441).  Before issue 11 (commit 737f6a0): ``0*12`` 127 s and 400 MB.
 
-Both issue-11 pieces together (the compiled canonical core of ``engine/kernels.py`` and the
-sum search), measured once on main at commit aaaa574, one process, ``--no-db``,
-``/usr/bin/time -v``, load average ~6: ``0*11`` 2.3 CPU s and 238 MB peak (1,297 positions
-proved), ``0*12`` 22.8 CPU s and 297 MB (8,430 proved): 2.2 times SPOTS's 10.4 s, inside
-the goal of 31 s; ``0*13`` (a loss) 37.7 CPU s and 322 MB (14,665 proved; SPOTS 19 s).
-The memory goal of 100 MB is missed, mostly numba's ~130 MB per process.
+Misère play rows (kept by the misère work, ``bench_misere.py``; recorded here in a
+table of their own, below, without touching the normal rows above):
+
+    (not recorded yet)
 """
 
 from __future__ import annotations
