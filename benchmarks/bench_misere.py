@@ -44,9 +44,10 @@ def peak_mb() -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("last", nargs="?", type=int, default=9, help="largest n (default 9)")
+    ap.add_argument("--first", type=int, default=1, help="smallest n (default 1)")
     ap.add_argument("--budget", type=float, default=1200.0, help="wall seconds for all n (default 1200)")
     ap.add_argument("--tree-lives", type=int, default=None, help="land size that gets a tree at once")
-    ap.add_argument("--method", choices=("pns", "dfs"), default="pns")
+    ap.add_argument("--method", choices=("dfpn", "pns", "dfs"), default="dfpn")
     ap.add_argument("--profile", action="store_true", help="print a cProfile summary on stderr")
     args = ap.parse_args()
 
@@ -60,7 +61,7 @@ def main() -> int:
     deadline = time.monotonic() + args.budget
     failed = False
     total_cpu = 0.0
-    for n in range(1, args.last + 1):
+    for n in range(args.first, args.last + 1):
         cpu0, wall0, eng0 = time.process_time(), time.perf_counter(), solver.timing["children"]
         if prof:
             prof.enable()

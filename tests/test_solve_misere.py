@@ -44,6 +44,38 @@ def test_search_only_and_trees_only_agree_with_brute_force(small_positions, tree
         assert solver.outcome(small_positions[k]) == brute_misere_win(k), k
 
 
+@pytest.mark.parametrize("method", ["dfpn", "pns", "dfs"])
+def test_every_search_method_matches_brute_force_with_search_only(small_positions, method):
+    """With no land tree at all (tree_lives=0) every answer comes from the search itself."""
+    sample = random.Random(11).sample(sorted(small_positions), 250)
+    solver = MisereSolver(method=method, tree_lives=0, combine_limit=0)
+    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
+    assert not wrong, wrong[:5]
+
+
+def test_lazy_dfpn_agrees_with_the_eager_search_on_sums_and_tiny_caches(small_positions):
+    """The lazy df-pn against the eager proof-number search it replaced, and against itself with
+    caches of two entries (children forgotten and made again as the search goes)."""
+    rng = random.Random(5)
+    keys = [k for k in sorted(small_positions) if small_positions[k].total_lives >= 6]
+    extra = ["0*5", "0*6", "0*4+*2", "0*3+0*2", "0*2.1a1a+*3", "0*3.1a1a+0*2"]
+    texts = rng.sample(keys, 60) + extra
+    eager = MisereSolver(method="pns", tree_lives=4)
+    lazy = MisereSolver(method="dfpn", tree_lives=4)
+    tiny = MisereSolver(method="dfpn", tree_lives=4, land_children_cache=2, state_children_cache=2)
+    for text in texts:
+        want = eager.outcome(text)
+        assert lazy.outcome(text) == want, text
+        assert tiny.outcome(text) == want, text
+    assert lazy.stats["states_searched"] > 0
+    assert tiny.stats["lands_expanded"] > lazy.stats["lands_expanded"]  # forgotten lands were opened again
+
+
+def test_an_unknown_search_method_is_refused():
+    with pytest.raises(ValueError, match="unknown search method"):
+        MisereSolver(method="bfs")
+
+
 @pytest.fixture(scope="module")
 def small_lands(small_positions) -> dict[str, int]:
     """Every land met from 1 to 4 spots, with its lives."""
@@ -117,6 +149,15 @@ def test_published_misere_results(n):
 @pytest.mark.parametrize("n", [8, 9])
 def test_published_misere_results_slow(n):
     assert MisereSolver().outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_lazy_and_eager_searches_agree_on_every_child_of_the_start(n):
+    """Each child of the n-spot start, by the lazy df-pn and by the eager proof-number search."""
+    lazy, eager = MisereSolver(method="dfpn"), MisereSolver(method="pns")
+    for child in sorted(Position.start(n).children()):
+        assert lazy.outcome(child) == eager.outcome(child), child
 
 
 def test_winning_moves_are_exactly_the_losing_children():

@@ -14,7 +14,16 @@ solver searches: a state is (lands not yet reduced to trees, trees, nim heaps); 
 move is made in one land, in one tree (one of its options) or in one heap, and the
 mover wins if some move leaves a loss.  Lands small enough (``tree_lives``) are
 replaced by their trees as soon as they appear, trees small enough are summed into
-one (``combine_limit``), and states are memoised.  Lands are named by their reduced
+one (``combine_limit``), and states are memoised.
+
+The search is depth-first proof-number search (``method="dfpn"``, the normal-play
+solver's df-pn of ``nimbers.py``) with lazy children: a state's children are made one
+at a time as the search asks for them, and the children of a land are made lazily and
+shared by every state that holds the land (``children.LazyChildren``, through the
+compiled kernels of ``reduce.reduced_lands_after``).  The two eager searches it
+replaced, best-first proof-number search (``"pns"``) and depth-first search
+(``"dfs"``), make every child of a state at once; they are kept as references that
+the tests compare with.  Lands are named by their reduced
 forms, which keep the full misère value (``engine/reduce.py``), so a reduced form is
 a valid key for a land's tree.
 
@@ -31,20 +40,35 @@ import time
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..engine.caches import BoundedCache
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
-from .children import land_children, read_land
+from .children import LazyChildren, read_land
 from .clock import Deadline
 from .misere_trees import ZERO, TreeStore, normal_heaps
+from .nimbers import EPSILON
 
 #: Lands with at most this many lives are replaced by their canonical trees at once.
 TREE_LIVES = 8
+#: Of several open lands side by side, all but the largest get their trees up to this many lives.
+SUM_TREE_LIVES = 8
 #: Two trees whose sizes multiply to at most this are summed into one tree.
 COMBINE_LIMIT = 4096
 #: The clock is read every this many visited states.
 CLOCK_EVERY = 64
 #: An infinite proof or disproof number.
 INF = 10**9
+#: At most this many lands keep their children in memory (least recently used go first).
+LAND_CHILDREN_CACHE = 100_000
+#: At most this many open search states keep their child states (least recently used go first).
+STATE_CHILDREN_CACHE = 50_000
+#: The df-pn table of unproved states' (pn, dn) is emptied when it grows past this.
+TT_LIMIT = 1_000_000
+#: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
+DN_PER_LIFE = 1
+#: The search methods: depth-first proof-number search with lazy children (the default), and
+#: the first two, which make every child of a state at once (kept as references for the tests).
+METHODS = ("dfpn", "pns", "dfs")
 
 #: A search state: lands still to search (sorted), trees (sorted ids), nim heaps (normalised).
 State = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
@@ -59,9 +83,45 @@ class MisereTable(Protocol):
     def put_misere(self, key: str, text: str) -> None: ...
 
 
-def land_lives(land: str) -> int:
-    """The lives in a land string (each move removes one, so it bounds the land's depth)."""
-    return Position.from_string(land).total_lives
+#: A child in a state's list: the child state, or its outcome when it was settled as it was made.
+Child = Any
+
+
+class StateChildren:
+    """The child states of one search state, made one at a time as the search asks for them.
+
+    ``found`` holds the distinct children made so far, each a ``State`` or, when it was
+    settled as it was made (only trees and heaps left, or known before), its outcome
+    (True: the player to move there wins).  ``estimate`` is how many children the state
+    was thought to have when it was opened (for the disproof number of the rest).
+    """
+
+    __slots__ = ("_gen", "_seen", "done", "estimate", "found")
+
+    def __init__(self, gen: Iterator[Child], estimate: int) -> None:
+        self._gen: Iterator[Child] | None = gen
+        self._seen: set[Child] | None = set()
+        self.found: list[Child] = []
+        self.done = False
+        self.estimate = estimate
+
+    def more(self) -> bool:
+        """Make one more distinct child; False when there is none left."""
+        gen, seen = self._gen, self._seen
+        if gen is None or seen is None:
+            return False
+        for child in gen:
+            if child not in seen:
+                seen.add(child)
+                self.found.append(child)
+                return True
+        self.done = True
+        self._gen = self._seen = None
+        return False
+
+    def remaining(self) -> int:
+        """An estimate of the children not made yet (at least 1 unless done)."""
+        return 0 if self.done else max(1, self.estimate - len(self.found))
 
 
 class MisereSolver:
@@ -80,24 +140,36 @@ class MisereSolver:
         *,
         store: TreeStore | None = None,
         tree_lives: int = TREE_LIVES,
+        sum_tree_lives: int = SUM_TREE_LIVES,
         combine_limit: int = COMBINE_LIMIT,
-        method: str = "pns",
+        method: str = "dfpn",
+        land_children_cache: int = LAND_CHILDREN_CACHE,
+        state_children_cache: int = STATE_CHILDREN_CACHE,
     ) -> None:
-        if method not in ("pns", "dfs"):
-            raise ValueError(f"unknown search method {method!r}: use 'pns' or 'dfs'")
+        if method not in METHODS:
+            raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
         self.method = method
         self.store = store if store is not None else TreeStore()
         self.table = table
         self.tree_lives = tree_lives
+        self.sum_tree_lives = sum_tree_lives
         self.combine_limit = combine_limit
         self._trees: dict[str, int] = {}
-        self._kids: dict[str, Children] = {}
+        self._kids: BoundedCache[str, LazyChildren] = BoundedCache(land_children_cache)
         self._lives: dict[str, tuple[int, int]] = {}
         self._memo: dict[State, bool] = {}
+        self._state_kids: BoundedCache[State, StateChildren] = BoundedCache(state_children_cache)
+        self._tt: dict[State, tuple[int, int]] = {}
         self._deadline = Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
         #: CPU seconds spent by the engine making children (where the time goes).
         self.timing = {"children": 0.0}
-        self.stats = {"positions_solved": 0, "lands_with_trees": 0, "table_hits": 0, "states_searched": 0}
+        self.stats = {
+            "positions_solved": 0,
+            "lands_with_trees": 0,
+            "table_hits": 0,
+            "states_searched": 0,
+            "lands_expanded": 0,
+        }
         self._outcome_table = table is not None and hasattr(table, "get_misere_outcome")
 
     # ------------------------------------------------------------------ public
@@ -133,7 +205,8 @@ class MisereSolver:
 
     # ------------------------------------------------------------------ lands
     def _land_lives(self, land: str) -> int:
-        return self._land_shape(land)[0]
+        hit = self._lives.get(land)
+        return self._land_shape(land)[0] if hit is None else hit[0]
 
     def _land_shape(self, land: str) -> tuple[int, int]:
         """(lives, lives of the largest region) of a land: a cheap measure of its size."""
@@ -144,16 +217,33 @@ class MisereSolver:
             self._lives[land] = hit
         return hit
 
-    def _children(self, land: str) -> Children:
-        """Each child of a land as (sorted reduced lands, heaps), memoised while the land is open."""
-        hit = self._kids.get(land)
-        if hit is None:
+    def _land_kids(self, land: str) -> LazyChildren:
+        """The children of a land, made as they are asked for (shared by every state holding the land)."""
+        kids = self._kids.get(land)
+        if kids is None:
+            self.stats["lands_expanded"] += 1
             t = time.process_time()
-            # a land has no heaps: its children are the normal solver's, each with no heap
-            hit = tuple((lands, ()) for lands in land_children(land))
-            self._kids[land] = hit
+            kids = self._kids.remember(land, LazyChildren(land))
             self.timing["children"] += time.process_time() - t
-        return hit
+        else:
+            self._kids.move_to_end(land)
+        return kids
+
+    def _more_land_kids(self, kids: LazyChildren) -> bool:
+        """One more distinct child of a land (the engine's work: timed)."""
+        t = time.process_time()
+        found = kids.more()
+        self.timing["children"] += time.process_time() - t
+        return found
+
+    def _children(self, land: str) -> Children:
+        """Every child of a land as (sorted reduced lands, heaps): a land's children have no heaps."""
+        kids = self._land_kids(land)
+        if not kids.done:
+            t = time.process_time()
+            kids.all()
+            self.timing["children"] += time.process_time() - t
+        return tuple((lands, ()) for lands in kids.found)
 
     def _known_tree(self, land: str) -> int | None:
         t = self._trees.get(land)
@@ -199,6 +289,12 @@ class MisereSolver:
                 open_lands.append(land)
             else:
                 ts.append(t)
+        if len(open_lands) >= 2 and self.sum_tree_lives > self.tree_lives:
+            # Several open lands multiply each other's states: every one but the largest
+            # gets its tree when it is small enough (Lemoine and Viennot's "all but the largest").
+            open_lands.sort(key=self._size_key)
+            while len(open_lands) >= 2 and self._land_lives(open_lands[0]) <= self.sum_tree_lives:
+                ts.append(self._tree(open_lands.pop(0)))
         plain: list[int] = []
         for t in (*trees, *ts):
             k = store.heap_size(t)
@@ -209,6 +305,9 @@ class MisereSolver:
         if len(plain) >= 2:
             plain = self._combine(plain, hs)
         return (tuple(sorted(open_lands)), tuple(sorted(plain)), normal_heaps(hs))
+
+    def _size_key(self, land: str) -> tuple[int, int, str]:
+        return (self._land_lives(land), len(land), land)
 
     def _combine(self, trees: list[int], heaps: list[int]) -> list[int]:
         """Sum the smallest trees into one while the product of their sizes stays small.
@@ -289,6 +388,8 @@ class MisereSolver:
         known = self._known(state)
         if known is not None:
             return known
+        if self.method == "dfpn":
+            return self._dfpn(state)
         if self.method == "pns":
             return self._pns(state)
         result = self._search(self._expand(state))
@@ -306,6 +407,161 @@ class MisereSolver:
                 open_kids.append(k)
         open_kids.sort(key=self._order_key)
         return any(not self._win(k) for k in open_kids)
+
+
+    # ------------------------------------------------------------ df-pn
+    def _dfpn(self, root: State) -> bool:
+        """Depth-first proof-number search with the children of a state made as needed.
+
+        The same search as the normal-play solver's (``nimbers.py``: df-pn, Nagai 2002,
+        with the 1+ε trick of Pawlewicz and Lew), over misère states.  A state's
+        children come one at a time (``StateChildren``): moves in heaps and trees first
+        (no engine work), then the children of its lands, which are made lazily and
+        shared by every state that holds the land (``LazyChildren``).  A win needs one
+        losing child, so most states are settled or given up long before all their
+        children are made: the eager searches (``pns``, ``dfs``) spent 75-95% of their
+        time making children they never looked at.
+        """
+        while self._memo.get(root) is None:
+            self._mid(root, INF, INF)
+        return self._memo[root]
+
+    def _mid(self, state: State, thpn: int, thdn: int) -> None:
+        """Search ``state`` until its proof number reaches ``thpn`` or its disproof number ``thdn``.
+
+        pn is the cost of proving "the player to move wins", dn of proving "loses": a
+        state wins when some child loses (pn = least child dn) and loses when every
+        child wins (dn = sum of child pn).  In misère play a state with no move is a
+        win; a searched state always has a move (its open lands have lives).
+        """
+        self._deadline.check()
+        kids = self._state_children(state)
+        if not kids.found and not kids.done:
+            kids.more()
+        found = kids.found
+        fresh_dn = max(1, self._fresh_dn(state) - DN_PER_LIFE)
+        memo, tt = self._memo, self._tt
+        while True:
+            pn = INF
+            dn = 0
+            best: State | None = None
+            best_pn = 0
+            second = INF
+            for child in found:
+                if child is True:
+                    continue
+                if child is False:
+                    pn = 0
+                    break
+                known = memo.get(child)
+                if known is not None:
+                    if known:
+                        continue
+                    pn = 0
+                    break
+                hit = tt.get(child)
+                if hit is None:
+                    cpn, cdn = 1, self._fresh_dn(child)
+                else:
+                    cpn, cdn = hit
+                if cdn < pn:
+                    second = pn
+                    pn = cdn
+                    best, best_pn = child, cpn
+                elif cdn < second:
+                    second = cdn
+                dn += cpn
+            expand = False
+            if pn and not kids.done:  # the children not made yet, as one more child
+                dn += kids.remaining()
+                if fresh_dn < pn:
+                    second, pn, expand = pn, fresh_dn, True
+                elif fresh_dn < second:
+                    second = fresh_dn
+            if pn == 0:
+                self._settle_state(state, True)
+                return
+            if dn == 0:  # every child wins: a loss (no child at all: a win)
+                self._settle_state(state, not found)
+                return
+            if dn > INF:
+                dn = INF
+            if pn >= thpn or dn >= thdn:
+                if len(tt) >= TT_LIMIT:
+                    tt.clear()
+                tt[state] = (pn, dn)
+                return
+            if expand:
+                kids.more()
+                continue
+            child_thpn = thdn - dn + best_pn
+            child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
+            self._mid(best, child_thpn, child_thdn)  # type: ignore[arg-type]
+
+    def _settle_state(self, state: State, win: bool) -> None:
+        self._tt.pop(state, None)
+        self._state_kids.pop(state, None)
+        self._proved(state, win)
+
+    def _fresh_dn(self, state: State) -> int:
+        """A state not searched yet is priced (1, its open lands' lives): more lives, more children."""
+        lives = self._land_lives
+        return DN_PER_LIFE * sum(lives(x) for x in state[0]) + len(state[1]) + len(state[2])
+
+    def _state_children(self, state: State) -> StateChildren:
+        kids = self._state_kids.get(state)
+        if kids is None:
+            self.stats["states_searched"] += 1
+            gen = self._lazy_child_states(state)
+            kids = self._state_kids.remember(state, StateChildren(gen, self._count(state)))
+        else:
+            self._state_kids.move_to_end(state)
+        return kids
+
+    def _count(self, state: State) -> int:
+        """About how many distinct children a state has (for the disproof number of those not made)."""
+        lands, trees, heaps = state
+        n = sum(heaps) + sum(len(self.store.options(t)) for t in trees)
+        for land in set(lands):
+            kids = self._land_kids(land)  # moves listed, children not made yet
+            n += len(kids.found) + kids.remaining()
+        return n
+
+    def _lazy_child_states(self, state: State) -> Iterator[Child]:
+        """The children of a state, settled where that costs nothing: heap and tree moves, then land moves."""
+        lands, trees, heaps = state
+        store = self.store
+        settled = self._settled
+        for i, h in enumerate(heaps):
+            if i and heaps[i - 1] == h:
+                continue
+            rest = heaps[:i] + heaps[i + 1 :]
+            for k in range(h):
+                yield settled(self._state(lands, trees, (*rest, k)))
+        for i, t in enumerate(trees):
+            if i and trees[i - 1] == t:
+                continue
+            others_t = trees[:i] + trees[i + 1 :]
+            for o in store.options(t):
+                yield settled(self._state(lands, (*others_t, o), heaps))
+        for i, land in enumerate(lands):
+            if i and lands[i - 1] == land:
+                continue
+            others = lands[:i] + lands[i + 1 :]
+            kids = self._land_kids(land)
+            j = 0
+            while True:
+                if j < len(kids.found):
+                    cl = kids.found[j]
+                    j += 1
+                    yield settled(self._state(others + cl, trees, heaps))
+                elif kids.done or not self._more_land_kids(kids):
+                    break
+
+    def _settled(self, state: State) -> Child:
+        """A child state, or its outcome if it is known already."""
+        known = self._known(state)
+        return state if known is None else known
 
     # ------------------------------------------------------- proof numbers
     def _pns(self, root: State) -> bool:
