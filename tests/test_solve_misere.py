@@ -13,6 +13,7 @@ from games import reachable_upto
 from sprouts_cli.engine.position import Position
 from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.errors import OutOfTime
+from sprouts_cli.solve.clock import Deadline
 from sprouts_cli.solve.misere import MisereSolver
 from sprouts_cli.solve.misere_trees import TreeStore
 
@@ -69,6 +70,36 @@ def test_lazy_dfpn_agrees_with_the_eager_search_on_sums_and_tiny_caches(small_po
         assert tiny.outcome(text) == want, text
     assert lazy.stats["states_searched"] > 0
     assert tiny.stats["lands_expanded"] > lazy.stats["lands_expanded"]  # forgotten lands were opened again
+
+
+class _StopEvery(Deadline):
+    """A clock that stops the search at every ``every``-th check (a job's budget, a deadline)."""
+
+    def __init__(self, every: int) -> None:
+        super().__init__()
+        self.calls = 0
+        self.stop_every = every
+
+    def check(self) -> None:
+        self.calls += 1
+        if self.calls % self.stop_every == 0 and self.calls <= 40 * self.stop_every:
+            raise OutOfTime("stopped")
+
+
+@pytest.mark.parametrize("every", [7, 20])
+def test_a_search_stopped_again_and_again_still_gets_every_answer_right(every):
+    """Stopping may come while a state's children are being made (in the middle of a tree):
+    resumed, the search must not take the children made so far for all of them."""
+    for text in ["0*5", "0*6", "0*3+*2", "0*4+0*2", "0*2.1a1a+*3"]:
+        solver = MisereSolver()
+        solver._deadline = _StopEvery(every)
+        got = None
+        while got is None:
+            try:
+                got = solver.outcome(text)
+            except OutOfTime:
+                continue
+        assert got == brute_misere_win(Position.from_string(text).canonical()), (text, every)
 
 
 def test_an_unknown_search_method_is_refused():

@@ -96,13 +96,14 @@ class StateChildren:
     was thought to have when it was opened (for the disproof number of the rest).
     """
 
-    __slots__ = ("_gen", "_seen", "done", "estimate", "found")
+    __slots__ = ("_gen", "_seen", "broken", "done", "estimate", "found")
 
     def __init__(self, gen: Iterator[Child], estimate: int) -> None:
         self._gen: Iterator[Child] | None = gen
         self._seen: set[Child] | None = set()
         self.found: list[Child] = []
         self.done = False
+        self.broken = False
         self.estimate = estimate
 
     def more(self) -> bool:
@@ -110,11 +111,18 @@ class StateChildren:
         gen, seen = self._gen, self._seen
         if gen is None or seen is None:
             return False
-        for child in gen:
-            if child not in seen:
-                seen.add(child)
-                self.found.append(child)
-                return True
+        try:
+            for child in gen:
+                if child not in seen:
+                    seen.add(child)
+                    self.found.append(child)
+                    return True
+        except BaseException:
+            # A deadline, a job's budget or Ctrl-C stopped the making of a child: the
+            # generator is dead and must not pass for finished (the state would lose children).
+            self.broken = True
+            self._gen = self._seen = None
+            raise
         self.done = True
         self._gen = self._seen = None
         return False
@@ -510,7 +518,7 @@ class MisereSolver:
 
     def _state_children(self, state: State) -> StateChildren:
         kids = self._state_kids.get(state)
-        if kids is None:
+        if kids is None or kids.broken:
             self.stats["states_searched"] += 1
             gen = self._lazy_child_states(state)
             kids = self._state_kids.remember(state, StateChildren(gen, self._count(state)))
