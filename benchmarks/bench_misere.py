@@ -7,7 +7,25 @@ seconds, positions solved so far (searched states proved and lands whose trees w
 built), distinct trees in the store, peak memory (max RSS), and where the time went:
 the share spent by the engine making children (move surgery and reduced forms).
 
-Goal (issue 3): n = 1..9 in under 10 minutes in all on the 2-core machine.
+Goal (issue 3): n = 1..9 in under 10 minutes in all on the 2-core machine; issue 11:
+``0*12`` in under 10 minutes.
+
+Measured 2026-12-01 (issue 11), each n alone in a fresh solver (``--first n``), one
+process, CPU seconds and peak memory (max RSS, numba included), on the 2-core machine
+shared with 5 engineers (load 5-9: ±30% on CPU seconds).  "before" is main at 09c9441
+(eager best-first proof-number search, every child of a state made at once); "after"
+is the lazy df-pn (``--method dfpn``, the default):
+
+    n   outcome  before CPU s  before MB  after CPU s  after MB  canonical forms after
+    9   L            9.2          262          5.3        264       71,603
+   10   W           19.2          305         14.3        314      142,306
+   11   W           30.0          363         21.4        360      213,184
+   12   W          332.4        1,558        352.6        762    2,023,893
+
+At ``0*12`` the lazy search makes 2.0 M canonical forms, opens 1.1 M states and
+439,000 lands, for 88,700 facts proved: most opened states are given up after one
+child (df-pn prices an opened state by its listed moves, so its siblings are opened
+in turn).  Forms and move listings are ~80% of the time.
 
     python benchmarks/bench_misere.py            # n = 1..9
     python benchmarks/bench_misere.py 11 --budget 1800
