@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..engine.caches import BoundedCache
 from ..engine.position import Position
@@ -251,7 +251,7 @@ class MisereSolver:
             t = time.process_time()
             kids.all()
             self.timing["children"] += time.process_time() - t
-        return tuple((lands, ()) for lands in kids.found)
+        return tuple((lands, ()) for lands in _tuples(kids))
 
     def _known_tree(self, land: str) -> int | None:
         t = self._trees.get(land)
@@ -557,10 +557,11 @@ class MisereSolver:
                 continue
             others = lands[:i] + lands[i + 1 :]
             kids = self._land_kids(land)
+            found = _tuples(kids)
             j = 0
             while True:
-                if j < len(kids.found):
-                    cl = kids.found[j]
+                if j < len(found):
+                    cl = found[j]
                     j += 1
                     yield settled(self._state(others + cl, trees, heaps))
                 elif kids.done or not self._more_land_kids(kids):
@@ -647,6 +648,11 @@ class MisereSolver:
     def _settle(self, nodes: dict[State, PnNode], state: State, win: bool) -> None:
         self._proved(state, win)
         nodes.pop(state, None)
+
+
+def _tuples(kids: LazyChildren) -> list[tuple[str, ...]]:
+    """A land's children found so far, each its sorted reduced lands (made without ``name``)."""
+    return cast("list[tuple[str, ...]]", kids.found)
 
 
 def misere_outcome(position: Position | str, table: Any = None) -> bool:
