@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,17 @@ def reachable():
     from games import reachable as positions_from
 
     return positions_from
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored() -> Iterator[None]:
+    """Give every test the SIGINT/SIGTERM handlers it started with.
+
+    A handler a test sets in this process must not leak into later tests, or into the
+    processes they start (an ignored SIGINT is inherited).
+    """
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for s, handler in saved.items():
+        if signal.getsignal(s) is not handler and handler is not None:
+            signal.signal(s, handler)

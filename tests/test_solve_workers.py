@@ -81,6 +81,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_proved(tmp_path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # ignored in a background job
     )
     time.sleep(6)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole group gets it
@@ -132,3 +133,18 @@ def test_a_stop_asked_before_the_worker_started_waits_for_it(tmp_path) -> None:
             for _, msg in pool._messages():
                 if msg[0] in ("done", "stopped"):
                     w.task = None
+
+
+def test_a_ctrl_c_while_kernels_load_is_raised_when_they_are_loaded() -> None:
+    # numba drops a KeyboardInterrupt raised inside its C code: the pool holds it instead
+    from sprouts_cli.solve.workers import ctrl_c_held
+
+    steps = []
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored when run as a background job
+    with pytest.raises(KeyboardInterrupt), ctrl_c_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler has run by now; nothing was raised inside the block
+        steps.append("loaded")
+    assert steps == ["loaded"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    signal.signal(signal.SIGINT, before)

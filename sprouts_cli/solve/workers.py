@@ -31,8 +31,9 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -91,6 +92,30 @@ def _receive(stream: IO[bytes]) -> Any:
 # ====================================================================== a worker
 class _ParentGone(BaseException):
     """The main process has ended (SIGTERM from the kernel or the watchdog, or a closed pipe)."""
+
+
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Keep a Ctrl-C that arrives inside the block and raise it when the block ends.
+
+    numba compiles and loads code in C: a ``KeyboardInterrupt`` raised there is printed
+    and dropped, so a Ctrl-C during the first compile after an install was lost and the
+    solve went on.  Outside the main thread (where handlers cannot be set) it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if caught:
+        if callable(before):
+            before(signal.SIGINT, None)
+        elif before == signal.SIG_DFL:
+            raise KeyboardInterrupt
 
 
 def _parent_gone(signum: int, frame: object) -> None:
@@ -299,7 +324,8 @@ class WorkerPool:
         self._next_wid = 0
         from ..engine.canonical import prepare_compiled_kernels
 
-        prepare_compiled_kernels()  # compiled once here, then loaded from numba's cache by the workers
+        with ctrl_c_held():  # compiled once here, then loaded from numba's cache by the workers
+            prepare_compiled_kernels()
         for _ in range(self.jobs):
             self._start_worker()
 
