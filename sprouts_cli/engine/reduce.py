@@ -236,7 +236,10 @@ _CHILD_KERNELS: ModuleType | None = None
 
 
 def _parsed_land(land: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """A land string read into the kernels' flat form (cached for the last land), or None."""
+    """A land string read into the kernels' flat form (cached for the last land), or None
+    when the kernels are off or cannot read it."""
+    if compiled_kernels() is None:
+        return None
     if _PARSED[0] != land:
         flat, lives = _child_kernels().parse_land(land)
         _PARSED[:] = [land, flat if len(flat) else None, lives]
@@ -248,9 +251,6 @@ def land_moves(land: str) -> array[int] | None:
     """A land's moves listed in compiled code (``moves.symmetric_move_args`` of the land read
     back from its string, packed as ``solve.children.pack_moves`` packs them), or None when
     the kernels are off or a move does not fit the packing (then list them in Python)."""
-    kernels = compiled_kernels()
-    if kernels is None:
-        return None
     parsed = _parsed_land(land)
     if parsed is None:
         return None
@@ -265,11 +265,9 @@ def land_moves(land: str) -> array[int] | None:
 def reduced_lands_after_word(land: str, word: int) -> list[str] | None:
     """``reduced_lands_after`` of a land string and a move packed as ``land_moves`` packs it,
     all in compiled code up to the strings; None when the kernels are off."""
-    kernels = compiled_kernels()
-    if kernels is None:
-        return None
     parsed = _parsed_land(land)
-    if parsed is None:
+    kernels = compiled_kernels()
+    if parsed is None or kernels is None:
         return None
     child_kernels = _child_kernels()
     mask = word >> child_kernels.PACK_INSIDE_SHIFT if word & child_kernels.PACK_ONE_BOUNDARY else 0
