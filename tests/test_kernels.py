@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
+import types
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
 from games import game_positions, mirrored, reachable, renamed, reordered, rotated
 from hypothesis import given, settings
 
-from sprouts_cli.engine import Position, child_kernels, kernels
+from sprouts_cli import engine
+from sprouts_cli.engine import Position, kernels
 from sprouts_cli.engine import canonical as canonical_module
 from sprouts_cli.engine.canonical import clean_lands, land_code, use_compiled_kernels
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
@@ -186,8 +191,8 @@ def reduced_lands_upto(n: int) -> list[str]:
 def assert_lands_read_and_listed_as_python(lands: list[str], plain: bool = False) -> None:
     """The kernels read each land string as ``read_land`` does and list ``symmetric_move_args``'s
     moves packed as ``pack_moves`` packs them (``plain``: the kernels run as plain Python)."""
-    parse = child_kernels.parse_land_kernel.py_func if plain else child_kernels.parse_land_kernel
-    listing = child_kernels.list_moves_kernel.py_func if plain else child_kernels.list_moves_kernel
+    parse = kernels.parse_land_kernel.py_func if plain else kernels.parse_land_kernel
+    listing = kernels.list_moves_kernel.py_func if plain else kernels.list_moves_kernel
     for land in lands:
         flat, lives = parse(np.frombuffer(land.encode("ascii"), np.uint8))
         p = read_land(land)
@@ -218,7 +223,7 @@ def test_random_lands_are_read_and_listed_as_python_does(p: Position) -> None:
 
 def test_land_strings_the_kernels_do_not_take_go_to_python() -> None:
     for text in ("00*2", "A?", "n(3)", "m(4"):
-        flat, _lives = child_kernels.parse_land_kernel(np.frombuffer(text.encode("ascii"), np.uint8))
+        flat, _lives = kernels.parse_land_kernel(np.frombuffer(text.encode("ascii"), np.uint8))
         assert len(flat) == 0, text
     # a move enclosing boundary 22 does not fit an int64 word: listed in Python
     use_compiled_kernels(True)
@@ -255,3 +260,43 @@ def test_a_lands_children_are_the_python_ones_from_up_to_5_spots() -> None:
 @given(game_positions(min_spots=6, max_spots=14))
 def test_a_lands_children_are_the_python_ones_on_random_lands(p: Position) -> None:
     assert_lazy_children_as_python(reduced_lands(p)[:2])
+
+
+# ------------------------------------------------------------ numba's cache cannot go stale
+
+
+def _names_used(code: types.CodeType) -> set[str]:
+    """The global names a function's code (and the code nested in it) refers to."""
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out |= _names_used(const)
+    return out
+
+
+def _kernels_of(module: types.ModuleType) -> dict[str, Any]:
+    """The compiled kernels defined in ``module`` (numba dispatchers), by name."""
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if hasattr(value, "py_func") and hasattr(value, "signatures")
+        and value.py_func.__module__ == module.__name__
+    }
+
+
+def test_no_kernel_of_the_engine_calls_a_kernel_of_another_file() -> None:
+    """numba checks only a kernel's own file before it takes the kernel from its cache, and a
+    kernel keeps a compiled copy of the kernels it calls: a call into another file would
+    leave a stale kernel behind when only that file changes."""
+    if kernels.PURE_PYTHON:
+        pytest.skip("the kernels run as plain Python: nothing is compiled or cached")
+    names = [m.name for m in pkgutil.iter_modules(engine.__path__)]
+    modules = [importlib.import_module(f"sprouts_cli.engine.{name}") for name in names]
+    found = {name: k for module in modules for name, k in _kernels_of(module).items()}
+    assert {"land_code_kernel", "child_lands_kernel", "parse_land_kernel", "list_moves_kernel"} <= set(found)
+    for name, k in found.items():
+        here = k.py_func.__code__.co_filename
+        for used in _names_used(k.py_func.__code__):
+            callee = k.py_func.__globals__.get(used)
+            if hasattr(callee, "py_func") and hasattr(callee, "signatures"):
+                assert callee.py_func.__code__.co_filename == here, (name, used)

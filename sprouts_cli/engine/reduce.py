@@ -217,34 +217,21 @@ def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: np.ndarray) 
 
 
 #: The last land whose moves or children were asked for: its string, and the flat position and
-#: lives ``child_kernels.parse_land_kernel`` read from it (a search asks for a land's children
-#: one by one).
+#: lives ``kernels.parse_land_kernel`` read from it (a search asks for a land's children one by one).
 _PARSED: list[Any] = [None, None, None]
 
 
-def _child_kernels() -> ModuleType:
-    """``engine.child_kernels``, imported when first needed (it loads numba)."""
-    global _CHILD_KERNELS
-    if _CHILD_KERNELS is None:
-        from . import child_kernels
-
-        _CHILD_KERNELS = child_kernels
-    return _CHILD_KERNELS
-
-
-_CHILD_KERNELS: ModuleType | None = None
-
-
-def _parsed_land(land: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """A land string read into the kernels' flat form (cached for the last land), or None
-    when the kernels are off or cannot read it."""
-    if compiled_kernels() is None:
+def _parsed_land(land: str) -> tuple[ModuleType, np.ndarray, np.ndarray] | None:
+    """The kernels and a land string read into their flat form (cached for the last land), or
+    None when the kernels are off or cannot read it."""
+    kernels = compiled_kernels()
+    if kernels is None:
         return None
     if _PARSED[0] != land:
-        flat, lives = _child_kernels().parse_land(land)
+        flat, lives = kernels.parse_land(land)
         _PARSED[:] = [land, flat if len(flat) else None, lives]
     flat = _PARSED[1]
-    return None if flat is None else (flat, _PARSED[2])
+    return None if flat is None else (kernels, flat, _PARSED[2])
 
 
 def land_moves(land: str) -> array[int] | None:
@@ -254,7 +241,8 @@ def land_moves(land: str) -> array[int] | None:
     parsed = _parsed_land(land)
     if parsed is None:
         return None
-    words, fits = _child_kernels().list_moves_kernel(*parsed)
+    kernels, flat, lives = parsed
+    words, fits = kernels.list_moves_kernel(flat, lives)
     if not fits:
         return None
     out = array("Q")
@@ -266,13 +254,11 @@ def reduced_lands_after_word(land: str, word: int) -> list[str] | None:
     """``reduced_lands_after`` of a land string and a move packed as ``land_moves`` packs it,
     all in compiled code up to the strings; None when the kernels are off."""
     parsed = _parsed_land(land)
-    kernels = compiled_kernels()
-    if parsed is None or kernels is None:
+    if parsed is None:
         return None
-    child_kernels = _child_kernels()
-    mask = word >> child_kernels.PACK_INSIDE_SHIFT if word & child_kernels.PACK_ONE_BOUNDARY else 0
-    flat, lives = parsed
-    b = child_kernels.PACK_BYTE
+    kernels, flat, lives = parsed
+    mask = word >> kernels.PACK_INSIDE_SHIFT if word & kernels.PACK_ONE_BOUNDARY else 0
+    b = kernels.PACK_BYTE
     out_flat, land_off, keys, key_off = kernels.child_lands_kernel(
         flat, lives, word & b, word >> 8 & b, word >> 16 & b, word >> 24 & b, word >> 32 & b, mask
     )
