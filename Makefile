@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+KERNELS := $(VENV)/.kernels
 
 .PHONY: demo test test-all lint bench clean
 
@@ -12,7 +13,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+# The solver's ahead-of-time kernels (engine/aot.py: about a minute, once per change of the
+# engine): a solve then loads no numba (~140 MB less).  A failed build prints one line, and
+# the JIT kernels are used.
+$(KERNELS): $(STAMP) $(wildcard sprouts_cli/engine/*.py)
+	$(BIN)/sprouts kernels --build || true
+	touch $(KERNELS)
+
+demo: $(KERNELS)
 	$(BIN)/sprouts canonical 0*3 "0.0.0.}]!"
 	$(BIN)/sprouts children 0*3
 	$(BIN)/sprouts solve 0*5 --nimber --moves --no-db
@@ -21,18 +29,18 @@ demo: $(STAMP)
 	$(BIN)/sprouts render "0*3.AB|1a1a.AB" -o out/demo.svg
 	@echo "demo picture: out/demo.svg"
 
-test: $(STAMP)
+test: $(KERNELS)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
-test-all: $(STAMP)
+test-all: $(KERNELS)
 	$(BIN)/python -m pytest -q -m ""
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-bench: $(STAMP)
+bench: $(KERNELS)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:

@@ -1,7 +1,9 @@
 """Who wins the n-spot start, against the C++ solver SPOTS: seconds, peak memory, ratio.
 
 Each cell is one run of ``sprouts solve 0*n --no-db --json`` (outcome only, cold: no
-table) in a fresh process, with ``--jobs 1`` (one process) and ``--jobs 2``; peak
+table) in a fresh process, with ``--jobs 1`` (one process) and ``--jobs 2``; the last
+column is the kernels it ran on, as the run reports them (``aot``: the ahead-of-time
+build, no numba in the process; ``jit``: numba's; ``sprouts kernels``); peak
 memory is the largest total resident memory of the process and its workers, sampled
 every 0.1 s; CPU seconds are those of the process and its workers (steadier than
 wall seconds on a shared machine).  The ratio is our seconds over SPOTS's recorded
@@ -123,7 +125,7 @@ def cell(n: int, misere: bool, jobs: int, timeout: float) -> tuple[list[str], bo
     mb = peak / 2**20
     if result is None:
         shown = f">{seconds:.0f}" if error == "timeout" else "-"
-        return [str(n), str(jobs), error, shown, f"{cpu:.1f}", f"{mb:.0f}", "-", "-", "-", "-"], False
+        return [str(n), str(jobs), error, shown, f"{cpu:.1f}", f"{mb:.0f}", "-", "-", "-", "-", "-"], False
     win = result["outcome"] == "win"
     want = expected_win(n, misere)
     outcome = ("win" if win else "loss") + (" (WRONG)" if want is not None and want != win else "")
@@ -140,7 +142,7 @@ def cell(n: int, misere: bool, jobs: int, timeout: float) -> tuple[list[str], bo
         f"{result['positions_solved']:,}",
         f"{(cpu if jobs == 1 else seconds) / ref:.1f}x" if ref else "-",
         f"{mb / ref_mb:.1f}x" if ref_mb else "-",
-    ] + ([f"{before[0]:.1f}"] if before else ["-"]), "WRONG" not in outcome
+    ] + ([f"{before[0]:.1f}"] if before else ["-"]) + [result.get("kernels", "-")], "WRONG" not in outcome
 
 
 def main() -> int:
@@ -166,6 +168,7 @@ def main() -> int:
         "x SPOTS s",
         "x SPOTS MB",
         "before s",
+        "kernels",
     ]
     print(f"sprouts solve 0*n --no-db (outcome only), {os.cpu_count()} cores, against SPOTS (recorded)")
     ok = True

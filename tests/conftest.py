@@ -28,6 +28,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
+# The suite runs on numba's JIT kernels, the reference, whether or not the ahead-of-time ones are
+# built (``test_aot.py`` compares those with it); SPROUTS_AOT=1 runs it all on the built ones.
+os.environ.setdefault("SPROUTS_AOT", "0")
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the engine's numba kernels once, before any test (numba caches them): tests

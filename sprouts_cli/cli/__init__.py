@@ -13,6 +13,7 @@ import click
 from .. import __version__
 from .bounds import bounds_command
 from .dots import dots_group
+from .kernels import kernels_command
 from .moves import move_command, moves_command
 from .picture import layout_command, render_command
 from .play import play_command, replay_log_command
@@ -68,3 +69,4 @@ main.add_command(layout_command)
 main.add_command(render_command)
 main.add_command(solve_command)
 main.add_command(dots_group)
+main.add_command(kernels_command)

@@ -12,6 +12,7 @@ import click
 
 from ..cpus import usable_cpus
 from ..engine import Position
+from ..engine.aot import kernels_in_use
 from ..engine.rules import Rules
 from ..errors import SproutsError, TableError, WorkerError
 from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt
@@ -343,6 +344,7 @@ def _print(
         obj["imported_facts_used"] = result["imported_facts_used"]
         obj["seconds"] = round(seconds, 3)
         obj["positions_solved"] = solved
+        obj["kernels"] = kernels_in_use()
         obj.update(where or {})
         print_json(obj)
         return

@@ -52,28 +52,14 @@ module (and numba) only once a command has coded a few hundred lands
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-PURE_PYTHON = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0")
-
-try:  # pragma: no cover - numba is a dependency; this is only a guard
-    import numba
-except ImportError:  # pragma: no cover
-    numba = None  # type: ignore[assignment]
-    PURE_PYTHON = True
-
-
-def kernel(fn: Callable[..., Any]) -> Any:
-    """``numba.njit(cache=True)`` unless plain Python is asked for (``.py_func`` is the source)."""
-    if PURE_PYTHON or numba is None:
-        fn.py_func = fn  # type: ignore[attr-defined]
-        return fn
-    return numba.njit(cache=True, nogil=True)(fn)
-
+# ``kernel``: numba.njit(cache=True), plain Python, or the ahead-of-time build (aot.py);
+# ``@kernel(export=SIGNATURE)`` marks an entry point, a kernel called from Python.
+from .aot import kernel
 
 # Kinds of spots, as in canonical.py (K_*): written 0, 1, 2, a capital (3), a small letter (4).
 
@@ -556,7 +542,7 @@ def _write(  # type: ignore[no-untyped-def]
     return text[:tpos].copy()
 
 
-@kernel
+@kernel(export="Tuple((uint8[::1], uint8[::1]))(int64[::1], boolean)")
 def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
     """The canonical code of the land in ``flat`` and, if ``write``, its canonical string (ASCII).
 
@@ -895,7 +881,10 @@ def _copy_side(  # type: ignore[no-untyped-def]
     return pos, nb
 
 
-@kernel
+@kernel(
+    export="Tuple((int64[::1], int64[::1], uint8[::1], int64[::1]))"
+    "(int64[::1], int64[::1], int64, int64, int64, int64, int64, int64)"
+)
 def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # type: ignore[no-untyped-def]
     """The cleaned lands of the position after one move (``moves.apply_move`` then
     ``canonical.clean_lands``), each flattened for ``land_code_kernel``, and their codes.
@@ -1197,7 +1186,7 @@ def _read_number(text, i):  # type: ignore[no-untyped-def]
     return value, j
 
 
-@kernel
+@kernel(export="Tuple((int64[::1], int64[::1]))(uint8[::1])")
 def parse_land_kernel(text):  # type: ignore[no-untyped-def]
     """A land string (ASCII bytes) as ``(flat, lives)``: ``flat`` as ``kernels.flatten_position``
     writes it, spots numbered as they first appear; both empty for a string it does not take."""
@@ -1384,7 +1373,7 @@ def _push(words, n, value):  # type: ignore[no-untyped-def]
     return words
 
 
-@kernel
+@kernel(export="Tuple((int64[::1], boolean))(int64[::1], int64[::1])")
 def list_moves_kernel(pflat, lives):  # type: ignore[no-untyped-def]
     """``moves.symmetric_move_args`` of a position, packed as ``pack_moves`` packs them.
 

@@ -1,0 +1,273 @@
+"""The ahead-of-time kernels (``engine.aot``): same answers as the JIT and plain-Python kernels,
+never loaded when stale, no numba in a process that uses them, and ``sprouts kernels``.
+
+The suite itself runs on the JIT kernels (``conftest``: ``SPROUTS_AOT=0``); the tests that
+need a built module use the one ``make`` builds (``sprouts kernels --build``) and are
+skipped, saying so, where it could not be built (no C compiler, no ``numba.pycc``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from games import reachable
+
+from sprouts_cli.cli import main
+from sprouts_cli.engine import aot, kernels
+from sprouts_cli.engine.canonical import clean_lands
+from sprouts_cli.engine.moves import representative_moves
+from sprouts_cli.engine.reduce import reduced_lands
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def built() -> aot.ModuleType:
+    module = aot.load_built()
+    if module is None:
+        pytest.skip(f"no ahead-of-time kernels built in {aot.kernels_dir()}: run `sprouts kernels --build`")
+    return module
+
+
+def entry(built: aot.ModuleType, name: str):
+    """The built kernel ``name`` behind the argument checks the AOT path puts it behind."""
+    e = aot.EXPORTS[name]
+    return aot.guarded(getattr(built, name), e.function, e.signature)
+
+
+def same(a, b) -> bool:
+    return aot._same(a, b)
+
+
+def test_every_module_that_exports_a_kernel_is_in_the_stamp() -> None:
+    sources = {p.name for p in aot.kernel_sources()}
+    assert {"kernels.py", "aot.py"} <= sources
+    entry_points = {"land_code_kernel", "child_lands_kernel", "parse_land_kernel", "list_moves_kernel"}
+    assert set(aot.EXPORTS) >= entry_points
+    for e in aot.EXPORTS.values():
+        assert Path(sys.modules[e.module].__file__).name in sources, e.module
+
+
+def test_signatures_are_read_as_array_and_scalar_arguments() -> None:
+    assert aot.arg_types("Tuple((uint8[::1], uint8[::1]))(int64[::1], boolean)") == [
+        ("int64", 1, True),
+        (None, 0, False),
+    ]
+    assert aot.arg_types("float64[:, ::1](int32[:, :], int64)") == [("int32", 2, False), (None, 0, False)]
+
+
+def test_a_guarded_kernel_refuses_wrong_arrays_instead_of_reading_past_them() -> None:
+    seen = []
+
+    def compiled(a, b):
+        seen.append(a.flags.c_contiguous)
+        return a.sum() + b
+
+    call = aot.guarded(compiled, compiled, "int64(int64[::1], int64)")
+    assert call(np.arange(4, dtype=np.int64), 1) == 7
+    assert call(np.arange(8, dtype=np.int64)[::2], 0) == 12  # a strided view is copied
+    assert seen == [True, True]
+    for wrong in (np.arange(4, dtype=np.int32), [1, 2], np.zeros((2, 2), np.int64)):
+        with pytest.raises(TypeError):
+            call(wrong, 0)
+    assert call.py_func is compiled
+
+
+def test_the_built_kernels_code_and_write_lands_as_jit_and_python_do(built) -> None:
+    code = entry(built, "land_code_kernel")
+    lands = [(land, p.lives) for k in range(1, 5) for p in reachable(k).values() for land in clean_lands(p)]
+    for land, lives in lands[::5]:
+        flat = np.array(kernels.flatten_land(land, lives), np.int64)
+        for write in (True, False):
+            got = code(flat, write)
+            assert same(got, kernels.land_code_kernel(flat, write)), land
+            assert same(got, kernels.land_code_kernel.py_func(flat, write)), land
+
+
+def test_the_built_kernels_make_the_children_jit_and_python_make(built) -> None:
+    children = entry(built, "child_lands_kernel")
+    for p in [p for k in range(1, 5) for p in reachable(k).values()][::25]:
+        flat = np.array(kernels.flatten_position(p.regions), np.int64)
+        lives = np.array(p.lives, np.int64)
+        for m in representative_moves(p):
+            if any(k > 62 for k in m.inside):
+                continue
+            mask = sum(1 << k for k in m.inside)
+            args = (flat, lives, m.region, m.boundary, m.corner, m.boundary2, m.corner2, mask)
+            got = children(*args)
+            assert same(got, kernels.child_lands_kernel(*args)), (p, m)
+            assert same(got, kernels.child_lands_kernel.py_func(*args)), (p, m)
+
+
+def test_the_built_kernels_read_lands_and_list_moves_as_jit_and_python_do(built) -> None:
+    parse, listing = entry(built, "parse_land_kernel"), entry(built, "list_moves_kernel")
+    lands = sorted({x for k in range(1, 5) for p in reachable(k).values() for x in reduced_lands(p)})
+    for land in [*lands[::3], "0*12", "0*3.AB|AB.0", "n(27).1|n(27).2"]:
+        text = np.frombuffer(land.encode("ascii"), np.uint8)
+        read = parse(text)
+        assert same(read, kernels.parse_land_kernel(text)), land
+        assert same(read, kernels.parse_land_kernel.py_func(text)), land
+        if len(read[0]):
+            listed = listing(*read)
+            assert same(listed, kernels.list_moves_kernel(*read)), land
+            assert same(listed, kernels.list_moves_kernel.py_func(*read)), land
+
+
+def test_the_build_checks_itself_against_the_jit_kernels(built) -> None:
+    assert aot.check_against_jit(built) == ""
+
+
+def _run_python(code: str, kernels_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("SPROUTS_AOT", "SPROUTS_PURE_PYTHON")}
+    environ.update({aot.DIR_ENV: str(kernels_dir), **env})
+    return subprocess.run(
+        [sys.executable, "-c", code], env=environ, cwd=ROOT, capture_output=True, text=True,
+        timeout=300, check=True,
+    )
+
+
+SOLVE_AND_REPORT = """
+import json, sys
+from sprouts_cli.engine import Position, aot
+from sprouts_cli.solve.session import Session
+s = Session(None, jobs=1)
+s2 = Session(None, jobs=1, misere=True)
+answers = [s.outcome(Position.from_string("0*8")), s.nimber(Position.from_string("0*5")),
+           s2.outcome(Position.from_string("0*6"))]
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "llvmlite"))
+print(json.dumps({"answers": answers, "kernels": aot.kernels_in_use(), "loaded": loaded}))
+"""
+
+
+def test_a_solve_on_the_built_kernels_loads_neither_numba_nor_llvmlite(built) -> None:
+    done = _run_python(SOLVE_AND_REPORT, aot.kernels_dir())
+    report = json.loads(done.stdout.splitlines()[-1])
+    on_jit = _run_python(SOLVE_AND_REPORT, aot.kernels_dir(), SPROUTS_AOT="0")
+    jit = json.loads(on_jit.stdout.splitlines()[-1])
+    assert jit["kernels"] == "jit" and "numba" in jit["loaded"]
+    assert report == {"answers": jit["answers"], "kernels": "aot", "loaded": []}, done.stderr
+    assert report["answers"][0] is False  # 0*8: a loss (n mod 6 in 0, 1, 2)
+
+
+def _copy_build(into: Path) -> Path:
+    folder = aot.built_folder()
+    if folder is None:
+        pytest.skip(f"no ahead-of-time kernels built in {aot.kernels_dir()}: run `sprouts kernels --build`")
+    return Path(shutil.copytree(folder, into / folder.name))
+
+
+def test_a_build_from_other_sources_or_versions_is_ignored(tmp_path: Path, monkeypatch) -> None:
+    folder = _copy_build(tmp_path)
+    assert aot.built_folder(tmp_path) == folder
+    facts = aot.stamp_facts()
+    for changed in ({"sources": "0" * 20}, {"numba": "0.0"}, {"python": "another"}):
+        monkeypatch.setattr(aot, "stamp_facts", lambda changed=changed: {**facts, **changed})
+        assert aot.built_folder(tmp_path) is None  # looked for under another stamp
+        shutil.copytree(folder, tmp_path / aot.stamp(), dirs_exist_ok=True)  # the old build renamed
+        assert aot.built_folder(tmp_path) is None  # its stamp.json says what it was built from
+        assert aot.load_built(tmp_path) is None
+        shutil.rmtree(tmp_path / aot.stamp())
+    monkeypatch.undo()
+    assert aot.built_folder(tmp_path) == folder
+
+
+def test_a_build_whose_file_changed_is_never_loaded(tmp_path: Path) -> None:
+    """A module file that is not the one recorded at build time (here: not a module at all,
+    so loading it would raise) is passed over before it is loaded."""
+    folder = tmp_path / aot.stamp()
+    folder.mkdir()
+    lib = aot.module_file(folder)
+    lib.write_bytes(b"not an extension module")
+    record = {"facts": aot.stamp_facts(), "sha256": "0" * 64}
+    (folder / aot.STAMP_FILE).write_text(json.dumps(record))
+    assert aot.built_folder(tmp_path) is None
+    assert aot.load_built(tmp_path) is None
+    record["sha256"] = aot._file_hash(lib)  # recorded, but it does not load: still the JIT path
+    (folder / aot.STAMP_FILE).write_text(json.dumps(record))
+    assert aot.load_built(tmp_path) is None and "does not load" in aot.load_problem[0]
+
+
+def test_a_process_with_a_stale_build_takes_the_jit_path(tmp_path: Path) -> None:
+    folder = tmp_path / "0123456789abcdef"  # another stamp's folder
+    folder.mkdir()
+    aot.module_file(folder).write_bytes(b"garbage")
+    (folder / aot.STAMP_FILE).write_text("{}")
+    code = "from sprouts_cli.engine import aot, kernels; kernels.warm_up(); print(aot.kernel_path())"
+    assert _run_python(code, tmp_path).stdout.split() == ["jit"]
+    assert _run_python(code, tmp_path, SPROUTS_PURE_PYTHON="1").stdout.split() == ["python"]
+
+
+def test_the_kernels_command_tells_which_kernels_are_used(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(aot.DIR_ENV, str(tmp_path))
+    runner = CliRunner()
+    done = runner.invoke(main, ["kernels", "--json"])
+    assert done.exit_code == 0, done.output
+    state = json.loads(done.output)
+    assert state["built"] is False and state["directory"] == str(tmp_path)
+    assert state["path"] == "jit"  # the suite runs with SPROUTS_AOT=0
+    assert state["stamp"] == aot.stamp()
+    done = runner.invoke(main, ["kernels"])
+    assert done.exit_code == 0 and "not built (sprouts kernels --build)" in done.output
+    done = runner.invoke(main, ["kernels", "--force"])
+    assert done.exit_code == 2 and "--force goes with --build" in done.output
+
+
+def test_a_failed_build_is_one_line_and_leaves_the_jit_path(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(aot.DIR_ENV, str(tmp_path))
+
+    def no_compiler(directory=None, force=False):
+        raise aot.BuildFailed("numba.pycc failed: command 'gcc' failed: No such file or directory")
+
+    monkeypatch.setattr(aot, "build", no_compiler)
+    done = CliRunner().invoke(main, ["kernels", "--build"])
+    assert done.exit_code == 1
+    assert done.output.strip().splitlines() == [
+        "kernels not built: numba.pycc failed: command 'gcc' failed: No such file or directory; "
+        "the JIT kernels are used"
+    ]
+
+
+def test_the_build_child_fails_in_one_line_without_pycc(tmp_path: Path) -> None:
+    """A numba without ``numba.pycc`` (a future release): the build says so in one line."""
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text("import sys\nsys.modules['numba.pycc'] = None\n")
+    env = {k: v for k, v in os.environ.items() if k != "SPROUTS_PURE_PYTHON"}
+    env.update({"SPROUTS_AOT": "0", "PYTHONPATH": str(tmp_path), "PYTHONWARNINGS": "ignore"})
+    code = "import sys; from sprouts_cli.engine.aot import compile_into; compile_into(sys.argv[1])"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "out")], env=env, cwd=ROOT, capture_output=True,
+        text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert "has no numba.pycc" in done.stderr
+
+
+def test_building_when_up_to_date_builds_nothing(built, monkeypatch) -> None:
+    folder = aot.built_folder()
+    monkeypatch.setattr(aot.subprocess, "run", None)  # a build would call it
+    assert aot.build() == folder
+    done = CliRunner().invoke(main, ["kernels", "--build"])
+    assert done.exit_code == 0 and "up to date" in done.output
+
+
+@pytest.mark.slow
+def test_a_build_from_scratch_is_used_and_keeps_only_the_newest_builds(tmp_path: Path) -> None:
+    olds = [tmp_path / f"{k:016x}" for k in range(aot.KEEP_BUILDS)]
+    for k, old in enumerate(olds):
+        old.mkdir()
+        (old / aot.STAMP_FILE).write_text("{}")
+        os.utime(old / aot.STAMP_FILE, (k, k))
+    folder = aot.build(tmp_path)
+    assert not olds[0].exists() and all(old.exists() for old in olds[1:])
+    assert aot.built_folder(tmp_path) == folder
+    assert aot.check_against_jit(aot.load_built(tmp_path)) == ""
+    assert json.loads(_run_python(SOLVE_AND_REPORT, tmp_path).stdout.splitlines()[-1])["kernels"] == "aot"
