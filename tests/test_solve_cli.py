@@ -37,8 +37,9 @@ def test_json_has_every_field(tmp_path) -> None:
     assert isinstance(first["seconds"], float)
     assert set(first) == {
         "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "seconds", "positions_solved",
-        "imported_facts_used", "backend", "workers",
+        "imported_facts_used", "kernels", "backend", "workers",
     }  # fmt: skip
+    assert first["kernels"] in ("off", "jit", "aot", "python")  # what coded its lands (`sprouts kernels`)
     assert first["imported_facts_used"] is False
     assert first["backend"] == "local" and first["workers"] >= 1
 
