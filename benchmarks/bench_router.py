@@ -38,12 +38,15 @@ machine the CPU seconds are the ones to compare.  A game that takes more than
     python benchmarks/bench_router.py                 # seeds 1-10
     python benchmarks/bench_router.py --seeds 3 --sizes 10,20 --game-seconds 120 --verbose
     python benchmarks/bench_router.py --sizes 10 --causes   # why moves climbed to A, R or Z
+    python benchmarks/bench_router.py --sizes 30 --first 6 --save b.json   # seeds 6-10 only, rows kept
+    python benchmarks/bench_router.py --join a.json b.json --causes        # one table of both runs
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import math
 import random
 import re
@@ -131,15 +134,26 @@ def play(spots: int, seed: int, limit: float = math.inf) -> tuple[list[Row], boo
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--seeds", type=int, default=10, help="the last seed (games are seeds FIRST..SEEDS)")
+    ap.add_argument("--first", type=int, default=1, help="the first seed")
+    ap.add_argument("--save", help="write every move's row to this JSON file (to join runs split by seeds)")
+    ap.add_argument("--join", nargs="+", metavar="JSON", help="print the table of saved runs, playing none")
     ap.add_argument("--sizes", default="10,20,30")
     ap.add_argument("--verbose", action="store_true", help="a line per game as it ends")
     ap.add_argument("--causes", action="store_true", help="why each move climbed to A, R or Z, per size")
     ap.add_argument("--game-seconds", type=float, default=600.0, help="CPU seconds a game may take")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    play(4, 0)  # compile the kernels (cached on disk after the first run)
-    print(f"random games drawn move by move, {WIDTH}×{HEIGHT}, seeds 1-{args.seeds}, "
+    saved: dict[str, list] = {}
+    if args.join:
+        for name in args.join:
+            for k, v in json.loads(Path(name).read_text()).items():
+                saved.setdefault(k, []).extend(v)
+        sizes = sorted(int(k) for k in saved)
+    else:
+        play(4, 0)  # compile the kernels (cached on disk after the first run)
+    games = f"runs {', '.join(args.join)}" if args.join else f"seeds {args.first}-{args.seeds}"
+    print(f"random games drawn move by move, {WIDTH}×{HEIGHT}, {games}, "
           f"at most {args.game_seconds:g} CPU s a game")  # fmt: skip
     head = " ".join(f"{h:>9}" for h in DRAWN_BY)
     print(f"{'spots':>5} {'moves':>5} {'cut':>3} {head} {'refused':>7} {'median s':>8} {'p95 s':>6} "
@@ -149,7 +163,10 @@ def main() -> int:
     for spots in sizes:
         rows: list[Row] = []
         cut = 0
-        for seed in range(1, args.seeds + 1):
+        if args.join:
+            rows = [tuple(r) for r in saved[str(spots)] if r[0] != "cut"]
+            cut = sum(r[0] == "cut" for r in saved[str(spots)])
+        for seed in range(args.first, args.seeds + 1) if not args.join else ():
             got, ended = play(spots, seed, args.game_seconds)
             rows.extend(got)
             cut += not ended
@@ -176,6 +193,9 @@ def main() -> int:
             flush=True,
         )
         failed += count["refused"]
+        if args.save:
+            saved[str(spots)] = [list(r) for r in rows] + [["cut", 0, 0, 0, 0, ""]] * cut
+            Path(args.save).write_text(json.dumps(saved))
         if args.causes:
             why = collections.Counter(r[5] for r in rows if r[0] in CLIMBED)
             print("      why moves climbed to A/R/Z: " + "; ".join(f"{k} {v}" for k, v in why.most_common()))

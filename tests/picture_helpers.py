@@ -25,3 +25,24 @@ def triangle_with_seed() -> Picture:
         [(100, 100), (200, 100), (150, 200), (150, 140)],
         [(0, 1, []), (1, 2, []), (2, 0, [])],
     )
+
+
+def ring_with_a_gap() -> tuple:
+    """A curve from spot 1 round spot 3 back to spot 2 beside spot 1, and the move from 3 to 4 outside.
+
+    The only way out of the ring is the 2 px gap between the discs of its end spots.
+    Returns the picture, its analysis and the move.
+    """
+    from sprouts_cli.engine.moves import Move
+    from sprouts_cli.picture.analyse import analyse_picture
+
+    pic = picture(
+        [(200, 95), (200, 107), (200, 200), (380, 380)],
+        [(0, 1, [(120, 60), (60, 200), (200, 330), (340, 200), (280, 60)])],
+        400,
+        400,
+    )
+    a = analyse_picture(pic)
+    r = a.position.regions
+    ri = next(i for i, reg in enumerate(r) if (2,) in reg and (3,) in reg)
+    return pic, a, Move(ri, r[ri].index((2,)), 0, r[ri].index((3,)), 0)

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from picture_helpers import picture
+from picture_helpers import picture, ring_with_a_gap
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -143,16 +143,7 @@ def gap_picture():
 
 
 def test_no_room_says_how_wide_the_widest_way_is() -> None:
-    pic = picture(
-        [(200, 95), (200, 107), (200, 200), (380, 380)],
-        [(0, 1, [(120, 60), (60, 200), (200, 330), (340, 200), (280, 60)])],
-        400,
-        400,
-    )
-    a = analyse_picture(pic)
-    r = a.position.regions
-    ri = next(i for i, reg in enumerate(r) if (2,) in reg and (3,) in reg)
-    m = Move(ri, r[ri].index((2,)), 0, r[ri].index((3,)), 0)
+    pic, a, m = ring_with_a_gap()
     with pytest.raises(NoRoom) as e:
         draw_move(pic, m, a)
     assert "widest way between 3 and 4" in str(e.value) and "6 px needed" in str(e.value)

@@ -6,11 +6,13 @@ mended; the bench (``benchmarks/bench_router.py --causes``) counts the rest.
 
 from __future__ import annotations
 
+import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
-from picture_helpers import picture
+from picture_helpers import picture, ring_with_a_gap
 
 from sprouts_cli.engine.moves import Move, apply_move
 from sprouts_cli.engine.naming import numbered_key
@@ -19,6 +21,7 @@ from sprouts_cli.picture.band import FOLD, band_energy
 from sprouts_cli.picture.router import (
     CERTIFY_SHARE,
     RouteSettings,
+    _crosses_any,
     corner_of,
     draw_move,
     half_edge_polygon,
@@ -29,6 +32,7 @@ from sprouts_cli.picture.router import (
     self_crossing,
     uncross,
     unfold,
+    widest_way,
 )
 
 
@@ -189,3 +193,70 @@ def test_the_parity_search_agrees_with_dijkstra_on_the_product_graph(seed: int) 
                 assert path[0] == 0 and path[-1] == n - 1
             else:
                 assert not math.isfinite(cost)
+
+
+def test_the_widest_way_never_steps_across_a_curve() -> None:
+    """Below ``d0`` the widest way walks cells a pixel or two from a curve: it must not step across one.
+
+    The way out of the ring is the 2 px gap between the discs of its end spots, so
+    no way has more than 1 px of room; a grid step between two cells on either side
+    of the ring, each 2-3 px from it, would report a way of that room that is not there.
+    """
+    pic, a, m = ring_with_a_gap()
+    plan = make_plan(pic, a, m, RouteSettings())
+    w, way = widest_way(plan)
+    assert w <= 1.0 + 1e-9
+    if way is not None:
+        ring = a.certificate.polygon(0)
+        legs = np.concatenate([ring[:-1], ring[1:]], axis=1)
+        for p, q in itertools.pairwise(way[1:-1]):
+            assert not _crosses_any(p[None], q[None], legs)[0]
+
+
+DATA = Path(__file__).parent / "data" / "router"
+
+
+def _saved_case(name: str, words: str, after: str):
+    """A picture saved from a bench game, and its move (by its words and the position it gives)."""
+    from sprouts_cli.engine.naming import moves_from_words, parse_words
+    from sprouts_cli.picture.gamefile import load_game
+
+    pic = load_game(DATA / name)
+    a = analyse_picture(pic)
+    fits = moves_from_words(a.position, parse_words(words))
+    fits = [m for m in fits if apply_move(a.position, m).canonical() == after]
+    assert fits
+    return pic, a, fits[0]
+
+
+def test_curves_at_the_moves_own_end_spot_are_pushed_apart() -> None:
+    """Bench game (10 spots, seed 1, move 20): the narrow place is beside a curve at the move's end spot.
+
+    The ghost ends at that spot, so the curve touched it there and could not be
+    pushed at all (and the long curve beside it could not be refitted, nor relaxed
+    without folding far away); the move went up to Z.  Now the ghost is no obstacle
+    at a pushed curve's own ends, only the de Boor points near the ghost move, and
+    the move is drawn by M.
+    """
+    from sprouts_cli.picture.room import draw
+
+    pic, a, m = _saved_case("push_at_the_moves_end.json", "24 → 28 enclosing 7, 26", "0+122")
+    r = draw(pic, m, ladder=("M",), analysis=a)
+    assert r.drawn_by == "push"
+    assert numbered_key(r.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+    assert r.clearance >= CERTIFY_SHARE * RouteSettings().d0
+    n = len(pic.spots)
+    assert np.array_equal(r.picture.sizes[:n], pic.sizes)
+
+
+def test_a_loop_round_nothing_in_a_small_pocket_is_drawn_by_the_router() -> None:
+    """Bench game (10 spots, seed 1, move 14): a lone spot in a pocket, a loop enclosing nothing.
+
+    The band pulls a loop round nothing nearly shut, and the new spot on it had no
+    room (1 px kept).  The grid's own way, smoothed, is now tried too when no band
+    curve has the certificate's clearance.
+    """
+    pic, a, m = _saved_case("loop_round_nothing.json", "7 → 7", "0+0+112+22.AB|AB")
+    d = draw_move(pic, m, a)
+    assert numbered_key(d.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+    assert d.clearance >= CERTIFY_SHARE * RouteSettings().d0

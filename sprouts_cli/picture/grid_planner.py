@@ -361,6 +361,20 @@ def walk_back(prev: np.ndarray, end: int, shift: int) -> np.ndarray:
 
 
 @kernel
+def _room_for_one_more(
+    dist: np.ndarray, prev: np.ndarray, done: np.ndarray, cap: int, used: int, n: int, block: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A* state pool with room for one more cell's block: doubled (at most ``n`` cells) when full."""
+    if used < cap:
+        return dist, prev, done, cap
+    cap = min(n, 2 * cap)
+    dist = np.concatenate((dist, np.full(cap * block - dist.shape[0], np.inf)))
+    prev = np.concatenate((prev, np.full(cap * block - prev.shape[0], -1, dtype=np.int64)))
+    done = np.concatenate((done, np.zeros(cap * block - done.shape[0], dtype=np.bool_)))
+    return dist, prev, done, cap
+
+
+@kernel
 def astar(
     nx: int,
     free: np.ndarray,
@@ -400,11 +414,7 @@ def astar(
     for i in range(start.shape[0]):
         k = start[i]
         if slot[k] < 0:
-            if used == cap:
-                cap = min(n, 2 * cap)
-                dist = np.concatenate((dist, np.full(cap * block - dist.shape[0], np.inf)))
-                prev = np.concatenate((prev, np.full(cap * block - prev.shape[0], -1, dtype=np.int64)))
-                done = np.concatenate((done, np.zeros(cap * block - done.shape[0], dtype=np.bool_)))
+            dist, prev, done, cap = _room_for_one_more(dist, prev, done, cap, used, n, block)
             slot[k] = used
             used += 1
         at = slot[k] * block + start_bits[i]
@@ -436,11 +446,7 @@ def astar(
             if j < 0 or not free[j]:
                 continue
             if slot[j] < 0:
-                if used == cap:
-                    cap = min(n, 2 * cap)
-                    dist = np.concatenate((dist, np.full(cap * block - dist.shape[0], np.inf)))
-                    prev = np.concatenate((prev, np.full(cap * block - prev.shape[0], -1, dtype=np.int64)))
-                    done = np.concatenate((done, np.zeros(cap * block - done.shape[0], dtype=np.bool_)))
+                dist, prev, done, cap = _room_for_one_more(dist, prev, done, cap, used, n, block)
                 slot[j] = used
                 used += 1
             nb = bits ^ cross[k, d]

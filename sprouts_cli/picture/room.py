@@ -475,8 +475,17 @@ def push_unit(
     d_start = first[1] - first[0] if np.hypot(*(first[1] - first[0])) > 1e-9 else first[2] - first[0]
     d_end = last[3] - last[2] if np.hypot(*(last[3] - last[2])) > 1e-9 else last[3] - last[1]
     # the knots are given in arc length; chord_parameters of the dense sample is nearly that
-    spline, u, _bounds = clamped_with_knots(pts, np.array(knots), d_start, d_end)
-    if float(np.hypot(*(spline(u) - pts).T).max()) > 1.5:
+    # a curve with detail finer than the knots gets more of them, where it fits worst (as fit_clamped)
+    inner = np.array(knots)
+    for _ in range(24):
+        spline, u, bounds = clamped_with_knots(pts, inner, d_start, d_end)
+        err = np.hypot(*(spline(u) - pts).T)
+        worst = int(np.argmax(err))
+        if err[worst] <= 1.5:
+            break
+        span = min(max(int(np.searchsorted(bounds, u[worst], side="right")) - 1, 0), len(bounds) - 2)
+        inner = np.append(bounds[1:-1], 0.5 * (bounds[span] + bounds[span + 1]))
+    else:
         return None
     T, C = spline.t, np.array(spline.c, dtype=float)
     n = len(C)
@@ -492,13 +501,26 @@ def push_unit(
     if unit.spot >= 0:
         ob.spots = ob.spots.copy()
         ob.spots[unit.spot] = (-1e6, -1e6)
-    ob.extra = np.ascontiguousarray(np.concatenate([ghost[:-1], ghost[1:]], axis=1))
+    # the ghost is no obstacle at the unit's own ends (a curve at the move's end spot meets it there)
+    reach = float(max(pic.sizes)) + d0
+    kept = np.ones(len(ghost), dtype=bool)
+    for s_end in {unit.a, unit.b}:
+        kept &= np.hypot(*(ghost - pic.spots[s_end]).T) > reach
+    pair = kept[:-1] & kept[1:]
+    if not pair.any():
+        return None
+    ob.extra = np.ascontiguousarray(np.concatenate([ghost[:-1][pair], ghost[1:][pair]], axis=1))
     band = Band(ob, (unit.a, unit.b), BandSettings(d0=d0, D=settings.D, lam=settings.lam))
-    free = np.zeros(n, dtype=bool)
-    free[2 : n - 2] = True
+    P = Bs @ C
+    # the de Boor points that move: not the two at each end, and only where the ghost is near (the
+    # rest of the curve keeps its shape: a long curve relaxed all along folds onto itself far away)
+    by_ghost = _legs_distance(P, ghost) < 2.0 * d0 + settings.D
+    free = (support & by_ghost[:, None]).any(axis=0)
+    free[:2] = free[n - 2 :] = False
+    if not free.any():
+        return None
     fixed = np.zeros(len(us), dtype=np.bool_)
     fixed[[0, -1]] = True
-    P = Bs @ C
     least0 = band.clearance(P)
     if least0 <= 0.0:
         return None

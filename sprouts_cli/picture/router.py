@@ -45,6 +45,7 @@ from .band import Band, BandSettings, Obstacles
 from .fit import cut_at, fit_clamped
 from .geometry import point_segment_distance, segment_distance
 from .grid_planner import (
+    LEAKPROOF,
     SHIFT,
     STEPS,
     Grid,
@@ -60,6 +61,7 @@ from .model import COMFORT, MIN_CLEARANCE, Curve, Picture
 from .spline import straight_pieces
 
 MAX_RAYS = 7
+FINEST_CELL = 2.0  # px: the planner's cells are never narrower (Alfeld §3.2)
 CERTIFY_SHARE = 0.6  # the new curves must keep 0.6 d0 (Alfeld §3.6)
 
 
@@ -686,18 +688,11 @@ def route(plan: Plan) -> np.ndarray | None:
     crosses itself is kept only when no other is found.
     """
     move = plan.move
-    if not move.is_loop:
-        _close_between(plan)
     if move.joins_boundaries:
+        _close_between(plan)
         return search(plan, None, [])
-    rays = build_rays(plan)
-    orders = [(0, 0)]
-    if move.is_loop:
-        target = _loop_target(plan, rays)
-        close_strip(plan, None if target is None else target[0])
-        if target is not None and rays is not None:
-            _extend_strip(plan, rays, target[1])
-        orders = [(1, 2), (2, 1)]
+    rays = close_strips(plan)
+    orders = [(1, 2), (2, 1)] if move.is_loop else [(0, 0)]
     fallback = None
     for halves in orders:
         for method in (barrier_route, _parity_route):
@@ -715,6 +710,25 @@ def route(plan: Plan) -> np.ndarray | None:
                 return path
             fallback = fallback if fallback is not None else path
     return fallback
+
+
+def close_strips(plan: Plan) -> Rays | None:
+    """The cells the way may not use near its ends closed (a loop's strip, two close spots' middle).
+
+    Returns the rays of a one-boundary move (None for a join, or when they cannot be cut).
+    """
+    move = plan.move
+    if not move.is_loop:
+        _close_between(plan)
+    if move.joins_boundaries:
+        return None
+    rays = build_rays(plan)
+    if move.is_loop:
+        target = _loop_target(plan, rays)
+        close_strip(plan, None if target is None else target[0])
+        if target is not None and rays is not None:
+            _extend_strip(plan, rays, target[1])
+    return rays
 
 
 def _close_between(plan: Plan) -> None:
@@ -832,23 +846,59 @@ def _self_touch(P: np.ndarray, closed: bool) -> bool:
     return False
 
 
-def widest_way(plan: Plan) -> tuple[float, np.ndarray | None]:
-    """The room of the widest way from x's corner to y's corner (ignoring sides), and that way."""
+def leakproof_room(plan: Plan) -> np.ndarray:
+    """The plan's room, closed where a step of the grid could slip through a curve.
+
+    A cell is free at ``d0`` only when its centre is at least ``LEAKPROOF`` of a
+    cell from every curve by true distance (the angular room near the end spots
+    is never scaled below that), so no step between two free cells crosses one.
+    The widest way also walks cells with less room than ``d0``: there the true
+    distance must be checked, or the way would step across a curve wherever two
+    cells on either side of it are a pixel or two away from it, and report the
+    room of a way that does not exist.
+    """
+    g, ob = plan.grid, plan.ob
+    plain, _near, _foot, _seg = room_field(
+        g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
+        ob.width, ob.height, 3.0 * plan.settings.d0, np.array([plan.x, plan.y], dtype=np.int64), 0.0,
+        plan.settings.d0,
+    )  # fmt: skip
+    room = plan.room.copy()
+    room[plain < LEAKPROOF * g.cell] = 0.0
+    return room
+
+
+def widest_way(plan: Plan, fine: bool = True) -> tuple[float, np.ndarray | None]:
+    """The room of the widest way from x's corner to y's corner (ignoring sides), and that way.
+
+    A way narrower than the grid can see (its cells are ``0.7 d0`` wide) is looked
+    for again on the finest grid, unless ``fine`` is false.
+    """
     g = plan.grid
+    room = leakproof_room(plan)
     saved = plan.free
-    plan.free = plan.room > 0.0
+    plan.free = room > 0.0
     loop = plan.move.is_loop
     start, _ = end_cells(plan, plan.cx, half=1 if loop else 0)
     goal, _ = end_cells(plan, plan.cy, half=2 if loop else 0)
     plan.free = saved
     if not len(start) or not len(goal):
         return 0.0, None
-    room = plan.room.copy()
     if plan.strip is not None:
         room[~plan.free & (room >= plan.settings.d0)] = 0.0
     goal_mask = np.zeros(g.size, dtype=np.bool_)
     goal_mask[goal] = True
     w, path = widest(g.nx, room, STEPS, start.astype(np.int64), goal_mask)
+    if (not len(path) or w < 1.5 * LEAKPROOF * g.cell) and fine:
+        # the grid cannot see ways much narrower than its cells: look again on the finest grid
+        d0 = FINEST_CELL / 0.7
+        if g.cell > FINEST_CELL + 1e-9:
+            st = RouteSettings(d0, plan.settings.D, plan.settings.lam, plan.settings.relax, plan.settings.d0)
+            sharp = make_plan(plan.pic, plan.analysis, plan.move, st)
+            close_strips(sharp)
+            w2, way2 = widest_way(sharp, fine=False)
+            if way2 is not None and (not len(path) or w2 > w):
+                return w2, way2
     if not len(path):
         return 0.0, None
     return float(w), np.array([plan.pic.spots[plan.x], *g.centres()[path], plan.pic.spots[plan.y]])
@@ -1219,9 +1269,9 @@ def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | Non
     bulged = _bulged(plan, P)
     if bulged is not None:
         candidates.extend([(bulged, True), (bulged, False)])
+    # the grid's own way last: the band may have pulled a loop round nothing shut, or squeezed a
+    # curve where the grid way kept its cells' room
     for points, smooth in (*candidates, (path, True), (path, False)):
-        if points is path and best is not None:
-            break
         if points is not path and self_crossing(points):
             continue
         try:
@@ -1318,11 +1368,13 @@ def ghost_of(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettin
     plan = make_plan(pic, analysis, move, settings)
     path = route(plan)
     w, _ = widest_way(plan)
-    # the widest way ignores sides: a marked move may have to take a narrower way
+    # the widest way ignores sides: a marked move may have to take a narrower way, narrower than d0
+    # too when the widest way is wider (it is the way with the right sides that found no room)
+    room = min(w, settings.d0)
     for share in (0.95, 0.7, 0.45):
-        if path is not None or share * w < 1.0:
+        if path is not None or share * room < 1.0:
             break
-        narrow = RouteSettings(share * w, settings.D, settings.lam, settings.relax, settings.d0)
+        narrow = RouteSettings(share * room, settings.D, settings.lam, settings.relax, settings.d0)
         plan = make_plan(pic, analysis, move, narrow)
         path = route(plan)
     if path is None:
