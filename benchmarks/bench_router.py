@@ -13,23 +13,27 @@ Goals (issue 14): at 10 spots at least 90% of moves drawn without A, R or Z; at 
 spots at least 70%; every move drawn; median under 0.5 s per move at 20 spots.
 
 Measured (issue 14; CPU seconds per move; the 2-core machine was shared with several
-other engineers' runs, load 10-25, so wall seconds are not comparable):
+other engineers' runs, load 10-25 last session and 6-15 for "after", so wall seconds
+are not comparable and CPU seconds are inflated too):
 
     spots seeds moves route slide push adjust rearrange layout smaller med cpu p95 cpu  without A/R/Z
-    before (the band without its own far parts, ports and spot places as they were):
-       10  1-10   245 79.2%  0.8% 4.1%   6.1%      6.1%   3.7%    0.0%    0.12    3.55  84%
-       20  1-10   497 77.9%  0.2% 5.0%   2.6%      6.2%   7.2%    0.8%    0.12    6.27  83%
-    after:
-       10  1-10   244 80.3%  0.8% 6.1%   6.6%      4.1%   2.0%    0.0%    0.10    2.33  87%
-       20  1-10   494 80.8%  0.2% 7.1%   3.8%      5.9%   2.0%    0.2%    0.11    5.12  88%
-       30   1-3   228 81.1%  0.4% 7.5%   1.8%      5.7%   3.5%    0.0%    0.14    5.71  89%
+    before (last session's router):
+       10  1-10   244 80.3%  0.8%  6.1%  6.6%      4.1%   2.0%    0.0%    0.10    2.33  87%
+       20  1-10   494 80.8%  0.2%  7.1%  3.8%      5.9%   2.0%    0.2%    0.11    5.12  88%
+       30   1-3   229 78.2%  0.4%  8.7%  4.4%      3.9%   3.5%    0.9%       -       -  87%
+    after (the widest way steps across no curve; pushed curves move near the ghost):
+       10  1-10   246 75.2%  0.4% 14.6%  4.9%      3.3%   1.6%    0.0%    0.18    5.78  90%
+       20   1-3   152 78.3%  0.0%  9.9%  3.9%      4.6%   3.3%    0.0%       -       -  88%
+       30 1,6,7   227 74.0%  0.4% 14.1%  2.2%      5.3%   3.5%    0.4%       -       -  88.5%
 
-    (no game cut, none refused: every move drawn; least clearance 3.6-3.7 px)
+    (no game cut, none refused: every move drawn; least clearance 3.7 px and moved px
+    23.1 at 10 spots; rows without seconds are from --verbose's lines per game: the
+    runs over all ten seeds did not end within the session, 97-214 CPU s a game)
 
 ``--causes`` says why the moves that climbed did so (from the router's first
-refusal): after the changes, most are "no way: narrow" (the widest way is under
-``d0`` and pushing curves could not widen it), then marked moves read back with the
-wrong sides, then too little clearance for the new spot.
+refusal): after the changes, at 10 spots, narrow ways that pushing did not widen (7),
+too little clearance (6), no way at 0 px (6), marked moves with no way on the right
+sides (3), curves read back with interchangeable spots swapped (2).
 
 Seconds are wall-clock and CPU (``time.process_time``) per move: on a shared
 machine the CPU seconds are the ones to compare.  A game that takes more than
