@@ -23,8 +23,8 @@ are not comparable and CPU seconds are inflated too):
        30   1-3   229 78.2%  0.4%  8.7%  4.4%      3.9%   3.5%    0.9%       -       -  87%
     after (the widest way steps across no curve; pushed curves move near the ghost):
        10  1-10   246 75.2%  0.4% 14.6%  4.9%      3.3%   1.6%    0.0%    0.18    5.78  90%
-       20   1-3   152 78.3%  0.0%  9.9%  3.9%      4.6%   3.3%    0.0%       -       -  88%
-       30 1,6,7   227 74.0%  0.4% 14.1%  2.2%      5.3%   3.5%    0.4%       -       -  88.5%
+       20   1-4   201 75.6%  0.0% 12.9%  4.0%      4.5%   3.0%    0.0%       -       -  88.6%
+       30 1,6-8   305 73.8%  0.7% 15.4%  2.0%      4.6%   3.3%    0.3%       -       -  89.8%
 
     (no game cut, none refused: every move drawn; least clearance 3.7 px and moved px
     23.1 at 10 spots; rows without seconds are from --verbose's lines per game: the
