@@ -274,17 +274,11 @@ def load_built(directory: Path | None = None) -> ModuleType | None:
     if folder is None:
         load_problem.append("not built for these sources and versions")
         return None
-    lib = module_file(folder)
     try:
-        loader = importlib.machinery.ExtensionFileLoader(MODULE_NAME, str(lib))
-        spec = importlib.util.spec_from_file_location(MODULE_NAME, lib, loader=loader)
-        assert spec is not None
-        module = importlib.util.module_from_spec(spec)
-        loader.exec_module(module)
+        return load_built_from(folder)
     except (ImportError, OSError, AssertionError) as e:
-        load_problem.append(f"{lib} does not load: {e}")
+        load_problem.append(f"{module_file(folder)} does not load: {e}")
         return None
-    return module
 
 
 def status(directory: Path | None = None) -> dict[str, Any]:
@@ -418,7 +412,7 @@ def compile_into(folder: str) -> None:
 
 
 def load_built_from(folder: Path) -> ModuleType:
-    """The module just built in ``folder`` (before it has a stamp)."""
+    """The module built in ``folder``, loaded whatever its stamp says (``load_built`` checks it)."""
     lib = module_file(folder)
     loader = importlib.machinery.ExtensionFileLoader(MODULE_NAME, str(lib))
     spec = importlib.util.spec_from_file_location(MODULE_NAME, lib, loader=loader)

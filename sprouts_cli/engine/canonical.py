@@ -822,7 +822,9 @@ def land_code_and_text(
         if _compiled is not None:
             coded = _compiled.land_code_and_text(regions, lives)
             if coded is not None:
-                return _BY_LAND.remember(key, coded)
+                # a reduced form's variant (layout) is coded once per land: reduce.py keeps the
+                # result by the land's code, and keeping it here too cost 12 MB in 0*12
+                return coded if layout else _BY_LAND.remember(key, coded)
         key2 = _sorted_land(regions, lives) if layout else _renumbered_land(regions, lives)
         hit = _BY_PATTERN.get(key2)
         if hit is None:
