@@ -260,3 +260,19 @@ def test_a_loop_round_nothing_in_a_small_pocket_is_drawn_by_the_router() -> None
     d = draw_move(pic, m, a)
     assert numbered_key(d.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
     assert d.clearance >= CERTIFY_SHARE * RouteSettings().d0
+
+
+def test_curves_beside_a_way_with_room_are_pushed_when_the_curve_keeps_too_little() -> None:
+    """Bench game (10 spots, seed 4, move 22): the way has 13 px of room, the curve drawn keeps 2.2 px.
+
+    The ghost is then the way itself, and no curve was closer to it than ``d0``, so
+    none was pushed and the move went up to A.  When the ghost has ``d0`` of room,
+    the curves within twice that are pushed, and the move is drawn by M.
+    """
+    from sprouts_cli.picture.room import draw
+
+    pic, a, m = _saved_case("push_beside_a_way_with_room.json", "25 → 29 enclosing 6, 19", "ABC|ACB+AB|AB")
+    r = draw(pic, m, ladder=("M",), analysis=a)
+    assert r.drawn_by == "push"
+    assert numbered_key(r.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+    assert r.clearance >= CERTIFY_SHARE * RouteSettings().d0

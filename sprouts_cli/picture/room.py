@@ -622,12 +622,15 @@ def push_curves(
             notes.append("push curves: the way is all beside the move's own spots")
             return None
         inner = G[away]
+        # the curves in the way: closer to the ghost than d0, or (when the ghost has that much room
+        # and the curve drawn along it still kept too little) than twice that
+        near = d0 if ghost.widest < d0 else 2.0 * d0
         moved = current
         ma = ca
         pushed = []
         for e in range(len(current.curves)):
             poly = ma.certificate.polygon(e)
-            if _legs_distance(poly, inner).min() >= d0:
+            if _legs_distance(poly, inner).min() >= near:
                 continue
             unit = _unit_of(moved, e, {x, y})
             if any(k in pushed for k in unit.curves):
