@@ -21,9 +21,11 @@ are not comparable and CPU seconds are inflated too):
        10  1-10   244 80.3%  0.8%  6.1%  6.6%      4.1%   2.0%    0.0%    0.10    2.33  87%
        20  1-10   494 80.8%  0.2%  7.1%  3.8%      5.9%   2.0%    0.2%    0.11    5.12  88%
        30   1-3   229 78.2%  0.4%  8.7%  4.4%      3.9%   3.5%    0.9%       -       -  87%
-    after (the widest way steps across no curve; pushed curves move near the ghost):
+    after (the widest way steps across no curve; pushed curves move near the ghost;
+    "+2 d0": curves within 2 d0 of a roomy ghost pushed too, not in the 20, 30 rows):
        10  1-10   246 75.2%  0.4% 14.6%  4.9%      3.3%   1.6%    0.0%    0.18    5.78  90%
-       20   1-4   201 75.6%  0.0% 12.9%  4.0%      4.5%   3.0%    0.0%       -       -  88.6%
+       10  1-10   245 76.3%  0.4% 14.7%  3.3%      3.7%   1.6%    0.0%    0.18    7.12  91% (+2 d0)
+       20   1-5   252 74.2%  0.0% 15.1%  3.2%      4.4%   3.2%    0.0%       -       -  89.3%
        30 1,6-8   305 73.8%  0.7% 15.4%  2.0%      4.6%   3.3%    0.3%       -       -  89.8%
 
     (no game cut, none refused: every move drawn; least clearance 3.7 px and moved px
