@@ -60,6 +60,16 @@ earlier on 2026-12-01, in CPU seconds: after the sum search (``0*12`` and ``0*13
 process after the compiled canonical core too, commit aaaa574; ``0*12 --jobs 2`` at
 commit 09c9441).  Before issue 11 (commit 737f6a0): ``0*12`` 127 s and 400 MB.
 
+The kernels (issue 11, ``engine/aot.py``): the rows above ran on numba's JIT kernels, so
+each process held ~175-210 MB before it searched.  With the kernels built ahead of time
+(``sprouts kernels --build``; the ``kernels`` column says ``aot``) no numba is loaded:
+measured 2026-12-01 ~23:00 UTC by ``/usr/bin/time -v``, one process, load 8-15 (CPU s,
+peak MB): ``0*12`` JIT 20.5 s / 233 MB, AOT 21.8 s / 98 MB, and 19.0 s / 87 MB once the
+exact-land cache stopped keeping reduced forms' variants (commit "canonical: a reduced
+form's variant ..."); misère ``0*10`` JIT 16.4 s / 293 MB, AOT 16.4 s / 158 MB; ``0*14``
+JIT 271.1 s / 440 MB (with that change), AOT 297.5 s / 311 MB (without it, beside a
+``make test``: its CPU seconds are not comparable); 130,865 positions proved on both.
+
 Misère play rows (kept by the misère work, ``bench_misere.py``; recorded here in a
 table of their own, below, without touching the normal rows above):
 
