@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from sprouts_cli import engine
 from sprouts_cli.engine import Position, aot, kernels
 from sprouts_cli.engine import canonical as canonical_module
-from sprouts_cli.engine.canonical import clean_lands, land_code, use_compiled_kernels
+from sprouts_cli.engine.canonical import canonical_form, clean_lands, land_code, use_compiled_kernels
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
 from sprouts_cli.engine.moves import apply_move, representative_moves
 from sprouts_cli.engine.reduce import land_moves, reduced_lands, reduced_lands_after
@@ -260,6 +260,56 @@ def test_a_lands_children_are_the_python_ones_from_up_to_5_spots() -> None:
 @given(game_positions(min_spots=6, max_spots=14))
 def test_a_lands_children_are_the_python_ones_on_random_lands(p: Position) -> None:
     assert_lazy_children_as_python(reduced_lands(p)[:2])
+
+
+
+# ------------------------------------------------------------ every land of a position in one call
+
+
+def assert_positions_as_python(positions: list[Position], plain: bool = False) -> None:
+    """``kernels.position_lands`` (``plain``: its kernel as plain Python) gives the canonical
+    strings of the lands that ``canonical.land_code``, the Python reference, gives."""
+    for p in positions:
+        want = sorted(land_code(land, p.lives)[1] for land in clean_lands(p))
+        if plain:
+            packed = np.array([len(p.lives), *p.lives, *kernels.flatten_position(p.regions)], np.int64)
+            text, ok = kernels.position_lands_kernel.py_func(packed)
+            got = text.tobytes().decode("ascii").split("+") if ok and len(text) else [] if ok else None
+        else:
+            got = kernels.position_lands(p.regions, p.lives)
+        assert got == want, (p.regions, p.lives)
+
+
+def test_positions_are_written_as_python_writes_them_from_up_to_4_spots() -> None:
+    assert_positions_as_python([p for k in range(1, 5) for p in reachable(k).values()][::2])
+
+
+@pytest.mark.slow
+def test_positions_are_written_as_python_writes_them_from_up_to_5_spots() -> None:
+    assert_positions_as_python([p for k in range(1, 6) for p in reachable(k).values()])
+
+
+def test_plain_python_kernels_write_positions_as_python_does() -> None:
+    assert_positions_as_python(list(reachable(4).values())[::30], plain=True)
+
+
+@settings(max_examples=40)
+@given(game_positions(min_spots=6, max_spots=24))
+def test_random_positions_are_written_as_python_writes_them(p: Position) -> None:
+    assert_positions_as_python([p])
+
+
+def test_canonical_forms_are_the_same_with_the_kernels_on_and_off() -> None:
+    positions = [p for p in reachable(4).values()][::5] + [Position.from_string("0*2+0*3+*2")]
+    use_compiled_kernels(False)
+    try:
+        want = [canonical_form(p) for p in positions]
+    finally:
+        use_compiled_kernels(True)
+    try:
+        assert [canonical_form(p) for p in positions] == want
+    finally:
+        use_compiled_kernels(None)
 
 
 # ------------------------------------------------------------ numba's cache cannot go stale

@@ -1082,7 +1082,12 @@ def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
 
 
 def canonical_lands(p: Position) -> list[str]:
-    """The canonical strings of the lands of ``p``, sorted."""
+    """The canonical strings of the lands of ``p``, sorted (in one compiled call when the
+    kernels are on: ``kernels.position_lands``)."""
+    if _compiled is not None:
+        lands = _compiled.position_lands(p.regions, p.lives)
+        if lands is not None:
+            return lands
     out = []
     for land in clean_lands(p):
         if len(land) > 1:

@@ -69,6 +69,22 @@ from .aot import kernel
 K_CAP_TOKEN = 3
 SMALL_BASE = 1 << 40
 END = -1
+#: ``_carve``'s value for scratch that is written before it is read.
+NO_FILL = -(1 << 62)
+
+
+@kernel
+def _carve(ws, top, n, value):  # type: ignore[no-untyped-def]
+    """``n`` words of the workspace ``ws`` from ``top``, set to ``value`` unless it is ``NO_FILL``;
+    returns them (a view) and the new top.  A land's scratch arrays are carved from one
+    workspace: allocating each (about eighty a land) was a third of a land's time."""
+    if top + n > ws.shape[0]:
+        raise IndexError("a kernel's workspace is too small")
+    view = ws[top : top + n]
+    if value != NO_FILL:
+        for i in range(n):
+            view[i] = value
+    return view, top + n
 
 
 @kernel
@@ -117,9 +133,9 @@ def _walk(  # type: ignore[no-untyped-def]
             s = spot[g]
             k = kind[s]
             if k == 3:  # a capital: its other corner starts the boundary beyond it
-                if capname[s, 0] != stamp:
-                    capname[s, 0] = stamp
-                    capname[s, 1] = ncap
+                if capname[2 * s + 0] != stamp:
+                    capname[2 * s + 0] = stamp
+                    capname[2 * s + 1] = ncap
                     ncap += 1
                     o = other[g]
                     b2 = corner_b[o]
@@ -128,14 +144,14 @@ def _walk(  # type: ignore[no-untyped-def]
                         order_b[tail] = b2
                         order_c[tail] = corner_c[o]
                         tail += 1
-                out[pos] = K_CAP_TOKEN + capname[s, 1]
+                out[pos] = K_CAP_TOKEN + capname[2 * s + 1]
             elif k == 4:
-                if smallname[s, 0] != stamp or smallname[s, 2] != b:
-                    smallname[s, 0] = stamp
-                    smallname[s, 2] = b
-                    smallname[s, 1] = nsmall
+                if smallname[3 * s + 0] != stamp or smallname[3 * s + 2] != b:
+                    smallname[3 * s + 0] = stamp
+                    smallname[3 * s + 2] = b
+                    smallname[3 * s + 1] = nsmall
                     nsmall += 1
-                out[pos] = SMALL_BASE + smallname[s, 1]
+                out[pos] = SMALL_BASE + smallname[3 * s + 1]
             else:
                 out[pos] = k
             pos += 1
@@ -158,32 +174,39 @@ def _walk(  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _oriented_words(nbnd, nspots, nnodes, total):  # type: ignore[no-untyped-def]
+    """The workspace ``_oriented`` carves (an upper bound)."""
+    return total * (nnodes + 2) + 16 + 5 * nnodes + 2 * (total + 16) + 3 * nbnd + 5 * nspots
+
+
+@kernel
 def _oriented(  # type: ignore[no-untyped-def]
     step, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
-    spot, kind, bstart, blen, breg, corner_b, corner_c, other, total,
+    spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, ws, top,
 ):
     """The codes of every node of the tree rooted at ``order[0]``, in one orientation.
 
     Returns the buffer, each node's code (offset, length), each piece's best starting
-    corner (boundary, corner), and the root code (the last two in the buffer's end).
+    corner (boundary, corner), and the root code (the last two in the buffer's end); all
+    carved from ``ws`` from ``top`` (``_oriented_words`` words at most).
     """
     nbnd = blen.shape[0]
     nspots = kind.shape[0]
-    buf = np.zeros(total * (nnodes + 2) + 16, np.int64)
-    node_off = np.zeros(nnodes, np.int64)
-    node_len = np.zeros(nnodes, np.int64)
-    best_b = np.full(nnodes, -1, np.int64)
-    best_c = np.full(nnodes, -1, np.int64)
+    buf, top = _carve(ws, top, total * (nnodes + 2) + 16, 0)
+    node_off, top = _carve(ws, top, nnodes, 0)
+    node_len, top = _carve(ws, top, nnodes, 0)
+    best_b, top = _carve(ws, top, nnodes, -1)
+    best_c, top = _carve(ws, top, nnodes, -1)
     used = 0
-    tmp = np.zeros(total + 16, np.int64)
-    best = np.zeros(total + 16, np.int64)
-    seen = np.full(nbnd, -1, np.int64)
-    capname = np.full((nspots, 2), -1, np.int64)
-    smallname = np.full((nspots, 3), -1, np.int64)
-    order_b = np.empty(nbnd, np.int64)
-    order_c = np.empty(nbnd, np.int64)
+    tmp, top = _carve(ws, top, total + 16, 0)
+    best, top = _carve(ws, top, total + 16, 0)
+    seen, top = _carve(ws, top, nbnd, -1)
+    capname, top = _carve(ws, top, 2 * nspots, -1)
+    smallname, top = _carve(ws, top, 3 * nspots, -1)
+    order_b, top = _carve(ws, top, nbnd, NO_FILL)
+    order_c, top = _carve(ws, top, nbnd, NO_FILL)
     stamp = 0
-    children = np.empty(nnodes, np.int64)
+    children, top = _carve(ws, top, nnodes, NO_FILL)
     for idx in range(nnodes - 1, -1, -1):
         v = order[idx]
         if v < nreg:
@@ -309,10 +332,16 @@ def _put_zeros(text, pos, zeros, items):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _write_words(nbnd, nspots, nnodes, total):  # type: ignore[no-untyped-def]
+    """The workspace ``_write`` carves (an upper bound)."""
+    return 5 * (2 * nnodes + 4) + 9 * nspots + 7 * nbnd + 2 * total + 32 + 8 * (nnodes + 2)
+
+
+@kernel
 def _write(  # type: ignore[no-untyped-def]
     step, root, nreg, nnodes, parent_node, parent_edge, adj_start, adj_bnd, piece_of, npiece_bnds,
     spot, kind, bstart, blen, breg, corner_b, corner_c, other,
-    buf, node_off, node_len, best_b, best_c, total, ncorner,
+    buf, node_off, node_len, best_b, best_c, total, ncorner, ws, top,
 ):
     """The land written from its code, as ``canonical._Coder.write`` does (ASCII bytes).
 
@@ -325,49 +354,49 @@ def _write(  # type: ignore[no-untyped-def]
     text = np.zeros(8 * ncorner + 4 * nbnd + 2 * nreg + 16, np.uint8)
     tpos = 0
     # tasks: (0, region, parent piece, entry boundary, its corner) or (1, piece, parent region, b0, c0)
-    stack = np.empty((2 * nnodes + 4, 5), np.int64)
+    stack, top = _carve(ws, top, 5 * (2 * nnodes + 4), NO_FILL)
     sp = 0
     if root < nreg:
-        stack[0, 0] = 0
-        stack[0, 1] = root
-        stack[0, 2] = -1
-        stack[0, 3] = -1
-        stack[0, 4] = 0
+        stack[0] = 0
+        stack[1] = root
+        stack[2] = -1
+        stack[3] = -1
+        stack[4] = 0
     else:
-        stack[0, 0] = 1
-        stack[0, 1] = root
-        stack[0, 2] = -1
-        stack[0, 3] = best_b[root]
-        stack[0, 4] = best_c[root]
+        stack[0] = 1
+        stack[1] = root
+        stack[2] = -1
+        stack[3] = best_b[root]
+        stack[4] = best_c[root]
     sp = 1
-    capital = np.zeros(nspots, np.int64)
+    capital, top = _carve(ws, top, nspots, 0)
     ncapitals = 0
-    small = np.full((nspots, 2), -1, np.int64)
+    small, top = _carve(ws, top, 2 * nspots, -1)
     nregions_written = 0
-    seen = np.full(nbnd, -1, np.int64)
-    capname = np.full((nspots, 2), -1, np.int64)
-    smallname = np.full((nspots, 3), -1, np.int64)
-    order_b = np.empty(nbnd, np.int64)
-    order_c = np.empty(nbnd, np.int64)
-    tmp = np.zeros(total + 16, np.int64)
+    seen, top = _carve(ws, top, nbnd, -1)
+    capname, top = _carve(ws, top, 2 * nspots, -1)
+    smallname, top = _carve(ws, top, 3 * nspots, -1)
+    order_b, top = _carve(ws, top, nbnd, NO_FILL)
+    order_c, top = _carve(ws, top, nbnd, NO_FILL)
+    tmp, top = _carve(ws, top, total + 16, 0)
     stamp = 0
     # items of one region: key (reading offset/length in keys, flag, code node), boundary, corner, piece
-    keys = np.zeros(total + 4 * nbnd + 16, np.int64)
-    item_key = np.zeros(nnodes + 2, np.int64)
-    item_keylen = np.zeros(nnodes + 2, np.int64)
-    item_flag = np.zeros(nnodes + 2, np.int64)
-    item_node = np.zeros(nnodes + 2, np.int64)
-    item_b = np.zeros(nnodes + 2, np.int64)
-    item_c = np.zeros(nnodes + 2, np.int64)
-    sorted_items = np.zeros(nnodes + 2, np.int64)
-    names = np.full(nspots, -1, np.int64)
+    keys, top = _carve(ws, top, total + 4 * nbnd + 16, 0)
+    item_key, top = _carve(ws, top, nnodes + 2, 0)
+    item_keylen, top = _carve(ws, top, nnodes + 2, 0)
+    item_flag, top = _carve(ws, top, nnodes + 2, 0)
+    item_node, top = _carve(ws, top, nnodes + 2, 0)
+    item_b, top = _carve(ws, top, nnodes + 2, 0)
+    item_c, top = _carve(ws, top, nnodes + 2, 0)
+    sorted_items, top = _carve(ws, top, nnodes + 2, 0)
+    names, top = _carve(ws, top, nspots, -1)
     while sp > 0:
         sp -= 1
-        task = stack[sp, 0]
-        v = stack[sp, 1]
-        parent = stack[sp, 2]
-        b0 = stack[sp, 3]
-        c0 = stack[sp, 4]
+        task = stack[5 * sp + 0]
+        v = stack[5 * sp + 1]
+        parent = stack[5 * sp + 2]
+        b0 = stack[5 * sp + 3]
+        c0 = stack[5 * sp + 4]
         if task == 1:
             if parent >= 0 and npiece_bnds[v - nreg] == 1:
                 continue  # a free piece: written with its parent region
@@ -379,11 +408,11 @@ def _write(  # type: ignore[no-untyped-def]
             for i in range(nb - 1, -1, -1):
                 b = order_b[i]
                 if breg[b] != parent:
-                    stack[sp, 0] = 0
-                    stack[sp, 1] = breg[b]
-                    stack[sp, 2] = v
-                    stack[sp, 3] = b
-                    stack[sp, 4] = order_c[i]
+                    stack[5 * sp + 0] = 0
+                    stack[5 * sp + 1] = breg[b]
+                    stack[5 * sp + 2] = v
+                    stack[5 * sp + 3] = b
+                    stack[5 * sp + 4] = order_c[i]
                     sp += 1
             continue
         # a region: gather its items
@@ -513,11 +542,11 @@ def _write(  # type: ignore[no-untyped-def]
                         capital[s] = ncapitals
                     tpos = _put_letter(text, tpos, capital[s], 65, 25, 110)
                 elif kd == 4:
-                    if small[s, 0] != nregions_written:
-                        small[s, 0] = nregions_written
+                    if small[2 * s + 0] != nregions_written:
+                        small[2 * s + 0] = nregions_written
                         nsmall_region += 1
-                        small[s, 1] = nsmall_region
-                    tpos = _put_letter(text, tpos, small[s, 1], 97, 12, 109)
+                        small[2 * s + 1] = nsmall_region
+                    tpos = _put_letter(text, tpos, small[2 * s + 1], 97, 12, 109)
                 else:
                     text[tpos] = 48 + kd
                     tpos += 1
@@ -533,11 +562,11 @@ def _write(  # type: ignore[no-untyped-def]
         for ii in range(nitems - 1, -1, -1):
             it = sorted_items[ii]
             if item_flag[it] == 1:
-                stack[sp, 0] = 1
-                stack[sp, 1] = item_node[it]
-                stack[sp, 2] = v
-                stack[sp, 3] = item_b[it]
-                stack[sp, 4] = item_c[it]
+                stack[5 * sp + 0] = 1
+                stack[5 * sp + 1] = item_node[it]
+                stack[5 * sp + 2] = v
+                stack[5 * sp + 3] = item_b[it]
+                stack[5 * sp + 4] = item_c[it]
                 sp += 1
     return text[:tpos].copy()
 
@@ -548,17 +577,35 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
 
     Both empty for a land that cannot be coded (module docstring).
     """
+    return _land_code(flat, write, True)
+
+
+@kernel
+def _land_code(flat, write, coded):  # type: ignore[no-untyped-def]
+    """``land_code_kernel``; the code is left empty unless ``coded`` (the text alone is asked for)."""
     empty = np.zeros(0, np.uint8)
     empty_text = np.zeros(0, np.uint8)
     # --- read: boundaries, their regions, their corners
     nreg, reg_first, bstart, raw = _read_parent(flat)
     nbnd = bstart.shape[0] - 1
     ncorner = raw.shape[0]
-    blen = np.empty(nbnd, np.int64)
-    breg = np.empty(nbnd, np.int64)
-    corner_b = np.empty(ncorner, np.int64)
-    corner_c = np.empty(ncorner, np.int64)
     maxspot = 0
+    for g in range(ncorner):
+        if raw[g] // 4 > maxspot:
+            maxspot = raw[g] // 4
+    # one workspace for every scratch array (bounds: a spot a corner, a piece a boundary)
+    nn = nreg + nbnd
+    tot = ncorner + 2 * nbnd + 2 * nn + 4
+    need = 8 * nbnd + 8 * ncorner + maxspot + 12 * nn + nreg + 8
+    need += 2 * _oriented_words(nbnd, ncorner, nn, tot)
+    if write:
+        need += _write_words(nbnd, ncorner, nn, tot)
+    ws = np.empty(need, np.int64)
+    top = 0
+    blen, top = _carve(ws, top, nbnd, NO_FILL)
+    breg, top = _carve(ws, top, nbnd, NO_FILL)
+    corner_b, top = _carve(ws, top, ncorner, NO_FILL)
+    corner_c, top = _carve(ws, top, ncorner, NO_FILL)
     for r in range(nreg):
         for b in range(reg_first[r], reg_first[r + 1]):
             n = bstart[b + 1] - bstart[b]
@@ -570,11 +617,9 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
                 g = bstart[b] + c
                 corner_b[g] = b
                 corner_c[g] = c
-                if raw[g] // 4 > maxspot:
-                    maxspot = raw[g] // 4
     # --- spots renumbered; kinds; the two corners of each spot met twice
-    ids = np.full(maxspot + 1, -1, np.int64)
-    spot = np.empty(ncorner, np.int64)
+    ids, top = _carve(ws, top, maxspot + 1, -1)
+    spot, top = _carve(ws, top, ncorner, NO_FILL)
     nspots = 0
     for g in range(ncorner):
         s = raw[g] // 4
@@ -582,10 +627,10 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
             ids[s] = nspots
             nspots += 1
         spot[g] = ids[s]
-    lives = np.zeros(nspots, np.int64)
-    count = np.zeros(nspots, np.int64)
-    first = np.full(nspots, -1, np.int64)
-    other = np.full(ncorner, -1, np.int64)
+    lives, top = _carve(ws, top, nspots, 0)
+    count, top = _carve(ws, top, nspots, 0)
+    first, top = _carve(ws, top, nspots, -1)
+    other, top = _carve(ws, top, ncorner, -1)
     for g in range(ncorner):
         s = spot[g]
         lives[s] = raw[g] % 4
@@ -595,7 +640,7 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
         else:
             other[g] = first[s]
             other[first[s]] = g
-    kind = np.empty(nspots, np.int64)
+    kind, top = _carve(ws, top, nspots, NO_FILL)
     for s in range(nspots):
         lv = lives[s]
         if lv == 0 or count[s] > 2 or (lv >= 2 and count[s] > 1):
@@ -618,7 +663,9 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
             else:
                 kind[s] = 3
     # --- pieces: boundaries joined by capitals (union-find)
-    parent = np.arange(nbnd)
+    parent, top = _carve(ws, top, nbnd, NO_FILL)
+    for b in range(nbnd):
+        parent[b] = b
     for s in range(nspots):
         if kind[s] == 3:
             x = corner_b[first[s]]
@@ -632,8 +679,8 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
                     parent[y] = x
                 else:
                     parent[x] = y
-    piece_of = np.full(nbnd, -1, np.int64)
-    root_piece = np.full(nbnd, -1, np.int64)
+    piece_of, top = _carve(ws, top, nbnd, -1)
+    root_piece, top = _carve(ws, top, nbnd, -1)
     npieces = 0
     for b in range(nbnd):
         x = b
@@ -647,15 +694,17 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
     if nbnd != nnodes - 1:
         return empty, empty_text  # not a tree (or not one land)
     # --- tree adjacency: node -> boundaries (edges), regions first, then pieces
-    deg = np.zeros(nnodes, np.int64)
+    deg, top = _carve(ws, top, nnodes, 0)
     for b in range(nbnd):
         deg[breg[b]] += 1
         deg[nreg + piece_of[b]] += 1
-    adj_start = np.zeros(nnodes + 1, np.int64)
+    adj_start, top = _carve(ws, top, nnodes + 1, 0)
     for v in range(nnodes):
         adj_start[v + 1] = adj_start[v] + deg[v]
-    fill = adj_start[:-1].copy()
-    adj_bnd = np.empty(2 * nbnd, np.int64)
+    fill, top = _carve(ws, top, nnodes, NO_FILL)
+    for v in range(nnodes):
+        fill[v] = adj_start[v]
+    adj_bnd, top = _carve(ws, top, 2 * nbnd, NO_FILL)
     for b in range(nbnd):
         v = breg[b]
         adj_bnd[fill[v]] = b
@@ -664,7 +713,7 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
         adj_bnd[fill[v]] = b
         fill[v] += 1
     # a piece meets each region along one boundary at most
-    mark = np.full(nreg, -1, np.int64)
+    mark, top = _carve(ws, top, nreg, -1)
     for v in range(nreg, nnodes):
         for a in range(adj_start[v], adj_start[v + 1]):
             r = breg[adj_bnd[a]]
@@ -672,16 +721,18 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
                 return empty, empty_text
             mark[r] = v
     # --- the centre: peel leaves
-    degree = deg.copy()
-    alive = np.ones(nnodes, np.bool_)
-    leaves = np.empty(nnodes, np.int64)
+    degree, top = _carve(ws, top, nnodes, NO_FILL)
+    for v in range(nnodes):
+        degree[v] = deg[v]
+    alive, top = _carve(ws, top, nnodes, 1)
+    leaves, top = _carve(ws, top, nnodes, NO_FILL)
     nleaves = 0
     for v in range(nnodes):
         if degree[v] <= 1:
             leaves[nleaves] = v
             nleaves += 1
     remaining = nnodes
-    nxt = np.empty(nnodes, np.int64)
+    nxt, top = _carve(ws, top, nnodes, NO_FILL)
     while remaining > 2:
         remaining -= nleaves
         nn = 0
@@ -704,10 +755,10 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
         if leaves[i] < root:
             root = leaves[i]  # of a region and a piece side by side, the region
     # --- breadth-first order from the root, with each node's parent and parent edge
-    order = np.empty(nnodes, np.int64)
-    parent_node = np.full(nnodes, -1, np.int64)
-    parent_edge = np.full(nnodes, -1, np.int64)
-    visited = np.zeros(nnodes, np.bool_)
+    order, top = _carve(ws, top, nnodes, NO_FILL)
+    parent_node, top = _carve(ws, top, nnodes, -1)
+    parent_edge, top = _carve(ws, top, nnodes, -1)
+    visited, top = _carve(ws, top, nnodes, 0)
     order[0] = root
     visited[root] = True
     head = 0
@@ -727,30 +778,40 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
     if tail != nnodes:
         return empty, empty_text
     total = ncorner + 2 * nbnd + 2 * nnodes + 4
-    npiece_bnds = np.zeros(npieces, np.int64)
+    npiece_bnds, top = _carve(ws, top, npieces, 0)
     for b in range(nbnd):
         npiece_bnds[piece_of[b]] += 1
     buf, node_off, node_len, best_b, best_c, root_off, root_len = _oriented(
         1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
-        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total,
+        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, ws, top,
     )
+    top += _oriented_words(nbnd, nspots, nnodes, total)
     step = 1
-    buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2 = _oriented(
-        -1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
-        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total,
-    )
-    if _compare(buf2, root_off2, root_len2, buf, root_off, root_len) < 0:
-        step = -1
-        buf, node_off, node_len, best_b, best_c, root_off, root_len = (
-            buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2
+    # mirroring reads every boundary backwards: a rotation of itself when it has two corners
+    # at most, and then the mirror image is the same land
+    mirror_same = True
+    for b in range(nbnd):
+        if blen[b] > 2:
+            mirror_same = False
+            break
+    if not mirror_same:
+        buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2 = _oriented(
+            -1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
+            spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, ws, top,
         )
-    code = _key_bytes(buf[root_off : root_off + root_len])
+        top += _oriented_words(nbnd, nspots, nnodes, total)
+        if _compare(buf2, root_off2, root_len2, buf, root_off, root_len) < 0:
+            step = -1
+            buf, node_off, node_len, best_b, best_c, root_off, root_len = (
+                buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2
+            )
+    code = _key_bytes(buf[root_off : root_off + root_len]) if coded else empty
     if not write:
         return code, empty_text
     text = _write(
         step, root, nreg, nnodes, parent_node, parent_edge, adj_start, adj_bnd, piece_of, npiece_bnds,
         spot, kind, bstart, blen, breg, corner_b, corner_c, other,
-        buf, node_off, node_len, best_b, best_c, total, ncorner,
+        buf, node_off, node_len, best_b, best_c, total, ncorner, ws, top,
     )
     return code, text
 
@@ -1157,6 +1218,142 @@ def unflatten_land_and_lives(flat: np.ndarray) -> tuple[list[tuple[tuple[int, ..
                 lives[v >> 2] = v & 3
             p += 1 + n
     return unflatten_land(flat), tuple(lives)
+
+
+# ------------------------------------------------------------------ every land of a position
+
+
+@kernel
+def position_lands_kernel(packed):  # type: ignore[no-untyped-def]
+    """The canonical strings of the lands of a position (``canonical.canonical_lands``), in one call.
+
+    ``packed`` is the number of spots, their lives, then the position as ``flatten_position``
+    writes it (one array: converting a list costs about as much as coding a small land).
+    Cleans as ``canonical.clean_lands`` does (regions without a move dropped, then dead spots
+    and empty boundaries), joins the regions that share a spot into lands, writes each land
+    with ``land_code_kernel`` and returns the strings sorted and joined by ``+`` (ASCII), and
+    True; or an empty array and False when a land cannot be coded (the caller then takes
+    the Python path, which explains the problem).
+    """
+    nspots = packed[0]
+    lives = packed[1 : 1 + nspots]
+    nreg, reg_first, bstart, spots = _read_parent(packed[1 + nspots :])
+    # regions where a move can be made: two different live spots, or one with two lives
+    alive = np.zeros(nreg, np.bool_)
+    for r in range(nreg):
+        first = -1
+        for g in range(bstart[reg_first[r]], bstart[reg_first[r + 1]]):
+            s = spots[g]
+            v = lives[s]
+            if v:
+                if v >= 2 or (first >= 0 and s != first):
+                    alive[r] = True
+                    break
+                first = s
+    # lands: live regions joined by a shared live spot (union-find, least region first)
+    parent = np.arange(nreg)
+    owner = np.full(nspots, -1, np.int64)
+    for r in range(nreg):
+        if not alive[r]:
+            continue
+        for g in range(bstart[reg_first[r]], bstart[reg_first[r + 1]]):
+            s = spots[g]
+            if not lives[s]:
+                continue
+            o = owner[s]
+            if o < 0:
+                owner[s] = r
+                continue
+            u = o
+            while parent[u] != u:
+                u = parent[u]
+            w = r
+            while parent[w] != w:
+                w = parent[w]
+            if u < w:
+                parent[w] = u
+            elif w < u:
+                parent[u] = w
+    # each land flattened for land_code_kernel (regions in order), coded and written
+    ncorner = spots.shape[0]
+    flat = np.empty(1 + nreg + (bstart.shape[0] - 1) + ncorner, np.int64)
+    texts = np.empty(0, np.uint8)
+    parts = []
+    nlands = 0
+    for lead in range(nreg):
+        if not alive[lead] or parent[lead] != lead:
+            continue
+        fp = 1
+        count = 0
+        for r in range(lead, nreg):
+            if not alive[r]:
+                continue
+            u = r
+            while parent[u] != u:
+                u = parent[u]
+            if u != lead:
+                continue
+            count += 1
+            nbp = fp
+            fp += 1
+            nbr = 0
+            for b in range(reg_first[r], reg_first[r + 1]):
+                lp = fp
+                fp += 1
+                n = 0
+                for g in range(bstart[b], bstart[b + 1]):
+                    s = spots[g]
+                    if lives[s]:
+                        flat[fp] = 4 * s + lives[s]
+                        fp += 1
+                        n += 1
+                if n:
+                    flat[lp] = n
+                    nbr += 1
+                else:
+                    fp = lp
+            flat[nbp] = nbr
+        flat[0] = count
+        _code, text = _land_code(flat[:fp], True, False)
+        if not len(text):
+            return texts, False
+        parts.append(text)
+        nlands += 1
+    # sorted (as Python sorts the strings: ASCII bytes in order), joined by +
+    order = np.empty(nlands, np.int64)
+    size = nlands - 1 if nlands else 0
+    for i in range(nlands):
+        size += parts[i].shape[0]
+        j = i
+        while j > 0:
+            a = parts[order[j - 1]]
+            if _compare(a, 0, a.shape[0], parts[i], 0, parts[i].shape[0]) <= 0:
+                break
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    texts = np.empty(size, np.uint8)
+    pos = 0
+    for i in range(nlands):
+        if i:
+            texts[pos] = 43  # +
+            pos += 1
+        part = parts[order[i]]
+        texts[pos : pos + part.shape[0]] = part
+        pos += part.shape[0]
+    return texts, True
+
+
+def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
+    """``canonical.canonical_lands`` of a position in one compiled call (``position_lands_kernel``),
+    or None when a land cannot be coded."""
+    packed = [len(lives)]
+    packed += lives
+    packed += flatten_position(regions)
+    text, ok = position_lands_kernel(np.array(packed, np.int64))
+    if not ok:
+        return None
+    return text.tobytes().decode("ascii").split("+") if len(text) else []
 
 
 # ------------------------------------------------------------------ a land's string and its moves
@@ -1609,5 +1806,6 @@ def warm_up() -> None:
     land_code_kernel(land, False)
     position = np.array(flatten_position([((0,), (1,))]), np.int64)
     child_lands_kernel(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0)
+    position_lands_kernel(np.concatenate((np.array([2, 3, 3], np.int64), position)))
     flat, lives = parse_land_kernel(np.frombuffer(b"0.0", np.uint8))
     list_moves_kernel(flat, lives)
