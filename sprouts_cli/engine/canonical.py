@@ -1085,7 +1085,7 @@ def canonical_lands(p: Position) -> list[str]:
     """The canonical strings of the lands of ``p``, sorted (in one compiled call when the
     kernels are on: ``kernels.position_lands``)."""
     if _compiled is not None:
-        lands = _compiled.position_lands(p.regions, p.lives)
+        lands: list[str] | None = _compiled.position_lands(p.regions, p.lives)
         if lands is not None:
             return lands
     out = []
