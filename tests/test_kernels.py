@@ -20,7 +20,7 @@ from sprouts_cli.engine import canonical as canonical_module
 from sprouts_cli.engine.canonical import canonical_form, clean_lands, land_code, use_compiled_kernels
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
 from sprouts_cli.engine.moves import apply_move, representative_moves
-from sprouts_cli.engine.reduce import land_moves, reduced_lands, reduced_lands_after
+from sprouts_cli.engine.reduce import _reduced_land, land_moves, reduced_lands, reduced_lands_after
 from sprouts_cli.solve.children import LazyChildren, pack_moves, read_land, symmetric_move_args
 from sprouts_cli.solve.session import Session
 
@@ -310,6 +310,38 @@ def test_canonical_forms_are_the_same_with_the_kernels_on_and_off() -> None:
         assert [canonical_form(p) for p in positions] == want
     finally:
         use_compiled_kernels(None)
+
+
+
+# ------------------------------------------------------------ the reduced string of a one-region land
+
+
+def assert_regions_reduced_as_python(lands: list[tuple[list, tuple[int, ...]]], plain: bool = False) -> None:
+    """``kernels.reduced_region_kernel`` (``plain``: as plain Python) gives ``reduce._reduced_land``'s
+    string on every one-region land of ``lands``, and no string for the others."""
+    run = kernels.reduced_region_kernel.py_func if plain else kernels.reduced_region_kernel
+    for land, lives in lands:
+        text = run(np.array(flatten_land(land, lives), np.int64)).tobytes().decode("ascii")
+        assert text == (_reduced_land(land, lives) if len(land) == 1 else ""), (land, lives)
+
+
+def test_one_region_lands_are_reduced_as_python_does_from_up_to_4_spots() -> None:
+    assert_regions_reduced_as_python(lands_upto(4)[::2])
+
+
+@pytest.mark.slow
+def test_one_region_lands_are_reduced_as_python_does_from_up_to_5_spots() -> None:
+    assert_regions_reduced_as_python(lands_upto(5))
+
+
+def test_plain_python_kernels_reduce_one_region_lands_as_python_does() -> None:
+    assert_regions_reduced_as_python(lands_upto(4)[::40], plain=True)
+
+
+@settings(max_examples=40)
+@given(game_positions(min_spots=6, max_spots=24))
+def test_random_one_region_lands_are_reduced_as_python_does(p: Position) -> None:
+    assert_regions_reduced_as_python([(land, p.lives) for land in clean_lands(p)])
 
 
 # ------------------------------------------------------------ numba's cache cannot go stale

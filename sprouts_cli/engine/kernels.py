@@ -1356,6 +1356,93 @@ def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
     return text.tobytes().decode("ascii").split("+") if len(text) else []
 
 
+# ------------------------------------------------------------------ the reduced string of a one-region land
+
+
+@kernel
+def reduced_region_kernel(flat):  # type: ignore[no-untyped-def]
+    """The reduced string of a cleaned land of one region (``reduce._reduced_land``), ASCII.
+
+    ``flat`` as ``flatten_land`` writes it.  Rule 2: the second corner of a one-life spot
+    whose corners are adjacent is dropped, again until none is; rule 3: a region of at most
+    three lives becomes one boundary of its live spots, once each, by lives from most to
+    least (as first met among equals; one region has no capitals, so there is one order).
+    Empty for a land of several regions or one that cannot be coded.
+    """
+    empty = np.zeros(0, np.uint8)
+    if flat[0] != 1:
+        return empty
+    nb = flat[1]
+    out = np.empty(flat.shape[0] + 2, np.int64)
+    out[0] = 1
+    out[1] = nb
+    p = 2
+    q = 2
+    for _b in range(nb):
+        n = flat[p]
+        p += 1
+        start = q + 1
+        for c in range(n):
+            out[start + c] = flat[p + c]
+        p += n
+        # rule 2 (reduce.merge_adjacent_corners): the first such pair, then again from the start
+        changed = True
+        while changed and n > 1:
+            changed = False
+            for i in range(n):
+                j = i + 1 if i + 1 < n else 0
+                x = out[start + i]
+                if x == out[start + j] and x & 3 == 1:
+                    for k in range(j, n - 1):
+                        out[start + k] = out[start + k + 1]
+                    n -= 1
+                    changed = True
+                    break
+        out[q] = n
+        q = start + n
+    # rule 3: the live spots of the region, once each
+    total = 0
+    nd = 0
+    distinct = np.empty(q, np.int64)
+    p = 2
+    for _b in range(nb):
+        n = out[p]
+        for c in range(n):
+            v = out[p + 1 + c]
+            seen = False
+            for d in range(nd):
+                if distinct[d] == v:
+                    seen = True
+                    break
+            if not seen:
+                distinct[nd] = v
+                nd += 1
+                total += v & 3
+        p += 1 + n
+    if total <= 3:
+        # stable by lives, most first
+        for i in range(1, nd):
+            v = distinct[i]
+            j = i
+            while j > 0 and distinct[j - 1] & 3 < v & 3:
+                distinct[j] = distinct[j - 1]
+                j -= 1
+            distinct[j] = v
+        out[1] = 1
+        out[2] = nd
+        for d in range(nd):
+            out[3 + d] = distinct[d]
+        q = 3 + nd
+    _code, text = _land_code(out[:q], True, False)
+    return text
+
+
+def reduced_region(flat: np.ndarray | list[int]) -> str | None:
+    """``reduced_region_kernel`` of a flat land (``flatten_land``) as a string, or None when it gives none."""
+    text = reduced_region_kernel(np.asarray(flat, np.int64))
+    return text.tobytes().decode("ascii") if len(text) else None
+
+
 # ------------------------------------------------------------------ a land's string and its moves
 
 #: The packing of ``solve.children.pack_moves``: region, boundary, corner, boundary2,
@@ -1807,5 +1894,6 @@ def warm_up() -> None:
     position = np.array(flatten_position([((0,), (1,))]), np.int64)
     child_lands_kernel(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0)
     position_lands_kernel(np.concatenate((np.array([2, 3, 3], np.int64), position)))
+    reduced_region_kernel(land)
     flat, lives = parse_land_kernel(np.frombuffer(b"0.0", np.uint8))
     list_moves_kernel(flat, lives)

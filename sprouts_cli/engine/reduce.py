@@ -103,7 +103,9 @@ def reduced_lands(p: Position) -> list[str]:
         key = (tuple(land), tuple([lives[s] for r in land for b in r for s in b]))
         text = _REDUCED.get(key)
         if text is None:
-            text = _REDUCED.remember(key, _reduced_land(land, lives))
+            kernels = compiled_kernels()
+            found = None if kernels is None else kernels.reduced_region(kernels.flatten_land(land, lives))
+            text = _REDUCED.remember(key, found or _reduced_land(land, lives))
         else:
             _REDUCED.move_to_end(key)
         out.append(text)
@@ -203,10 +205,15 @@ def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: np.ndarray) 
     for i, code in enumerate(codes):
         text = _REDUCED_BY_INVARIANT.get(code) if code else None
         if text is None:
-            from .kernels import unflatten_land_and_lives
+            from .kernels import reduced_region, unflatten_land_and_lives
 
-            land, lives = unflatten_land_and_lives(flat[offsets[i] : offsets[i + 1]])
-            text, complete = _reduced_land_checked(land, lives)
+            one = flat[offsets[i] : offsets[i + 1]]
+            found = reduced_region(one) if one[0] == 1 else None  # one region: rules 2-3 compiled
+            if found is not None:
+                text, complete = found, True
+            else:
+                land, lives = unflatten_land_and_lives(one)
+                text, complete = _reduced_land_checked(land, lives)
             if complete and code:
                 _REDUCED_BY_INVARIANT.remember(code, text)
         else:
