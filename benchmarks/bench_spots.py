@@ -70,6 +70,13 @@ form's variant ..."); misère ``0*10`` JIT 16.4 s / 293 MB, AOT 16.4 s / 158 MB;
 JIT 271.1 s / 440 MB (with that change), AOT 297.5 s / 311 MB (without it, beside a
 ``make test``: its CPU seconds are not comparable); 130,865 positions proved on both.
 
+``0*12`` one process after the whole-position canonical call and the compiled reduction
+rules of one-region lands (branch i11forms, 2026-12-01 22:50 UTC, ``/usr/bin/time -v
+sprouts solve 0*12 --no-db --jobs 1``, load average 12-14, the old and new code run one
+after the other): 22.6 -> 18.7 CPU s, peak 263 -> 266 MB, the same answer (a loss).  At
+that load the old code took 22.6 s where it took 14.0 s above, so the figures compare
+only with each other.
+
 Misère play rows (kept by the misère work, ``bench_misere.py``; recorded here in a
 table of their own, below, without touching the normal rows above):
 
