@@ -942,6 +942,87 @@ def _copy_side(  # type: ignore[no-untyped-def]
     return pos, nb
 
 
+@kernel
+def _split_lands(nr, keep, r_first, b_from, b_to, corners, lives):  # type: ignore[no-untyped-def]
+    """The kept regions joined into lands by their shared live spots (union-find, a land's
+    least region its root), each land flattened for ``land_code_kernel`` (regions in order,
+    dead spots and empty boundaries dropped, as ``canonical.clean_lands`` leaves them).
+
+    Region r's boundaries are ``r_first[r]`` to ``r_first[r + 1] - 1``, boundary b's corners
+    ``corners[b_from[b]:b_to[b]]``.  Returns the flat forms one after another and the offset
+    of each land (and of the end).
+    """
+    parent = np.arange(nr)
+    owner = np.full(lives.shape[0], -1, np.int64)
+    for r in range(nr):
+        if not keep[r]:
+            continue
+        for b in range(r_first[r], r_first[r + 1]):
+            for g in range(b_from[b], b_to[b]):
+                s = corners[g]
+                if lives[s] == 0:
+                    continue
+                o = owner[s]
+                if o < 0:
+                    owner[s] = r
+                    continue
+                u = o
+                while parent[u] != u:
+                    u = parent[u]
+                w = r
+                while parent[w] != w:
+                    w = parent[w]
+                if u < w:
+                    parent[w] = u
+                elif w < u:
+                    parent[u] = w
+    root = np.full(nr, -1, np.int64)
+    for r in range(nr):
+        if keep[r]:
+            u = r
+            while parent[u] != u:
+                u = parent[u]
+            root[r] = u
+    out_flat = np.zeros(corners.shape[0] + 2 * r_first[nr] + 2 * nr + 8, np.int64)
+    land_off = np.zeros(nr + 1, np.int64)
+    nlands = 0
+    fp = 0
+    for lead in range(nr):
+        if not keep[lead] or root[lead] != lead:
+            continue
+        land_off[nlands] = fp
+        start = fp
+        fp += 1
+        count = 0
+        for r in range(lead, nr):
+            if not keep[r] or root[r] != lead:
+                continue
+            count += 1
+            nbp = fp
+            fp += 1
+            nbr = 0
+            for b in range(r_first[r], r_first[r + 1]):
+                lp = fp
+                fp += 1
+                n = 0
+                for g in range(b_from[b], b_to[b]):
+                    s = corners[g]
+                    if lives[s]:
+                        out_flat[fp] = 4 * s + lives[s]
+                        fp += 1
+                        n += 1
+                if n:
+                    out_flat[lp] = n
+                    nbr += 1
+                else:
+                    fp = lp
+            out_flat[nbp] = nbr
+        out_flat[start] = count
+        nlands += 1
+    land_off[nlands] = fp
+    return out_flat, land_off[: nlands + 1]
+
+
 @kernel(
     export="Tuple((int64[::1], int64[::1], uint8[::1], int64[::1]))"
     "(int64[::1], int64[::1], int64, int64, int64, int64, int64, int64)"
@@ -1072,88 +1153,20 @@ def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # ty
                         break
             if keep[r]:
                 break
-    # lands: kept regions joined by a shared spot (union-find, least region first)
-    parent = np.arange(nr)
-    owner = np.full(z + 1, -1, np.int64)
-    for r in range(nr):
-        if not keep[r]:
-            continue
-        for b in range(r_first[r], r_first[r + 1]):
-            for g in range(b_from[b], b_to[b]):
-                s = cs[g]
-                if new_lives[s] == 0:
-                    continue
-                o = owner[s]
-                if o < 0:
-                    owner[s] = r
-                    continue
-                u = o
-                while parent[u] != u:
-                    u = parent[u]
-                w = r
-                while parent[w] != w:
-                    w = parent[w]
-                if u != w:
-                    if u < w:
-                        parent[w] = u
-                    else:
-                        parent[u] = w
-    root = np.full(nr, -1, np.int64)
-    for r in range(nr):
-        if keep[r]:
-            u = r
-            while parent[u] != u:
-                u = parent[u]
-            root[r] = u
-    # write each land's flat form (regions in order), then its code
-    out_flat = np.zeros(pos + 2 * nb + 2 * nr + 8, np.int64)
-    land_off = np.zeros(nr + 1, np.int64)
-    keys = np.zeros(0, np.uint8)
+    # lands: kept regions joined by a shared spot, each flattened, then coded
+    out_flat, land_off = _split_lands(nr, keep, r_first, b_from, b_to, cs, new_lives)
+    nlands = land_off.shape[0] - 1
     key_parts = []
-    nlands = 0
-    fp = 0
-    for lead in range(nr):
-        if not keep[lead] or root[lead] != lead:
-            continue
-        land_off[nlands] = fp
-        start = fp
-        fp += 1
-        count = 0
-        for r in range(lead, nr):
-            if not keep[r] or root[r] != lead:
-                continue
-            count += 1
-            nbp = fp
-            fp += 1
-            nbr = 0
-            for b in range(r_first[r], r_first[r + 1]):
-                lp = fp
-                fp += 1
-                n = 0
-                for g in range(b_from[b], b_to[b]):
-                    s = cs[g]
-                    if new_lives[s]:
-                        out_flat[fp] = 4 * s + new_lives[s]
-                        fp += 1
-                        n += 1
-                if n:
-                    out_flat[lp] = n
-                    nbr += 1
-                else:
-                    fp = lp
-            out_flat[nbp] = nbr
-        out_flat[start] = count
-        code, _text = land_code_kernel(out_flat[start:fp], False)
+    for i in range(nlands):
+        code, _text = land_code_kernel(out_flat[land_off[i] : land_off[i + 1]], False)
         key_parts.append(code)
-        nlands += 1
-    land_off[nlands] = fp
     key_off = np.zeros(nlands + 1, np.int64)
     for i in range(nlands):
         key_off[i + 1] = key_off[i] + key_parts[i].shape[0]
     keys = np.empty(key_off[nlands], np.uint8)
     for i in range(nlands):
         keys[key_off[i] : key_off[i + 1]] = key_parts[i]
-    return out_flat[:fp].copy(), land_off[: nlands + 1].copy(), keys, key_off
+    return out_flat[: land_off[nlands]].copy(), land_off.copy(), keys, key_off
 
 
 def flatten_position(regions: Land) -> list[int]:
@@ -1223,7 +1236,7 @@ def unflatten_land_and_lives(flat: np.ndarray) -> tuple[list[tuple[tuple[int, ..
 # ------------------------------------------------------------------ every land of a position
 
 
-@kernel
+@kernel(export="Tuple((uint8[::1], boolean))(int64[::1])")
 def position_lands_kernel(packed):  # type: ignore[no-untyped-def]
     """The canonical strings of the lands of a position (``canonical.canonical_lands``), in one call.
 
@@ -1250,75 +1263,16 @@ def position_lands_kernel(packed):  # type: ignore[no-untyped-def]
                     alive[r] = True
                     break
                 first = s
-    # lands: live regions joined by a shared live spot (union-find, least region first)
-    parent = np.arange(nreg)
-    owner = np.full(nspots, -1, np.int64)
-    for r in range(nreg):
-        if not alive[r]:
-            continue
-        for g in range(bstart[reg_first[r]], bstart[reg_first[r + 1]]):
-            s = spots[g]
-            if not lives[s]:
-                continue
-            o = owner[s]
-            if o < 0:
-                owner[s] = r
-                continue
-            u = o
-            while parent[u] != u:
-                u = parent[u]
-            w = r
-            while parent[w] != w:
-                w = parent[w]
-            if u < w:
-                parent[w] = u
-            elif w < u:
-                parent[u] = w
-    # each land flattened for land_code_kernel (regions in order), coded and written
-    ncorner = spots.shape[0]
-    flat = np.empty(1 + nreg + (bstart.shape[0] - 1) + ncorner, np.int64)
+    # lands: live regions joined by a shared live spot, each flattened, then written
+    out_flat, land_off = _split_lands(nreg, alive, reg_first, bstart[:-1], bstart[1:], spots, lives)
+    nlands = land_off.shape[0] - 1
     texts = np.empty(0, np.uint8)
     parts = []
-    nlands = 0
-    for lead in range(nreg):
-        if not alive[lead] or parent[lead] != lead:
-            continue
-        fp = 1
-        count = 0
-        for r in range(lead, nreg):
-            if not alive[r]:
-                continue
-            u = r
-            while parent[u] != u:
-                u = parent[u]
-            if u != lead:
-                continue
-            count += 1
-            nbp = fp
-            fp += 1
-            nbr = 0
-            for b in range(reg_first[r], reg_first[r + 1]):
-                lp = fp
-                fp += 1
-                n = 0
-                for g in range(bstart[b], bstart[b + 1]):
-                    s = spots[g]
-                    if lives[s]:
-                        flat[fp] = 4 * s + lives[s]
-                        fp += 1
-                        n += 1
-                if n:
-                    flat[lp] = n
-                    nbr += 1
-                else:
-                    fp = lp
-            flat[nbp] = nbr
-        flat[0] = count
-        _code, text = _land_code(flat[:fp], True, False)
+    for i in range(nlands):
+        _code, text = _land_code(out_flat[land_off[i] : land_off[i + 1]], True, False)
         if not len(text):
             return texts, False
         parts.append(text)
-        nlands += 1
     # sorted (as Python sorts the strings: ASCII bytes in order), joined by +
     order = np.empty(nlands, np.int64)
     size = nlands - 1 if nlands else 0
@@ -1359,7 +1313,7 @@ def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
 # ------------------------------------------------------------------ the reduced string of a one-region land
 
 
-@kernel
+@kernel(export="uint8[::1](int64[::1])")
 def reduced_region_kernel(flat):  # type: ignore[no-untyped-def]
     """The reduced string of a cleaned land of one region (``reduce._reduced_land``), ASCII.
 
