@@ -470,7 +470,7 @@ def _same(a: Any, b: Any) -> bool:
 def _workload(lands: Sequence[str]) -> None:
     """The children of ``lands`` two levels down, through the engine's compiled paths."""
     from .caches import clear_caches
-    from .canonical import use_compiled_kernels
+    from .canonical import canonical_lands, use_compiled_kernels
     from .position import Position
     from .reduce import land_moves, reduced_lands, reduced_lands_after_word
 
@@ -484,6 +484,8 @@ def _workload(lands: Sequence[str]) -> None:
                 for word in land_moves(land) or []:
                     nxt += reduced_lands_after_word(land, word) or []
             frontier = sorted(set(nxt))[:40]
+        for land in frontier:  # the exact forms too (a whole position's lands in one call)
+            canonical_lands(Position.from_string(land))
     finally:
         use_compiled_kernels(None)
 
