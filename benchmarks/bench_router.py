@@ -37,7 +37,7 @@ refusal): after the changes, at 10 spots, narrow ways that pushing did not widen
 too little clearance (6), no way at 0 px (6), marked moves with no way on the right
 sides (3), curves read back with interchangeable spots swapped (2).
 
-Seconds are wall-clock and CPU (``time.process_time``) per move: on a shared
+Seconds are wall-clock and CPU (this process and its finished children, Z's workers) per move: on a shared
 machine the CPU seconds are the ones to compare.  A game that takes more than
 ``--game-seconds`` CPU seconds stops after the move that passed it (``cut``).
 
@@ -56,6 +56,7 @@ import json
 import math
 import random
 import re
+import resource
 import statistics
 import sys
 import time
@@ -105,37 +106,95 @@ def cause_of(first_note: str, d0: float = 6.0) -> str:
     return "other"
 
 
-def play(spots: int, seed: int, limit: float = math.inf) -> tuple[list[Row], bool]:
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (Z's worker processes)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def play(
+    spots: int,
+    seed: int,
+    limit: float = math.inf,
+    jobs: int = 1,
+    z_lines: list[str] | None = None,
+    save_z: Path | None = None,
+) -> tuple[list[Row], bool]:
     """One random game drawn move by move, and whether it ended within ``limit`` CPU seconds.
 
     A game over its limit stops after the move that passed it (its moves so far count).
     """
     rng = random.Random(seed)
-    cpu0 = time.process_time()
+    cpu0 = cpu_seconds()
     pic = layout_position(Position.start(spots), WIDTH, HEIGHT, jobs=1)
     a = analyse_picture(pic)
     out: list[Row] = []
     while True:
-        if time.process_time() - cpu0 > limit:
+        if cpu_seconds() - cpu0 > limit:
             return out, False
         m = random_move(a.position, rng)
         if m is None:
             return out, True
         target = apply_move(a.position, m)
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         try:
-            r = draw(pic, m, analysis=a)
+            r = draw(pic, m, analysis=a, layout_jobs=jobs)
         except NoRoom as e:
             why = f"{cause_of('route: ' + str(e))}, {move_kind(m)}"
-            out.append(("refused", time.perf_counter() - t0, time.process_time() - c0, 0.0, 0.0, why))
+            out.append(("refused", time.perf_counter() - t0, cpu_seconds() - c0, 0.0, 0.0, why))
             return out, True
-        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        seconds, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+        if save_z is not None and r.drawn_by in ("layout", "smaller"):
+            _save_case(save_z / f"{spots}-{seed}-{len(out) + 1}.json", pic, a, m)
+        zs = [n for n in r.notes if n.startswith("Z, ")]
+        if z_lines is not None and zs:
+            z_lines.append(f"#   move {len(out) + 1}: {r.drawn_by}, {cpu:.2f} CPU s; " + "; ".join(zs))
         assert numbered_key(r.analysis.position)[:2] == numbered_key(target)[:2]
         n = len(pic.spots)
         moved = float(np.hypot(*(r.picture.spots[:n] - pic.spots).T).max()) if n else 0.0
         why = f"{cause_of(r.notes[0] if r.notes else '')}, {move_kind(m)}" if r.drawn_by in CLIMBED else ""
         out.append((r.drawn_by, seconds, cpu, r.clearance, moved, why))
         pic, a = r.picture, r.analysis
+
+
+def _save_case(path: Path, pic, a, m) -> None:
+    """A move that reached Z: the picture before it, and the move in words (for ``--z-from``)."""
+    from sprouts_cli.engine.naming import move_words
+    from sprouts_cli.picture import save_game
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_game(path, pic, a.position.canonical(), [move_words(a.position, m)])
+
+
+def z_alone(cases: Path, jobs: int) -> int:
+    """Z (and •) alone on saved moves, the router refusing every way: CPU s of the rung itself."""
+    from sprouts_cli.engine.naming import moves_from_words, parse_words
+    from sprouts_cli.picture import load_game, room
+
+    def refuse(*args, **kwargs):
+        raise NoRoom("no way (the router is left out)", 0.0, 6.0)
+
+    room.draw_move = refuse
+    cpus, how = [], collections.Counter()
+    for path in sorted(cases.glob("*.json")):
+        pic = load_game(path)
+        a = analyse_picture(pic)
+        m = moves_from_words(a.position, parse_words(pic.meta["game"]["move_list"][-1]))[0]
+        c0 = cpu_seconds()
+        try:
+            r = draw(pic, m, ("Z", "."), analysis=a, layout_jobs=jobs)
+            got = f"{r.drawn_by}, least clearance {r.clearance:.1f} px"
+            how[r.drawn_by] += 1
+        except NoRoom as e:
+            got = f"refused: {e}"
+            how["refused"] += 1
+        cpus.append(cpu_seconds() - c0)
+        print(f"{path.stem:>12} {len(pic.spots):>3} spots {cpus[-1]:>6.2f} CPU s  {got}", flush=True)
+    if cpus:
+        print(f"Z alone, jobs {jobs}: {len(cpus)} moves, CPU s median {statistics.median(cpus):.2f}, "
+              f"mean {statistics.mean(cpus):.2f}, max {max(cpus):.2f}; {dict(how)}")  # fmt: skip
+    return 0
 
 
 def main() -> int:
@@ -145,10 +204,15 @@ def main() -> int:
     ap.add_argument("--save", help="write every move's row to this JSON file (to join runs split by seeds)")
     ap.add_argument("--join", nargs="+", metavar="JSON", help="print the table of saved runs, playing none")
     ap.add_argument("--sizes", default="10,20,30")
-    ap.add_argument("--verbose", action="store_true", help="a line per game as it ends")
+    ap.add_argument("--verbose", action="store_true", help="a line per game as it ends, and Z's layouts")
     ap.add_argument("--causes", action="store_true", help="why each move climbed to A, R or Z, per size")
     ap.add_argument("--game-seconds", type=float, default=600.0, help="CPU seconds a game may take")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes for Z's layouts")
+    ap.add_argument("--save-z", type=Path, help="save each move that reached Z here (picture and words)")
+    ap.add_argument("--z-from", type=Path, help="only Z on the moves saved by --save-z, the router left out")
     args = ap.parse_args()
+    if args.z_from:
+        return z_alone(args.z_from, args.jobs)
     sizes = [int(s) for s in args.sizes.split(",")]
     saved: dict[str, list] = {}
     if args.join:
@@ -173,13 +237,16 @@ def main() -> int:
             rows = [tuple(r) for r in saved[str(spots)] if r[0] != "cut"]
             cut = sum(r[0] == "cut" for r in saved[str(spots)])
         for seed in range(args.first, args.seeds + 1) if not args.join else ():
-            got, ended = play(spots, seed, args.game_seconds)
+            z_lines: list[str] = []
+            got, ended = play(spots, seed, args.game_seconds, args.jobs, z_lines, args.save_z)
             rows.extend(got)
             cut += not ended
             if args.verbose:
                 c = collections.Counter(r[0] for r in got)
                 print(f"# {spots} spots, seed {seed}: {len(got)} moves{'' if ended else ' (cut)'}, "
                       f"{dict(c)}, CPU {sum(r[2] for r in got):.1f} s", flush=True)  # fmt: skip
+                for line in z_lines:
+                    print(line, flush=True)
         count = collections.Counter(r[0] for r in rows)
         secs = sorted(r[1] for r in rows)
         cpus = sorted(r[2] for r in rows)
@@ -198,6 +265,10 @@ def main() -> int:
             f"  {100 * local:.0f}%",
             flush=True,
         )
+        at_z = sorted(r[2] for r in rows if r[0] in ("layout", "smaller"))
+        if at_z:
+            print(f"      moves that reached Z: {len(at_z)}, CPU s median {statistics.median(at_z):.2f}, "
+                  f"mean {statistics.mean(at_z):.2f}, max {at_z[-1]:.2f}", flush=True)  # fmt: skip
         failed += count["refused"]
         if args.save:
             saved[str(spots)] = [list(r) for r in rows] + [["cut", 0, 0, 0, 0, ""]] * cut

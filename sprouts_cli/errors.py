@@ -47,6 +47,10 @@ class PictureError(SproutsError):
     curves: tuple[int, ...] | None = None
 
 
+class GivenUp(PictureError):
+    """Picture work given up by whoever waits for it: a Z layout running far past the others."""
+
+
 class NoRoom(PictureError):
     """A move the router cannot draw here, with the room the widest way has (for the ladder)."""
 

@@ -30,7 +30,8 @@ The grammar (the README has it with examples)::
   keys), or one ``candidate`` with its ``value``.
 * ``undo K`` takes back move K (the last one): ``position``, ``numbered`` after it.
 * ``end N`` ends game N: ``moves``, ``winner`` (1 | 2 | none), ``reason``.
-* ``note K`` is free text about move K (drawing, timing); it is not checked.
+* ``note K`` is free text about move K (drawing: how long, ``drawn-by``, the spots drawn
+  ``smaller``, a ``layout`` line per layout Z tried); it is not checked.
 
 Replaying checks every ``move`` (legal, and leading to the recorded numbered and
 canonical position), every ``undo`` and every ``game`` start; the first line that

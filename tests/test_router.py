@@ -173,7 +173,7 @@ def test_move_command_json_and_the_saved_game_reads_back(tmp_path) -> None:
     r = CliRunner().invoke(main, ["move", str(g0), "1 -> 1 enclosing 2", "-o", str(g1), "--json"])
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout)
-    assert set(obj) == {"words", "position", "drawn_by", "min_clearance", "seconds"}
+    assert set(obj) == {"words", "position", "drawn_by", "min_clearance", "smaller", "seconds"}
     assert obj["drawn_by"] in ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller")
     want = apply_move(analyse_picture(pic).position, _loop_move(pic))
     assert obj["position"] == want.canonical()

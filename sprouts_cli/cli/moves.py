@@ -79,9 +79,10 @@ def _words_to_move(position, words: str):
 )  # fmt: skip
 @click.option(
     "--json", "as_json", is_flag=True,
-    help='Print {"words", "position", "drawn_by", "min_clearance", "seconds"}.',
+    help='Print {"words", "position", "drawn_by", "min_clearance", "smaller", "seconds"}.',
 )  # fmt: skip
-def move_command(game: str, words: str, output: str, ladder: str, as_json: bool) -> None:
+@click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z's layouts [usable CPUs].")
+def move_command(game: str, words: str, output: str, ladder: str, as_json: bool, jobs: int | None) -> None:
     """Draw the move WORDS into the picture of the saved game GAME and save it as OUTPUT.
 
     WORDS are those of the log and of ``play``: ``3 → 5``, ``3 → 3 enclosing 4, 6-7``
@@ -90,9 +91,12 @@ def move_command(game: str, words: str, output: str, ladder: str, as_json: bool)
     position, by the first rung of the ladder that makes room.  The saved picture
     reads back as the position after the move with the same spot numbers.  A move
     that cannot be drawn is refused with the reason, and nothing is written.
+    ``smaller`` lists the spots the picture written draws smaller than their size
+    (rung ``.``: there was no room for them); they grow back in a later A, R or Z.
     """
     import time
 
+    from ..cpus import usable_cpus
     from ..errors import PictureError
     from ..picture import analyse_picture, load_game, save_game
     from ..picture.room import draw, parse_ladder
@@ -115,7 +119,7 @@ def move_command(game: str, words: str, output: str, ladder: str, as_json: bool)
         meta_game = pic.meta.get("game", {}) if isinstance(pic.meta, dict) else {}
         mover = int(meta_game.get("player", 0)) if str(meta_game.get("player", 0)).isdigit() else 0
         try:
-            result = draw(pic, move, rungs, analysis, player=mover)
+            result = draw(pic, move, rungs, analysis, player=mover, layout_jobs=jobs or usable_cpus())
         except NoRoom as e:
             fail(f"{game}: {said} cannot be drawn: {e}")
             return
@@ -137,13 +141,17 @@ def move_command(game: str, words: str, output: str, ladder: str, as_json: bool)
                 "position": result.analysis.position.canonical(),
                 "drawn_by": result.drawn_by,
                 "min_clearance": round(float(result.clearance), 3),
+                "smaller": [s + 1 for s in result.smaller],
                 "seconds": round(seconds, 3),
             }
         )
     else:
+        small = result.smaller
+        note = f", spot{'s' if len(small) > 1 else ''} {', '.join(str(s + 1) for s in small)} drawn smaller"
         print_data(
             f"{said}: {result.analysis.position.canonical()}  →  {output}  "
-            f"(drawn by {result.drawn_by}, least clearance {result.clearance:.1f} px, {seconds:.1f} s)"
+            f"(drawn by {result.drawn_by}, least clearance {result.clearance:.1f} px"
+            f"{note if small else ''}, {seconds:.1f} s)"
         )
 
 

@@ -22,16 +22,23 @@
 4. The helper vertices are removed, the drawing scaled into the window, each
    curve a two-leg polyline ``u − m − v``; then the polish (``relax.polish``).
 
-One layout is made per candidate outer region, in worker processes, and the one
-with the widest least clearance is kept.
+One layout is made per candidate outer region, in worker processes when the map
+is large.  ``layout_map`` (a position drawn afresh) keeps the one with the widest
+least clearance; ``layout_for_move`` (Z as a rung of the ladder) stops as soon as
+the move is drawn well enough, by the rules of Alfeld §4.6, with spots drawn
+smaller when the • rung allows it.  Every layout's last step gives each spot the
+size it has room for (``sizes.py``).
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,15 +48,16 @@ from networkx.algorithms.planar_drawing import get_canonical_ordering
 
 from ..cpus import usable_cpus
 from ..engine import Position
-from ..errors import PictureError
+from ..errors import GivenUp, PictureError
 from ..procs import end_pool, pool_initializer
 from ..unionfind import UnionFind
 from .model import MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
+from .planar_map import PlanarMap, realise
+from .spline import straight_pieces
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analyse import Analysis
-from .planar_map import PlanarMap, realise
-from .spline import straight_pieces
+    from .relax import Stop
 
 
 @dataclass
@@ -282,13 +290,36 @@ def spread_spots(n: int, width: float, height: float) -> np.ndarray:
 
 
 SMALL_MAP = 30  # curves: below this, layouts are drawn in this process, one at a time
+#: Seconds a layout's polish may take at most: a safety only, for Z gives layouts up by
+#: comparison with the others (``run_layouts``), not by a fixed time.
+POLISH_SECONDS = 60.0
 
 
 @dataclass
 class LayoutResult:
+    """One layout drawn: the picture, the region put outside, its least clearance, how long it
+    took, and the spots it draws smaller than their size (0-based; Alfeld §4.6, ``sizes.py``)."""
+
     picture: Picture
     outer: int
     min_clearance: float
+    seconds: float
+    smaller: tuple[int, ...] = ()
+
+    @property
+    def least_size(self) -> float:
+        """The smallest spot's size (full size when no spot is drawn smaller)."""
+        sizes = self.picture.sizes
+        return float(min(sizes)) if len(sizes) else SPOT_RADIUS
+
+
+@dataclass
+class Tried:
+    """What became of one layout: drawn (``result``) or not (``reason``), after ``seconds``."""
+
+    outer: int
+    result: LayoutResult | None
+    reason: str
     seconds: float
 
 
@@ -300,10 +331,19 @@ def layout_one(
     height: float,
     polish: bool = True,
     prepared: tuple[Triangulation, nx.PlanarEmbedding] | None = None,
-    seconds: float = 30.0,
+    seconds: float = POLISH_SECONDS,
+    d0: float = MIN_CLEARANCE,
+    stop: Stop | None = None,
 ) -> LayoutResult:
-    """One layout with region ``outer`` outside, checked by reading its position back."""
+    """One layout with region ``outer`` outside, checked by reading its position back.
+
+    The polish's last step gives every spot the size it has room for (``sizes.fit_sizes``):
+    full size where it can be, else the largest size its gap allows, never below
+    the smallest; the spots drawn smaller are listed in the result.  ``stop`` is asked
+    during the polish: when it answers True the layout is given up (``GivenUp``).
+    """
     from .analyse import analyse_picture
+    from .sizes import fit_sizes, smaller_spots
 
     t0 = time.perf_counter()
     pic = trivial_picture(pmap, width, height)
@@ -315,28 +355,169 @@ def layout_one(
     if a.position.canonical() != expected:
         raise PictureError("internal: the grid drawing does not give the position back")
     if polish and pic.curves:
+        from .relax import check_stop
         from .relax import polish as polish_picture
 
         try:
-            polished = polish_picture(pic, expected, seconds=seconds)
+            polished = polish_picture(pic, expected, seconds=seconds, stop=stop)
             b = analyse_picture(polished)
             if b.position.canonical() == expected:
                 pic, a = polished, b
+        except GivenUp:
+            raise
         except PictureError:
             pass  # the straight grid drawing stays: it is certified and reads back right
-        if polish:
-            pic, a = enlarge_small_parts(pic, expected, a)
+        check_stop(stop)
+        pic, a = enlarge_small_parts(pic, expected, a)
+        pic, a = fit_sizes(pic, a, d0)
     pic.meta = (
         {"game": {"hidden_spots": [i for i, h in enumerate(pmap.hidden) if h]}} if any(pmap.hidden) else {}
     )
-    return LayoutResult(pic, outer, a.min_clearance, time.perf_counter() - t0)
+    return LayoutResult(pic, outer, a.min_clearance, time.perf_counter() - t0, smaller_spots(pic))
 
 
-def _layout_job(args: tuple) -> LayoutResult | str:
+#: In a worker process: the shared deadlines (``time.monotonic()``) of the layouts of one Z,
+#: by slot; the parent sets a straggler's deadline and the worker gives it up when it passes.
+_DEADLINES: Sequence[float] | None = None
+
+
+def _share_deadlines(deadlines: Sequence[float]) -> None:
+    global _DEADLINES
+    _DEADLINES = deadlines
+
+
+def _past(deadlines: Sequence[float], slot: int) -> Stop:
+    return lambda: time.monotonic() > deadlines[slot]
+
+
+def _layout_job(args: tuple[int, dict]) -> tuple[LayoutResult | str, float]:
+    """A worker's layout: the result or why it failed, and its seconds."""
+    slot, task = args
+    stop = _past(_DEADLINES, slot) if _DEADLINES is not None else None
+    t0 = time.monotonic()
+    out: LayoutResult | str
     try:
-        return layout_one(*args)
+        out = layout_one(**task, stop=stop)
     except PictureError as e:
-        return str(e)
+        out = str(e)
+    return out, time.monotonic() - t0
+
+
+def straggler_limit(done: list[float], total: int) -> float:
+    """How long a layout may run: unbounded until half the layouts are done, then twice the
+    median time of the finished ones, drawn or failed (Alfeld §4.6)."""
+    if not done or 2 * len(done) < total:
+        return math.inf
+    return 2.0 * statistics.median(done)
+
+
+def run_layouts(
+    pmap: PlanarMap,
+    expected: str,
+    candidates: list[int],
+    width: float,
+    height: float,
+    jobs: int,
+    parallel: bool,
+    polish: bool = True,
+    seconds: float = POLISH_SECONDS,
+    d0: float = MIN_CLEARANCE,
+) -> Generator[Tried, None, None]:
+    """One layout per candidate outer region, at most ``jobs`` at a time, yielded as each ends.
+
+    Stragglers are given up by comparison, not by a fixed time: once half the
+    layouts are done, one still running after twice the median time of the finished
+    ones is yielded as failed and told to stop (``straggler_limit``).  In worker
+    processes (``parallel``) the deadline is shared memory the worker's polish looks
+    at; in this process each layout gets its deadline when it starts.  Closing the
+    iterator (the caller has what it needs) ends the workers at once.
+    """
+    prepared = embed(pmap) if pmap.edges else None
+    total = len(candidates)
+    done: list[float] = []
+    if not parallel:
+        for outer in candidates:
+            limit = straggler_limit(done, total)
+            start = time.monotonic()
+            stop = None if math.isinf(limit) else (lambda s=start, lim=limit: time.monotonic() > s + lim)
+            try:
+                drawn = layout_one(pmap, expected, outer, width, height, polish, prepared, seconds, d0, stop)
+            except GivenUp:
+                took = time.monotonic() - start
+                yield Tried(outer, None, _gave_up(took, limit), took)
+                continue
+            except PictureError as e:
+                took = time.monotonic() - start
+                done.append(took)
+                yield Tried(outer, None, str(e), took)
+                continue
+            took = time.monotonic() - start
+            done.append(took)
+            yield Tried(outer, drawn, "", took)
+        return
+    ctx = multiprocessing.get_context()
+    deadlines = ctx.RawArray("d", [math.inf] * total)
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, total), mp_context=ctx, initializer=pool_initializer,
+        initargs=(os.getpid(), _share_deadlines, deadlines),
+    )  # fmt: skip
+    waiting = list(enumerate(candidates))
+    running: dict[Future, tuple[int, float]] = {}
+    given_up: set[int] = set()
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs:
+                slot, outer = waiting.pop(0)
+                task = dict(
+                    pmap=pmap, expected=expected, outer=outer, width=width, height=height, polish=polish,
+                    prepared=prepared, seconds=seconds, d0=d0,
+                )  # fmt: skip
+                running[pool.submit(_layout_job, (slot, task))] = (slot, time.monotonic())
+            ends = [deadlines[slot] for slot, _ in running.values() if slot not in given_up]
+            soonest = min(ends, default=math.inf)
+            timeout = None if math.isinf(soonest) else max(0.01, soonest - time.monotonic())
+            finished, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
+            for f in finished:
+                slot, start = running.pop(f)
+                if slot in given_up:
+                    continue
+                r: LayoutResult | str
+                try:
+                    r, _ = f.result()
+                except Exception as e:  # a worker that died: this layout failed
+                    r = f"the worker drawing it failed: {e}"
+                took = time.monotonic() - start  # measured here, as the stragglers are
+                done.append(took)
+                outer = candidates[slot]
+                yield Tried(outer, None, r, took) if isinstance(r, str) else Tried(outer, r, "", took)
+            limit = straggler_limit(done, total)
+            if math.isinf(limit):
+                continue
+            now = time.monotonic()
+            for slot, start in running.values():
+                if slot in given_up:
+                    continue
+                deadlines[slot] = start + limit
+                if now >= start + limit:
+                    given_up.add(slot)
+                    yield Tried(candidates[slot], None, _gave_up(now - start, limit), now - start)
+    finally:
+        if running or waiting:  # Ctrl-C, or the caller has what it needs: the rest are not waited for
+            end_pool(pool)
+        else:
+            pool.shutdown()
+
+
+def _gave_up(took: float, limit: float) -> str:
+    return f"given up after {took:.1f} s, twice the median layout's {limit / 2:.1f} s"
+
+
+def _ordered(pmap: PlanarMap, first: int | None) -> list[int]:
+    candidates = candidate_order(pmap) if pmap.regions else [0]
+    if first is not None and first in candidates:
+        candidates.remove(first)
+        candidates.insert(0, first)
+    return candidates if pmap.edges else candidates[:1]
 
 
 def candidate_order(pmap: PlanarMap) -> list[int]:
@@ -362,65 +543,143 @@ def layout_map(
     enough: float = MIN_CLEARANCE,
     first: int | None = None,
 ) -> LayoutResult:
-    """Z for a map: layouts with different regions outside, in rounds of ``jobs`` worker processes.
+    """A position drawn afresh (``sprouts layout``, a game's start): layouts with different
+    regions outside, in rounds of ``jobs``, the widest least clearance kept.
 
     With ``outer`` given only that region is tried.  Otherwise the regions are
-    tried most promising first, a round at a time, and Z stops after the first
+    tried most promising first, a round at a time, and this stops after the first
     round that drew a layout with least clearance ``≥ enough``, or when ``budget``
-    seconds have passed (0: try every region); the layout with the widest least
-    clearance wins.  ``first`` (the present outside, for a picture) is tried first.
+    seconds have passed (0: try every region).  ``first`` (the present outside, for
+    a picture) is tried first.  Z for a move has its own rule (``layout_for_move``).
     """
     n_regions = max(1, len(pmap.regions))
     if outer is not None and not 0 <= outer < n_regions:
         raise PictureError(f"there is no region {outer + 1} to put outside (the map has {n_regions})")
-    candidates = [outer] if outer is not None else (candidate_order(pmap) if pmap.regions else [0])
-    if outer is None and first is not None and first in candidates:
-        candidates.remove(first)
-        candidates.insert(0, first)
-    if not pmap.edges:
-        candidates = candidates[:1]
+    candidates = [outer] if outer is not None else _ordered(pmap, first)
     jobs = max(1, jobs or usable_cpus())
-    prepared = embed(pmap) if pmap.edges else None
+    # small maps are drawn faster here than worker processes start
+    parallel = jobs > 1 and len(candidates) > 1 and len(pmap.edges) >= SMALL_MAP
+    rounds = jobs if parallel else 1
+    per_layout = max(5.0, 2.0 * budget) if budget else POLISH_SECONDS
     t0 = time.perf_counter()
     results: list[LayoutResult] = []
     errors: list[str] = []
-    # small maps are drawn faster here than worker processes start
-    parallel = jobs > 1 and len(candidates) > 1 and len(pmap.edges) >= SMALL_MAP
-    pool = (
-        ProcessPoolExecutor(
-            max_workers=min(jobs, len(candidates)), initializer=pool_initializer, initargs=(os.getpid(),)
-        )
-        if parallel
-        else None
-    )
+    runs = run_layouts(pmap, expected, candidates, width, height, jobs, parallel, polish, per_layout)
     try:
-        for start in range(0, len(candidates), jobs if parallel else 1):
-            batch = candidates[start : start + (jobs if parallel else 1)]
-            per_layout = max(5.0, 2.0 * budget) if budget else 60.0
-            tasks = [(pmap, expected, k, width, height, polish, prepared, per_layout) for k in batch]
-            found = pool.map(_layout_job, tasks) if pool else map(_layout_job, tasks)
-            for r in found:
-                if isinstance(r, str):
-                    errors.append(r)
-                else:
-                    results.append(r)
-                if progress:
-                    progress(len(results) + len(errors), len(candidates))
+        for k, t in enumerate(runs, 1):
+            if t.result is None:
+                errors.append(t.reason)
+            else:
+                results.append(t.result)
+            if progress:
+                progress(k, len(candidates))
+            if k % rounds and k < len(candidates):
+                continue
             best = max((r.min_clearance for r in results), default=-math.inf)
             if best >= enough or (budget and time.perf_counter() - t0 >= budget and results):
                 break
-    except BaseException:  # Ctrl-C or SIGTERM: the workers' drawings are not waited for
-        if pool:
-            end_pool(pool)
-            pool = None
-        raise
     finally:
-        if pool:
-            pool.shutdown(cancel_futures=True)
+        runs.close()
     if not results:
         reason = errors[0] if errors else "no region to put outside"
         raise PictureError(f"no layout could be drawn: {reason}")
     return max(results, key=lambda r: (r.min_clearance if math.isfinite(r.min_clearance) else 1e18, -r.outer))
+
+
+def region_like(pmap: PlanarMap, spots: set[int]) -> int | None:
+    """The region of the map whose boundaries share most with ``spots`` (by Jaccard's measure):
+    where the present outside is after a move (it may have been split or joined)."""
+    best, best_score = None, 0.0
+    for r, region in enumerate(pmap.regions):
+        mine = {pmap.spot_id[v] for w in region for v in pmap.walk_spots(w) if pmap.spot_id[v] >= 0}
+        union = mine | spots
+        score = len(mine & spots) / len(union) if union else 0.0
+        if score > best_score:
+            best, best_score = r, score
+    return best
+
+
+def least_shrinking(results: list[LayoutResult]) -> LayoutResult:
+    """Of layouts with spots drawn smaller, the one that shrinks least: its smallest spot the
+    largest, then the fewest spots drawn smaller, then the widest least clearance."""
+    return max(results, key=lambda r: (round(r.least_size, 6), -len(r.smaller), r.min_clearance, -r.outer))
+
+
+def widest(results: list[LayoutResult]) -> LayoutResult:
+    return max(results, key=lambda r: (r.min_clearance, -r.outer))
+
+
+def layout_for_move(
+    pmap: PlanarMap,
+    expected: str,
+    width: float,
+    height: float,
+    bar: float | None,
+    smaller: bool = False,
+    jobs: int = 1,
+    outside: set[int] | None = None,
+    d0: float = MIN_CLEARANCE,
+    log: Callable[[str], None] | None = None,
+) -> LayoutResult:
+    """Z for a move (Alfeld §4.6): one layout per region as the outside, the present outside
+    first, at most ``jobs`` at a time, stopping as soon as the move is drawn.
+
+    * A layout drawn at full size with least clearance ``≥ bar`` ends Z at once
+      (``bar`` is the least clearance the picture had before, when that was at least
+      ``d0``; ``None`` for a broken picture: the first layout drawn at all ends Z).
+    * A layout whose spots cannot all have their full size fails, unless ``smaller``
+      (the • rung) allows it: then it is kept aside with its spots drawn smaller,
+      and one meeting the bar ends Z like one at full size.
+    * Once a round (``jobs`` layouts) is complete: the widest layout drawn at full
+      size if there is one, else the kept-aside one that shrinks least
+      (``least_shrinking``); none at all: Z gives up, "the picture has run out of room".
+
+    ``log`` gets one line per layout: drawn, kept aside, or why it failed.
+    """
+    candidates = _ordered(pmap, region_like(pmap, outside) if outside else None)
+    jobs = max(1, jobs)
+    parallel = jobs > 1 and len(candidates) > 1 and len(pmap.edges) >= SMALL_MAP
+    round_size = min(jobs, len(candidates))
+    full: list[LayoutResult] = []
+    kept: list[LayoutResult] = []
+    finished = 0
+    runs = run_layouts(pmap, expected, candidates, width, height, jobs, parallel, d0=d0)
+    try:
+        for t in runs:
+            finished += 1
+            r = t.result
+            where = f"Z, region {t.outer + 1} outside ({t.seconds:.1f} s)"
+            if r is None:
+                line = f"{where}: {t.reason}"
+            elif r.smaller and not smaller:
+                line = f"{where}: no room for the full size of {_spot_words(r.smaller)}"
+                r = None
+            elif r.smaller:
+                kept.append(r)
+                line = f"{where}: kept aside, {_spot_words(r.smaller)} drawn smaller (down to "
+                line += f"{r.least_size:.1f} px), least clearance {r.min_clearance:.1f} px"
+            else:
+                full.append(r)
+                line = f"{where}: drawn, least clearance {r.min_clearance:.1f} px"
+            if log:
+                log(line)
+            if r is not None and (bar is None or r.min_clearance >= bar):
+                return r
+            if finished >= round_size:
+                break
+    finally:
+        runs.close()
+    if full:
+        return widest(full)
+    if kept:
+        return least_shrinking(kept)
+    tried = f"{finished} tried" + ("" if smaller else ", every spot at its full size")
+    raise PictureError(f"the picture has run out of room: no layout could be drawn ({tried})")
+
+
+def _spot_words(spots: tuple[int, ...]) -> str:
+    names = ", ".join(str(s + 1) for s in spots)
+    return f"spot {names}" if len(spots) == 1 else f"spots {names}"
 
 
 def layout_position(

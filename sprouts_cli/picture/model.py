@@ -20,6 +20,9 @@ from ..unionfind import UnionFind
 MIN_CLEARANCE = 6.0
 COMFORT = 40.0
 SPOT_RADIUS = 5.0
+#: The smallest radius a spot is ever drawn at where there is no room for its full size
+#: (Alfeld §4.6: never below the smallest size of the Settings' slider; ``sizes.py``).
+SMALLEST_SPOT = 1.5
 
 
 @dataclass

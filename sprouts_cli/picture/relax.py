@@ -18,19 +18,27 @@ refused unless it reads back as the same position with positive clearance.
 * R (``rearrange``) moves everything.
 * The polish of Z starts from the straight grid drawing with small spots, each
   half its own least gap, and grows them in stages by their own room.
+
+A spot drawn smaller than its size (by an earlier Z, ``sizes.py``) grows back in A
+and R as soon as there is room for it: both grow it in stages during the descent,
+and at the end it takes the largest size its room allows (never smaller than it was).
+
+The descents take a ``stop`` test (Z gives up a layout that runs far longer than
+the others): when it answers True the work ends with PictureError.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import PictureError
+from ..errors import GivenUp, PictureError
 from .analyse import Analysis, analyse_picture
-from .model import COMFORT, SPOT_RADIUS, Curve, Picture
+from .model import COMFORT, MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
 from .relax_kernels import energy_gradient, polylines_cross, pred_caps, spot_gaps
 from .spline import interpolate_clamped, interpolate_closed, straight_pieces
 
@@ -39,6 +47,15 @@ REACH = 120.0  # px: how far the step caps look (so no step is longer than REACH
 STAGE_STEPS = (120, 100, 220)  # descent steps of the polish's stages (spots grow between them)
 HOPS = 4  # a point does not feel its own chain within this many steps along it
 STALL = 24  # steps without a visible change before the descent stops
+
+#: A test asked between steps of long work; True means give the work up.
+Stop = Callable[[], bool]
+
+
+def check_stop(stop: Stop | None) -> None:
+    """PictureError when ``stop`` says the work is to be given up."""
+    if stop is not None and stop():
+        raise GivenUp("given up: it ran far longer than the other layouts")
 
 
 @dataclass
@@ -330,6 +347,7 @@ def descend(
     seconds: float = 20.0,
     respace_every: int = 25,
     rng: np.random.Generator | None = None,
+    stop: Stop | None = None,
 ) -> Skeleton:
     """Capped L-BFGS on the energy until the picture no longer visibly changes."""
     rng = rng or np.random.default_rng(0)
@@ -345,6 +363,7 @@ def descend(
     jiggles = 0
     t0 = time.perf_counter()
     for step in range(max_steps):
+        check_stop(stop)
         g = _project_across(sk, P, G) if adjust else G
         d = -_two_loop(g.ravel(), hist_s, hist_y).reshape(P.shape)
         if adjust:
@@ -543,7 +562,7 @@ def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] |
     return Picture(sk.width, sk.height, sk.P[: sk.n_spots].copy(), curves, sk.sizes.copy())  # type: ignore[arg-type]
 
 
-def smooth_and_certify(sk: Skeleton, expected: str) -> Picture:
+def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) -> Picture:
     """Splines through the relaxed polylines, with fallbacks, checked to read back as ``expected``."""
     n_chains = len(chains(sk))
     levels = dict.fromkeys(range(n_chains), 0)
@@ -553,6 +572,7 @@ def smooth_and_certify(sk: Skeleton, expected: str) -> Picture:
             chain_of_curve[e] = ci
     last_error = ""
     for _ in range(3 * n_chains + 3):
+        check_stop(stop)
         pic = skeleton_picture(sk, True, levels)
         try:
             a = analyse_picture(pic)
@@ -581,25 +601,33 @@ def smooth_and_certify(sk: Skeleton, expected: str) -> Picture:
 # --------------------------------------------------------------------------- A, R and the polish of Z
 
 
-def relax(pic: Picture, mode: str = "adjust", seconds: float = 20.0) -> Picture:
-    """A (``adjust``) or R (``rearrange``): a new picture of the same position (checked), or PictureError."""
+def relax(pic: Picture, mode: str = "adjust", seconds: float = 20.0, d0: float = MIN_CLEARANCE) -> Picture:
+    """A (``adjust``) or R (``rearrange``): a new picture of the same position (checked), or PictureError.
+
+    Spots drawn smaller grow back where the relaxed picture has room for them
+    (``sizes.fit_sizes``: their discs keep ``d0``, or what the rest of the picture keeps).
+    """
+    from .sizes import fit_sizes, smaller_spots
+
     if mode not in ("adjust", "rearrange"):
         raise ValueError("mode is 'adjust' or 'rearrange'")
     a = analyse_picture(pic)
     expected = a.position.canonical()
     if not pic.curves:
-        return pic.copy()
+        return fit_sizes(pic.copy(), a, d0, grow_only=True)[0]
     params = Params()
     sk = skeleton_from_picture(pic, a, params.spacing)
     sk = descend(sk, mode, params, max_steps=800, seconds=seconds)
-    if mode == "rearrange":
-        sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), seconds)
+    if mode == "rearrange" or smaller_spots(pic):
+        sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), seconds, mode)
     out = smooth_and_certify(sk, expected)
+    if smaller_spots(out):
+        out, _ = fit_sizes(out, analyse_picture(out), d0, grow_only=True)
     out.meta = pic.meta
     return out
 
 
-def polish(pic: Picture, expected: str, seconds: float = 30.0) -> Picture:
+def polish(pic: Picture, expected: str, seconds: float = 30.0, stop: Stop | None = None) -> Picture:
     """Z's polish: R's descent from the straight grid drawing, spots starting small and growing."""
     params = Params()
     a = analyse_picture(pic)
@@ -609,18 +637,28 @@ def polish(pic: Picture, expected: str, seconds: float = 30.0) -> Picture:
     sk = skeleton_from_picture(start, a, params.spacing)
     gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
     sk.sizes = np.minimum(target, 0.5 * gaps) * 0.999
-    sk = _grow_spots(sk, params, target, seconds)
-    return smooth_and_certify(sk, expected)
+    sk = _grow_spots(sk, params, target, seconds, stop=stop)
+    return smooth_and_certify(sk, expected, stop)
 
 
-def _grow_spots(sk: Skeleton, params: Params, target: np.ndarray, seconds: float) -> Skeleton:
-    """Descents in stages; after each, each spot grows by its own room (half its gap), up to its size."""
+def _grow_spots(
+    sk: Skeleton,
+    params: Params,
+    target: np.ndarray,
+    seconds: float,
+    mode: str = "rearrange",
+    stop: Stop | None = None,
+) -> Skeleton:
+    """Descents in stages; after each, each spot grows by its own room (half its gap), up to its size.
+
+    A spot is never made smaller here: one larger than ``target`` keeps its size."""
     t0 = time.perf_counter()
+    target = np.maximum(target, sk.sizes)
     for steps in STAGE_STEPS:
         left = seconds - (time.perf_counter() - t0)
         if left <= 0:
             break
-        sk = descend(sk, "rearrange", params, max_steps=steps, seconds=left)
+        sk = descend(sk, mode, params, max_steps=steps, seconds=left, stop=stop)
         gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
         grown = np.minimum(target, np.maximum(sk.sizes, 0.5 * gaps * 0.999))
         old = sk.sizes

@@ -11,8 +11,15 @@ drawn, each taken at most once per move and in this order, as the ladder allows:
 * **A** (``adjust``) and **R** (``rearrange``): the whole picture relaxed
   (``relax.py``); the move is then found again by its spots and drawn.
 * **Z** (``layout``): the position after the move drawn afresh (``layout.py``),
-  with the same spot numbers.
-* **•** (``smaller``): Z, with the spots in tight places drawn smaller.
+  with the same spot numbers: one layout per region as the outside, the present
+  outside first, stopping at the first that keeps the picture's least clearance
+  (``layout.layout_for_move``).
+* **•** (``smaller``): in the same Z, a layout whose spots cannot all have their
+  full size is kept aside with them drawn smaller (``sizes.py``) instead of failing.
+  Z and • together are one run of layouts, taken once.
+
+Spots drawn smaller grow back in A and R, and in a later Z, as soon as there is
+room for them.
 
 Every picture here is read back and compared with the position it must give.
 """
@@ -33,11 +40,11 @@ from .analyse import Analysis, analyse_picture
 from .fit import cut_at, join_parts
 from .model import Curve, Picture
 from .router import CERTIFY_SHARE, Drawn, NoRoom, RouteSettings, draw_move, same_numbered
+from .sizes import smaller_spots
 
 #: The rungs, in order, and what ``drawn_by`` says when each was the highest one needed.
 RUNGS = ("M", "A", "R", "Z", ".")
 DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller")
-MIN_SIZE = 1.5  # px: the smallest a spot is drawn
 
 
 @dataclass
@@ -50,6 +57,11 @@ class Result:
     clearance: float
     seconds: float
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def smaller(self) -> tuple[int, ...]:
+        """The spots (0-based) the new picture draws smaller than their size."""
+        return smaller_spots(self.picture)
 
 
 def parse_ladder(text: str) -> tuple[str, ...]:
@@ -120,7 +132,7 @@ def draw(
         if rung not in ladder:
             continue
         try:
-            relaxed = _relax(current, mode)
+            relaxed = _relax(current, mode, settings.d0)
             ra = analyse_picture(relaxed)
         except PictureError as e:
             notes.append(f"{how}: {e}")
@@ -135,24 +147,21 @@ def draw(
         except PictureError as e:
             reason = e
             notes.append(f"{how}: {e}")
-    for rung, smaller in (("Z", False), (".", True)):
-        if rung not in ladder:
-            continue
+    if "Z" in ladder or "." in ladder:
+        smaller = "." in ladder
         try:
-            z = _layout(pic, target, settings, smaller, layout_jobs)
+            z, shrunk = _layout(pic, analysis, target, settings, smaller, layout_jobs or 1, notes)
+            return done(z, "smaller" if shrunk else "layout")
         except PictureError as e:
             notes.append(f"{'smaller' if smaller else 'layout'}: {e}")
-            continue
-        if z.clearance >= CERTIFY_SHARE * settings.d0 or (smaller and z.clearance > 0):
-            return done(z, "smaller" if smaller else "layout")
-        notes.append(f"layout: least clearance {z.clearance:.1f} px")
+            reason = NoRoom(f"{reason}; {e}", getattr(reason, "widest", 0.0), settings.d0)
     raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
 
 
-def _relax(pic: Picture, mode: str) -> Picture:
+def _relax(pic: Picture, mode: str, d0: float) -> Picture:
     from .relax import relax
 
-    out = relax(pic, mode, seconds=4.0)
+    out = relax(pic, mode, seconds=4.0, d0=d0)
     out.meta = pic.meta
     return out
 
@@ -161,34 +170,38 @@ def _relax(pic: Picture, mode: str) -> Picture:
 
 
 def _layout(
-    pic: Picture, target: Position, settings: RouteSettings, smaller: bool, jobs: int | None
-) -> Drawn:
-    """The position after the move drawn afresh, keeping the spot numbers (checked)."""
-    from .layout import layout_position
+    pic: Picture,
+    analysis: Analysis,
+    target: Position,
+    settings: RouteSettings,
+    smaller: bool,
+    jobs: int,
+    notes: list[str],
+) -> tuple[Drawn, tuple[int, ...]]:
+    """The position after the move drawn afresh, keeping the spot numbers (checked), and the
+    spots it draws smaller (Alfeld §4.6; ``layout.layout_for_move`` has the rules).
 
-    z = layout_position(target, pic.width, pic.height, jobs=jobs, budget=2.0)
+    The bar is the least clearance the picture had before the move, when that was
+    at least ``d0``; a picture already tighter than that is broken, and then the
+    first layout drawn at all is taken.
+    """
+    from .layout import layout_for_move
+    from .planar_map import realise
+
+    before = analysis.min_clearance
+    bar = before if before >= settings.d0 else None
+    pmap = analysis.map
+    outside = {s for w in pmap.regions[0] for s in pmap.walk_spots(w)} if pmap.regions else set()
+    got = layout_for_move(
+        realise(target), target.canonical(), pic.width, pic.height, bar, smaller, jobs, outside,
+        settings.d0, notes.append,
+    )  # fmt: skip
+    z = got.picture
     a = analyse_picture(z)
     if not same_numbered(a.position, target):
         raise PictureError("the fresh drawing does not keep the spot numbers")
-    if smaller:
-        z = _shrink_spots(z, settings)
-        a = analyse_picture(z)
     z.meta = pic.meta
-    return Drawn(z, a, a.min_clearance)
-
-
-def _shrink_spots(pic: Picture, settings: RouteSettings) -> Picture:
-    """Spots in tight places drawn smaller: each at most half its gap less the clearance asked for."""
-    from .relax import Params, skeleton_from_picture
-    from .relax_kernels import spot_gaps
-
-    out = pic.copy()
-    a = analyse_picture(pic)
-    sk = skeleton_from_picture(pic, a, Params().spacing)
-    gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
-    want = np.maximum(MIN_SIZE, np.minimum(out.sizes, gaps - CERTIFY_SHARE * settings.d0))
-    out.sizes = want
-    return out
+    return Drawn(z, a, a.min_clearance), got.smaller
 
 
 # --------------------------------------------------------------------------- M: sliding and pushing

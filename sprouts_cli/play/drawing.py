@@ -46,6 +46,8 @@ class Drawer:
         self.start_picture: Picture | None = None
         self.seconds = 0.0
         self.drawn_by = "layout"
+        self.smaller: tuple[int, ...] = ()  # the spots the last picture draws smaller (0-based)
+        self.layouts: list[str] = []  # what became of each of Z's layouts for the last move, if Z ran
         self.pictures: list = []  # the picture after each move (index: moves made), for undo
 
     def begin(self, start: Position, picture=None) -> Position:
@@ -88,11 +90,15 @@ class Drawer:
         elif not game.played:
             pic = self.start_picture if self.start_picture is not None else self._layout(intended)
         else:
+            self.layouts = []
             pic = self._draw_move(game) if len(self.pictures) == k else None
             if pic is None:
                 pic = self._layout(intended)
                 self.drawn_by = "layout"
+        from ..picture.sizes import smaller_spots
+
         drawn = analyse(pic)
+        self.smaller = smaller_spots(pic)
         if numbered_key(drawn)[0] != numbered_key(intended)[0] or drawn.lives != intended.lives:
             what = f"move {game.moves_made} ({game.played[-1].words})" if game.played else "the start"
             raise PlayError(
@@ -148,6 +154,7 @@ class Drawer:
             return None
         self.seconds = time.perf_counter() - t0
         self.drawn_by = result.drawn_by
+        self.layouts = [n for n in result.notes if n.startswith("Z, ")]
         pic = result.picture
         pic.meta = copy.deepcopy(previous.meta)
         return pic

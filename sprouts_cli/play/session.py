@@ -202,7 +202,14 @@ class Session:
             except PlayError as e:
                 self._record("note", k, [("drawing", str(e))])
                 raise
-            self._record("note", k, [("drawn", f"{self.drawer.seconds:.2f} s")])
+            how = getattr(self.drawer, "drawn_by", None)  # a drawer that says how it drew
+            drawn = [("drawn", f"{self.drawer.seconds:.2f} s"), ("drawn-by", how)]
+            smaller = getattr(self.drawer, "smaller", ())
+            if smaller:
+                drawn.append(("smaller", ", ".join(str(s + 1) for s in smaller)))
+            for line in getattr(self.drawer, "layouts", []):  # Z ran: each layout's outcome, why it failed
+                self._record("note", k, [("layout", line)])
+            self._record("note", k, drawn)
 
     def _undo(self) -> None:
         g = self.game
