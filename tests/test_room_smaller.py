@@ -352,7 +352,8 @@ def test_move_json_names_the_spots_drawn_smaller(tmp_path, no_router) -> None:
     pic, a, _move, target = tight_case()
     g0, g1 = tmp_path / "g0.json", tmp_path / "g1.json"
     save_game(g0, pic, a.position.canonical())
-    r = CliRunner().invoke(main, ["move", str(g0), TIGHT[3], "-o", str(g1), "--json", "--jobs", "1"])
+    args = ["move", str(g0), TIGHT[3], "-o", str(g1), "--json", "--jobs", "1", "--ladder", "Z,."]
+    r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     obj = json.loads(r.stdout)
     assert obj["drawn_by"] == "smaller" and obj["smaller"]
