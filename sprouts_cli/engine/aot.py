@@ -232,7 +232,28 @@ def stamp_facts() -> dict[str, str]:
         "numba": _version("numba"),
         "numpy": _version("numpy"),
         "python": f"{sysconfig.get_config_var('EXT_SUFFIX')} {sys.version.split()[0]} {platform.machine()}",
+        "cpu": host_cpu(),
     }
+
+
+def host_cpu() -> str:
+    """What the processor can do, as Linux's ``/proc/cpuinfo`` says (a hash of its first model
+    name and flags), or "" where that cannot be read.
+
+    A build for a known processor is compiled for it (``target_cpu = "host"``, as the JIT
+    kernels are: on 10-spot positions the generic build's canonical call took 7.3 µs against
+    the JIT's 5.5 µs); the stamp then holds this, so a cache folder shared with a machine of
+    another processor never loads a build that could use instructions it lacks.
+    """
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+    wanted = [line for line in text.splitlines() if line.split(":")[0].strip() in ("model name", "flags")]
+    if not wanted:
+        return ""
+    facts = sorted(set(wanted))
+    return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
 
 
 def stamp(facts: dict[str, str] | None = None) -> str:
@@ -395,6 +416,8 @@ def compile_into(folder: str) -> None:
             cc = CC(MODULE_NAME)  # type: ignore[no-untyped-call]
             cc.output_dir = folder
             cc.verbose = False
+            if stamp_facts()["cpu"]:  # the processor is known, and in the stamp
+                cc.target_cpu = "host"
             for entry in EXPORTS.values():
                 cc.export(entry.name, entry.signature)(entry.function)  # type: ignore[no-untyped-call]
             try:
