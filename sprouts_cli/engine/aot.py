@@ -237,8 +237,8 @@ def stamp_facts() -> dict[str, str]:
 
 
 def host_cpu() -> str:
-    """What the processor can do, as Linux's ``/proc/cpuinfo`` says (a hash of its first model
-    name and flags), or "" where that cannot be read.
+    """What the processor can do, as Linux's ``/proc/cpuinfo`` says (a hash of its distinct model
+    name and flags lines), or "" where that cannot be read.
 
     A build for a known processor is compiled for it (``target_cpu = "host"``, as the JIT
     kernels are: on 10-spot positions the generic build's canonical call took 7.3 µs against

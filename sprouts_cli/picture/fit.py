@@ -94,29 +94,39 @@ def clamped_with_knots(
     return BSpline(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
 
 
+def refine_clamped(
+    points: np.ndarray,
+    knots: np.ndarray,
+    d_start: np.ndarray,
+    d_end: np.ndarray,
+    tol: float = TOLERANCE,
+    rounds: int = 200,
+) -> tuple[BSpline, np.ndarray, np.ndarray, bool]:
+    """The clamped fit from ``knots``, one knot inserted at a time in the piece that fits worst
+    until every point is within ``tol`` (Alfeld §3.6): the spline, the points' parameters, the
+    knot intervals' bounds, and whether it fits (it may not after ``rounds`` knots, or once
+    there are as many knots as the points allow)."""
+    Q = np.asarray(points, dtype=float)
+    inner = np.asarray(knots, dtype=float)
+    for _ in range(rounds):
+        spline, u, bounds = clamped_with_knots(Q, inner, d_start, d_end)
+        err = np.hypot(*(spline(u) - Q).T)
+        worst = int(np.argmax(err))
+        if err[worst] <= tol:
+            return spline, u, bounds, True
+        if len(bounds) - 2 >= max(0, len(Q) - 4):
+            break
+        span = min(max(int(np.searchsorted(bounds, u[worst], side="right")) - 1, 0), len(bounds) - 2)
+        inner = np.append(bounds[1:-1], 0.5 * (bounds[span] + bounds[span + 1]))
+    return spline, u, bounds, False
+
+
 def fit_clamped(
     points: np.ndarray, d_start: np.ndarray, d_end: np.ndarray, tol: float = TOLERANCE, max_knots: int = 200
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pieces ``(k, 4, 2)`` and parameter lengths of the clamped fit through ``points`` within ``tol``."""
-    Q = np.asarray(points, dtype=float)
-    u = chord_parameters(Q)
-    d_start = _unit(np.asarray(d_start, dtype=float))
-    d_end = _unit(np.asarray(d_end, dtype=float))
-    knots = np.zeros(0)
-    for _ in range(max_knots):
-        C = _solve(u, Q, knots, d_start, d_end)
-        T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
-        spline = BSpline(T, C, 3)
-        err = np.hypot(*(spline(u) - Q).T)
-        worst = int(np.argmax(err))
-        if err[worst] <= tol or len(knots) >= max(0, len(Q) - 4):
-            break
-        bounds = np.concatenate([[u[0]], knots, [u[-1]]])
-        span = int(np.searchsorted(bounds, u[worst], side="right")) - 1
-        span = min(max(span, 0), len(bounds) - 2)
-        new = 0.5 * (bounds[span] + bounds[span + 1])
-        knots = np.sort(np.append(knots, new))
-    return to_bezier(spline, np.concatenate([[u[0]], knots, [u[-1]]]))
+    spline, _u, bounds, _fits = refine_clamped(points, np.zeros(0), d_start, d_end, tol, max_knots)
+    return to_bezier(spline, bounds)
 
 
 def to_bezier(spline: BSpline, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -461,7 +461,7 @@ def push_unit(
     from scipy.interpolate import BSpline
 
     from .band import Band, BandSettings, capped_step
-    from .fit import clamped_with_knots, cut_at, to_bezier
+    from .fit import cut_at, refine_clamped, to_bezier
     from .router import obstacles_of
     from .spline import sample_polyline
 
@@ -488,17 +488,9 @@ def push_unit(
     d_start = first[1] - first[0] if np.hypot(*(first[1] - first[0])) > 1e-9 else first[2] - first[0]
     d_end = last[3] - last[2] if np.hypot(*(last[3] - last[2])) > 1e-9 else last[3] - last[1]
     # the knots are given in arc length; chord_parameters of the dense sample is nearly that
-    # a curve with detail finer than the knots gets more of them, where it fits worst (as fit_clamped)
-    inner = np.array(knots)
-    for _ in range(24):
-        spline, u, bounds = clamped_with_knots(pts, inner, d_start, d_end)
-        err = np.hypot(*(spline(u) - pts).T)
-        worst = int(np.argmax(err))
-        if err[worst] <= 1.5:
-            break
-        span = min(max(int(np.searchsorted(bounds, u[worst], side="right")) - 1, 0), len(bounds) - 2)
-        inner = np.append(bounds[1:-1], 0.5 * (bounds[span] + bounds[span + 1]))
-    else:
+    # a curve with detail finer than the knots gets more of them, where it fits worst
+    spline, u, _bounds, fits = refine_clamped(pts, np.array(knots), d_start, d_end, tol=1.5, rounds=24)
+    if not fits:
         return None
     T, C = spline.t, np.array(spline.c, dtype=float)
     n = len(C)
