@@ -51,7 +51,8 @@ def same(a, b) -> bool:
 def test_every_module_that_exports_a_kernel_is_in_the_stamp() -> None:
     sources = {p.name for p in aot.kernel_sources()}
     assert {"kernels.py", "aot.py"} <= sources
-    entry_points = {"land_code_kernel", "child_lands_kernel", "parse_land_kernel", "list_moves_kernel"}
+    entry_points = {"land_code_into", "child_lands_into", "position_lands_into"}
+    entry_points |= {"parse_land_into", "list_moves_into"}
     assert set(aot.EXPORTS) >= entry_points
     for e in aot.EXPORTS.values():
         assert Path(sys.modules[e.module].__file__).name in sources, e.module
@@ -79,22 +80,39 @@ def test_a_guarded_kernel_refuses_wrong_arrays_instead_of_reading_past_them() ->
     for wrong in (np.arange(4, dtype=np.int32), [1, 2], np.zeros((2, 2), np.int64)):
         with pytest.raises(TypeError):
             call(wrong, 0)
+    right = np.arange(3, dtype=np.int64)
+    assert call(right, 0) == call(right, 1) - 1 == 3  # a right array, remembered, passes again
+    with pytest.raises(TypeError):
+        call(np.arange(3, dtype=np.int32), 0)  # and another in its place is checked
     assert call.py_func is compiled
 
 
+def into(fn, *args, nwords: int = 4096, nchars: int = 16384):
+    """A ``*_into`` kernel's result and its two buffers (zeroed first) after the call."""
+    words, chars = np.zeros(nwords, np.int64), np.zeros(nchars, np.uint8)
+    return fn(*args, words, chars), words, chars
+
+
 def test_the_built_kernels_code_and_write_lands_as_jit_and_python_do(built) -> None:
-    code = entry(built, "land_code_kernel")
+    code = entry(built, "land_code_into")
     lands = [(land, p.lives) for k in range(1, 5) for p in reachable(k).values() for land in clean_lands(p)]
     for land, lives in lands[::5]:
         flat = np.array(kernels.flatten_land(land, lives), np.int64)
         for write in (True, False):
-            got = code(flat, write)
-            assert same(got, kernels.land_code_kernel(flat, write)), land
-            assert same(got, kernels.land_code_kernel.py_func(flat, write)), land
+            got = into(code, flat, write)
+            assert same(got, into(kernels.land_code_into, flat, write)), land
+            n, words, chars = got
+            want_code, want_text = kernels.land_code_kernel.py_func(flat, write)
+            assert n == len(want_code) > 0, land
+            assert chars[:n].tobytes() == want_code.tobytes(), land
+            assert chars[n : n + words[0]].tobytes() == want_text.tobytes(), land
+            small = into(code, flat, write, nwords=2, nchars=n - 1)  # one byte short: nothing written
+            assert small[0] == kernels.TOO_SMALL and small[1][1] == n + len(want_text), land
+            assert same(small, into(kernels.land_code_into, flat, write, nwords=2, nchars=n - 1)), land
 
 
 def test_the_built_kernels_make_the_children_jit_and_python_make(built) -> None:
-    children = entry(built, "child_lands_kernel")
+    children = entry(built, "child_lands_into")
     for p in [p for k in range(1, 5) for p in reachable(k).values()][::25]:
         flat = np.array(kernels.flatten_position(p.regions), np.int64)
         lives = np.array(p.lives, np.int64)
@@ -103,23 +121,52 @@ def test_the_built_kernels_make_the_children_jit_and_python_make(built) -> None:
                 continue
             mask = sum(1 << k for k in m.inside)
             args = (flat, lives, m.region, m.boundary, m.corner, m.boundary2, m.corner2, mask)
-            got = children(*args)
-            assert same(got, kernels.child_lands_kernel(*args)), (p, m)
-            assert same(got, kernels.child_lands_kernel.py_func(*args)), (p, m)
+            got = into(children, *args)
+            assert same(got, into(kernels.child_lands_into, *args)), (p, m)
+            n, words, chars = got
+            want_flat, land_off, keys, key_off = kernels.child_lands_kernel.py_func(*args)
+            assert n == len(land_off) - 1
+            assert words[: n + 1].tolist() == land_off.tolist()
+            assert words[n + 1 : 2 * n + 2].tolist() == key_off.tolist()
+            assert words[2 * n + 2 : 2 * n + 2 + len(want_flat)].tolist() == want_flat.tolist()
+            assert chars[: len(keys)].tobytes() == keys.tobytes()
+            small = into(children, *args, nwords=2, nchars=0)
+            if n:
+                assert small[0] == kernels.TOO_SMALL
+                assert small[1][:2].tolist() == [2 * n + 2 + len(want_flat), len(keys)]
+
+
+def test_the_built_kernels_write_a_positions_lands_as_jit_and_python_do(built) -> None:
+    lands = entry(built, "position_lands_into")
+    for p in [p for k in range(1, 5) for p in reachable(k).values()][::7]:
+        packed = np.array([len(p.lives), *p.lives, *kernels.flatten_position(p.regions)], np.int64)
+        got = into(lands, packed)
+        assert same(got, into(kernels.position_lands_into, packed)), p
+        text, ok = kernels.position_lands_kernel.py_func(packed)
+        assert ok and got[0] == len(text) and got[2][: len(text)].tobytes() == text.tobytes(), p
 
 
 def test_the_built_kernels_read_lands_and_list_moves_as_jit_and_python_do(built) -> None:
-    parse, listing = entry(built, "parse_land_kernel"), entry(built, "list_moves_kernel")
+    parse, listing = entry(built, "parse_land_into"), entry(built, "list_moves_into")
     lands = sorted({x for k in range(1, 5) for p in reachable(k).values() for x in reduced_lands(p)})
     for land in [*lands[::3], "0*12", "0*3.AB|AB.0", "n(27).1|n(27).2"]:
         text = np.frombuffer(land.encode("ascii"), np.uint8)
-        read = parse(text)
-        assert same(read, kernels.parse_land_kernel(text)), land
-        assert same(read, kernels.parse_land_kernel.py_func(text)), land
-        if len(read[0]):
-            listed = listing(*read)
-            assert same(listed, kernels.list_moves_kernel(*read)), land
-            assert same(listed, kernels.list_moves_kernel.py_func(*read)), land
+        got = into(parse, text)
+        assert same(got, into(kernels.parse_land_into, text)), land
+        flat, lives = kernels.parse_land_kernel.py_func(text)
+        n, words, _chars = got
+        assert n == len(flat) and words[0] == len(lives), land
+        assert words[1 : 1 + n].tolist() == flat.tolist(), land
+        assert words[1 + n : 1 + n + len(lives)].tolist() == lives.tolist(), land
+        if 1 + n + len(lives) > 2:
+            assert into(parse, text, nwords=2)[0] == kernels.TOO_SMALL, land
+        if n:
+            listed = into(listing, flat, lives)
+            assert same(listed, into(kernels.list_moves_into, flat, lives)), land
+            moves, fits = kernels.list_moves_kernel.py_func(flat, lives)
+            assert listed[0] == (len(moves) if fits else kernels.NOT_CODED), land
+            if fits:
+                assert listed[1][: len(moves)].tolist() == moves.tolist(), land
 
 
 def test_the_build_checks_itself_against_the_jit_kernels(built) -> None:

@@ -1088,6 +1088,12 @@ def canonical_lands(p: Position) -> list[str]:
         lands: list[str] | None = _compiled.position_lands(p.regions, p.lives)
         if lands is not None:
             return lands
+    return _lands_in_python(p)
+
+
+def _lands_in_python(p: Position) -> list[str]:
+    """``canonical_lands`` by ``canonical.py`` alone (the reference; and the path that explains
+    a land the kernels cannot code)."""
     out = []
     for land in clean_lands(p):
         if len(land) > 1:
@@ -1098,7 +1104,12 @@ def canonical_lands(p: Position) -> list[str]:
 
 
 def canonical_form(p: Position) -> str:
-    """The exact canonical form: canonical lands joined by ``+``, then the heaps."""
-    lands = canonical_lands(p)
-    heaps = [f"*{h}" for h in p.heaps]
-    return "+".join(lands + heaps) if lands or heaps else "!"
+    """The exact canonical form: canonical lands joined by ``+``, then the heaps (``!`` if none)."""
+    text: str | None = None
+    if _compiled is not None:  # the lands already joined, as the kernel writes them
+        text = _compiled.position_lands_text(p.regions, p.lives)
+    if text is None:
+        text = "+".join(_lands_in_python(p))
+    parts = [text] if text else []
+    parts += [f"*{h}" for h in p.heaps]
+    return "+".join(parts) or "!"

@@ -571,7 +571,7 @@ def _write(  # type: ignore[no-untyped-def]
     return text[:tpos].copy()
 
 
-@kernel(export="Tuple((uint8[::1], uint8[::1]))(int64[::1], boolean)")
+@kernel
 def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
     """The canonical code of the land in ``flat`` and, if ``write``, its canonical string (ASCII).
 
@@ -831,6 +831,19 @@ def flatten_land(regions: Land, lives: Lives) -> list[int]:
     return flat
 
 
+def int64_array(values: list[int]) -> np.ndarray:
+    """``np.array(values, np.int64)``, through ``bytes`` when every value fits in a byte.
+
+    The flat forms of positions are small non-negative numbers (counts, spot numbers,
+    lives); ``bytes`` reads a list of them in C about three times as fast as numpy reads
+    Python ints, and a 10-spot position's canonical call spent ~3 µs of its ~17 µs there.
+    """
+    try:
+        return np.frombuffer(bytes(values), np.uint8).astype(np.int64)
+    except ValueError:  # a value outside 0-255
+        return np.array(values, np.int64)
+
+
 def land_invariant(regions: Land, lives: Lives) -> bytes:
     """The canonical code of a cleaned land as bytes (a complete invariant), or ``b""``."""
     return invariant_of_flat(flatten_land(regions, lives))
@@ -838,17 +851,18 @@ def land_invariant(regions: Land, lives: Lives) -> bytes:
 
 def invariant_of_flat(flat: list[int]) -> bytes:
     """``land_invariant`` of a land already flattened (``flatten_land``)."""
-    code: bytes = land_code_kernel(np.array(flat, dtype=np.int64), False)[0].tobytes()
-    return code
+    n = call_into(land_code_into, int64_array(flat), False)
+    return OUT.chars[:n].tobytes() if n > 0 else b""
 
 
 def land_code_and_text(regions: Land, lives: Lives) -> tuple[bytes, str] | None:
     """The canonical code (as bytes, ordered as ``canonical.land_code``'s codes) and the canonical
     string of a cleaned land of several regions, or None if it cannot be coded."""
-    code, text = land_code_kernel(np.array(flatten_land(regions, lives), dtype=np.int64), True)
-    if not len(code):
+    n = call_into(land_code_into, int64_array(flatten_land(regions, lives)), True)
+    if n < 0:
         return None
-    return code.tobytes(), text.tobytes().decode("ascii")
+    raw = OUT.chars[: n + int(OUT.words[0])].tobytes()
+    return raw[:n], raw[n:].decode("ascii")
 
 
 # ------------------------------------------------------------------ children of a land
@@ -1023,10 +1037,7 @@ def _split_lands(nr, keep, r_first, b_from, b_to, corners, lives):  # type: igno
     return out_flat, land_off[: nlands + 1]
 
 
-@kernel(
-    export="Tuple((int64[::1], int64[::1], uint8[::1], int64[::1]))"
-    "(int64[::1], int64[::1], int64, int64, int64, int64, int64, int64)"
-)
+@kernel
 def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # type: ignore[no-untyped-def]
     """The cleaned lands of the position after one move (``moves.apply_move`` then
     ``canonical.clean_lands``), each flattened for ``land_code_kernel``, and their codes.
@@ -1187,16 +1198,28 @@ _LAST: list[Any] = [None, None, None]
 
 def child_lands(
     regions: Land, lives: Sequence[int], move: tuple[int, int, int, int, int, int]
-) -> tuple[list[bytes], np.ndarray, np.ndarray]:
+) -> tuple[list[bytes], np.ndarray, list[int]]:
     """The codes of the cleaned lands after a move (``child_lands_kernel``), their flat forms
-    one after another, and the offsets of each; ``move`` is (region, boundary, corner,
-    boundary2, corner2, mask of the boundaries inside)."""
+    one after another, and the offsets of each (``lands_after``); ``move`` is (region,
+    boundary, corner, boundary2, corner2, mask of the boundaries inside)."""
     if _LAST[0] is not regions:
-        _LAST[:] = [regions, np.array(flatten_position(regions), np.int64), np.array(lives, np.int64)]
-    flat, land_off, keys, key_off = child_lands_kernel(_LAST[1], _LAST[2], *move)
-    raw = keys.tobytes()
-    codes = [raw[key_off[i] : key_off[i + 1]] for i in range(len(key_off) - 1)]
-    return codes, flat, land_off
+        _LAST[:] = [regions, int64_array(flatten_position(regions)), int64_array(list(lives))]
+    return lands_after(_LAST[1], _LAST[2], *move)
+
+
+def lands_after(
+    pflat: np.ndarray, lives: np.ndarray, region: int, bi: int, ci: int, bj: int, cj: int, inside_mask: int
+) -> tuple[list[bytes], np.ndarray, list[int]]:
+    """``child_lands_kernel``'s results through the buffers (``child_lands_into``): the lands'
+    codes, their flat forms one after another (a view of ``OUT.words``: copy it before the
+    next compiled call), and the offsets of each in it."""
+    n = call_into(child_lands_into, pflat, lives, region, bi, ci, bj, cj, inside_mask)
+    words = OUT.words
+    ends = words[n + 1 : 2 * n + 2].tolist()
+    raw = OUT.chars[: ends[n]].tobytes()
+    codes = [raw[ends[i] : ends[i + 1]] for i in range(n)]
+    offsets = words[: n + 1].tolist()
+    return codes, words[2 * n + 2 : 2 * n + 2 + offsets[n]], offsets
 
 
 def unflatten_land(flat: np.ndarray) -> list[tuple[tuple[int, ...], ...]]:
@@ -1236,7 +1259,7 @@ def unflatten_land_and_lives(flat: np.ndarray) -> tuple[list[tuple[tuple[int, ..
 # ------------------------------------------------------------------ every land of a position
 
 
-@kernel(export="Tuple((uint8[::1], boolean))(int64[::1])")
+@kernel
 def position_lands_kernel(packed):  # type: ignore[no-untyped-def]
     """The canonical strings of the lands of a position (``canonical.canonical_lands``), in one call.
 
@@ -1298,16 +1321,26 @@ def position_lands_kernel(packed):  # type: ignore[no-untyped-def]
     return texts, True
 
 
+def position_lands_text(regions: Land, lives: Sequence[int]) -> str | None:
+    """The canonical strings of a position's lands, sorted and joined by ``+``, in one compiled
+    call (``position_lands_into``); None when a land cannot be coded."""
+    packed = [len(lives), *lives, len(regions)]
+    for r in regions:  # flatten_position, written out: this is the canonical form's hot path
+        packed.append(len(r))
+        for b in r:
+            packed.append(len(b))
+            packed += b
+    n = call_into(position_lands_into, int64_array(packed))
+    return OUT.chars[:n].tobytes().decode("ascii") if n >= 0 else None
+
+
 def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
-    """``canonical.canonical_lands`` of a position in one compiled call (``position_lands_kernel``),
-    or None when a land cannot be coded."""
-    packed = [len(lives)]
-    packed += lives
-    packed += flatten_position(regions)
-    text, ok = position_lands_kernel(np.array(packed, np.int64))
-    if not ok:
+    """``canonical.canonical_lands`` of a position (``position_lands_text``, split), or None
+    when a land cannot be coded."""
+    text = position_lands_text(regions, lives)
+    if text is None:
         return None
-    return text.tobytes().decode("ascii").split("+") if len(text) else []
+    return text.split("+") if text else []
 
 
 # ------------------------------------------------------------------ the reduced string of a one-region land
@@ -1424,7 +1457,7 @@ def _read_number(text, i):  # type: ignore[no-untyped-def]
     return value, j
 
 
-@kernel(export="Tuple((int64[::1], int64[::1]))(uint8[::1])")
+@kernel
 def parse_land_kernel(text):  # type: ignore[no-untyped-def]
     """A land string (ASCII bytes) as ``(flat, lives)``: ``flat`` as ``kernels.flatten_position``
     writes it, spots numbered as they first appear; both empty for a string it does not take."""
@@ -1541,9 +1574,10 @@ def parse_land_kernel(text):  # type: ignore[no-untyped-def]
 
 
 def parse_land(land: str) -> tuple[np.ndarray, np.ndarray]:
-    """``parse_land_kernel`` of a string."""
-    flat, lives = parse_land_kernel(np.frombuffer(land.encode("ascii"), np.uint8))
-    return flat, lives
+    """``parse_land_kernel`` of a string (through ``parse_land_into``): ``(flat, lives)``, copied out."""
+    n = call_into(parse_land_into, np.frombuffer(land.encode("ascii"), np.uint8))
+    words = OUT.words
+    return words[1 : 1 + n].copy(), words[1 + n : 1 + n + words[0]].copy()
 
 
 @kernel
@@ -1611,7 +1645,7 @@ def _push(words, n, value):  # type: ignore[no-untyped-def]
     return words
 
 
-@kernel(export="Tuple((int64[::1], boolean))(int64[::1], int64[::1])")
+@kernel
 def list_moves_kernel(pflat, lives):  # type: ignore[no-untyped-def]
     """``moves.symmetric_move_args`` of a position, packed as ``pack_moves`` packs them.
 
@@ -1839,15 +1873,153 @@ def list_moves_kernel(pflat, lives):  # type: ignore[no-untyped-def]
     return words[:nwords].copy(), True
 
 
+# ------------------------------------------------------------------ results into the caller's buffers
+#
+# A kernel called from Python that returns arrays pays for each one: an allocation that
+# the caller's numpy object then owns, and in the ahead-of-time build an unpickling of
+# ``numpy.ndarray`` per array boxed (numba.pycc's wrapper does not cache it: ~7,000
+# instructions, 5% of a 10-spot position's canonical form and 7% of a whole ``0*9``
+# solve, by valgrind).  So the hot entry points write their results into two buffers
+# the caller keeps (``OUT``) and return one number.  A buffer that is too small is
+# never written past: the kernel stores the sizes it needs in ``words[0]`` and
+# ``words[1]`` and returns ``TOO_SMALL``; the caller grows the buffers and calls again.
+
+#: ``*_into`` kernels: the buffers were too small (``words[:2]`` hold the sizes needed).
+TOO_SMALL = -2
+#: ``*_into`` kernels: a land that cannot be coded (the Python path explains why).
+NOT_CODED = -1
+
+
+@kernel
+def _too_small(words, nwords, nchars):  # type: ignore[no-untyped-def]
+    """Store the sizes needed in ``words[:2]`` and return ``TOO_SMALL``."""
+    words[0] = nwords
+    words[1] = nchars
+    return TOO_SMALL
+
+
+@kernel(export="int64(int64[::1], int64[::1], uint8[::1])")
+def position_lands_into(packed, words, chars):  # type: ignore[no-untyped-def]
+    """``position_lands_kernel`` with its text written to ``chars``: the text's length, or
+    ``NOT_CODED``, or ``TOO_SMALL``."""
+    text, ok = position_lands_kernel(packed)
+    if not ok:
+        return NOT_CODED
+    n = text.shape[0]
+    if n > chars.shape[0]:
+        return _too_small(words, 2, n)
+    chars[:n] = text
+    return n
+
+
+@kernel(export="int64(int64[::1], boolean, int64[::1], uint8[::1])")
+def land_code_into(flat, write, words, chars):  # type: ignore[no-untyped-def]
+    """``land_code_kernel`` with the code then the text written to ``chars``: the code's
+    length, the text's in ``words[0]``; or ``NOT_CODED``, or ``TOO_SMALL``."""
+    code, text = land_code_kernel(flat, write)
+    nc = code.shape[0]
+    if nc == 0:
+        return NOT_CODED
+    nt = text.shape[0]
+    if nc + nt > chars.shape[0]:
+        return _too_small(words, 2, nc + nt)
+    chars[:nc] = code
+    chars[nc : nc + nt] = text
+    words[0] = nt
+    return nc
+
+
+@kernel(
+    export="int64(int64[::1], int64[::1], int64, int64, int64, int64, int64, int64, int64[::1], uint8[::1])"
+)
+def child_lands_into(pflat, lives, region, bi, ci, bj, cj, inside_mask, words, chars):  # type: ignore[no-untyped-def]
+    """``child_lands_kernel`` into the buffers: returns the number of lands n; ``words`` holds
+    the n + 1 land offsets, the n + 1 code offsets, then the lands' flat forms; ``chars``
+    the codes.  Or ``TOO_SMALL``."""
+    flat, land_off, keys, key_off = child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask)
+    n = land_off.shape[0] - 1
+    nwords = 2 * (n + 1) + flat.shape[0]
+    if nwords > words.shape[0] or keys.shape[0] > chars.shape[0]:
+        return _too_small(words, nwords, keys.shape[0])
+    words[: n + 1] = land_off
+    words[n + 1 : 2 * n + 2] = key_off
+    words[2 * n + 2 : nwords] = flat
+    chars[: keys.shape[0]] = keys
+    return n
+
+
+@kernel(export="int64(uint8[::1], int64[::1], uint8[::1])")
+def parse_land_into(text, words, chars):  # type: ignore[no-untyped-def]
+    """``parse_land_kernel`` into the buffers: returns the length n of ``flat`` (0 for a string
+    it cannot read); ``words`` holds the length of ``lives``, ``flat``, then ``lives``.  Or
+    ``TOO_SMALL``."""
+    flat, lives = parse_land_kernel(text)
+    n, nl = flat.shape[0], lives.shape[0]
+    if 1 + n + nl > words.shape[0]:
+        return _too_small(words, 1 + n + nl, 0)
+    words[0] = nl
+    words[1 : 1 + n] = flat
+    words[1 + n : 1 + n + nl] = lives
+    return n
+
+
+@kernel(export="int64(int64[::1], int64[::1], int64[::1], uint8[::1])")
+def list_moves_into(pflat, lives, words, chars):  # type: ignore[no-untyped-def]
+    """``list_moves_kernel`` into ``words``: the number of moves, or ``NOT_CODED`` when a move
+    does not fit the packing, or ``TOO_SMALL``."""
+    moves, fits = list_moves_kernel(pflat, lives)
+    if not fits:
+        return NOT_CODED
+    n = moves.shape[0]
+    if n > words.shape[0]:
+        return _too_small(words, n, 0)
+    words[:n] = moves
+    return n
+
+
+class OutBuffers:
+    """The two buffers the ``*_into`` kernels write to, grown when one is too small.
+
+    One per process (``OUT``): a result is read out (or copied) before the next call, and
+    the engine's compiled paths are not called from two threads at once.
+    """
+
+    def __init__(self, nwords: int = 1 << 12, nchars: int = 1 << 14) -> None:
+        self.words = np.empty(nwords, np.int64)
+        self.chars = np.empty(nchars, np.uint8)
+
+    def grow(self) -> None:
+        """Make room for the sizes a ``TOO_SMALL`` call left in ``words[:2]``."""
+        nwords, nchars = int(self.words[0]), int(self.words[1])
+        if nwords > self.words.shape[0]:
+            self.words = np.empty(2 * nwords, np.int64)
+        if nchars > self.chars.shape[0]:
+            self.chars = np.empty(2 * nchars, np.uint8)
+
+
+OUT = OutBuffers()
+
+
+def call_into(fn: Any, *args: Any) -> int:
+    """``fn(*args, OUT.words, OUT.chars)`` for a ``*_into`` kernel, again after growing the
+    buffers while it says ``TOO_SMALL``; its result."""
+    out = OUT
+    result: int = fn(*args, out.words, out.chars)
+    while result == TOO_SMALL:
+        out.grow()
+        result = fn(*args, out.words, out.chars)
+    return result
+
+
 def warm_up() -> None:
     """Compile the kernels, or load them from numba's cache, on a tiny land (about a second
     the first time after an install, a fraction of it afterwards)."""
     land = np.array(flatten_land([((0,), (1,))], (3, 3)), np.int64)
-    land_code_kernel(land, True)
-    land_code_kernel(land, False)
+    land_code_into(land, True, OUT.words, OUT.chars)
+    land_code_into(land, False, OUT.words, OUT.chars)
     position = np.array(flatten_position([((0,), (1,))]), np.int64)
-    child_lands_kernel(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0)
-    position_lands_kernel(np.concatenate((np.array([2, 3, 3], np.int64), position)))
+    child_lands_into(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0, OUT.words, OUT.chars)
+    position_lands_into(np.concatenate((np.array([2, 3, 3], np.int64), position)), OUT.words, OUT.chars)
     reduced_region_kernel(land)
-    flat, lives = parse_land_kernel(np.frombuffer(b"0.0", np.uint8))
-    list_moves_kernel(flat, lives)
+    flat, lives = parse_land("0.0")
+    list_moves_into(flat, lives, OUT.words, OUT.chars)

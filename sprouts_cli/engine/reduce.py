@@ -198,15 +198,18 @@ def reduced_lands_after(p: Position, m: Move) -> list[str]:
     return _reduced_strings(codes, flat, offsets)
 
 
-def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: np.ndarray) -> list[str]:
+def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: list[int]) -> list[str]:
     """The sorted reduced strings of lands given by their codes and flat forms
-    (``kernels.child_lands``): from the cache by code, reduced here when met first."""
+    (``kernels.lands_after``): from the cache by code, reduced here when met first."""
     out = []
+    copied = False
     for i, code in enumerate(codes):
         text = _REDUCED_BY_INVARIANT.get(code) if code else None
         if text is None:
             from .kernels import reduced_region, unflatten_land_and_lives
 
+            if not copied:  # ``flat`` is the kernels' buffer, and reducing calls them again
+                flat, copied = flat.copy(), True
             one = flat[offsets[i] : offsets[i + 1]]
             found = reduced_region(one) if one[0] == 1 else None  # one region: rules 2-3 compiled
             if found is not None:
@@ -249,11 +252,11 @@ def land_moves(land: str) -> array[int] | None:
     if parsed is None:
         return None
     kernels, flat, lives = parsed
-    words, fits = kernels.list_moves_kernel(flat, lives)
-    if not fits:
+    n = kernels.call_into(kernels.list_moves_into, flat, lives)
+    if n < 0:
         return None
     out = array("Q")
-    out.frombytes(words.tobytes())
+    out.frombytes(kernels.OUT.words[:n].tobytes())
     return out
 
 
@@ -266,13 +269,10 @@ def reduced_lands_after_word(land: str, word: int) -> list[str] | None:
     kernels, flat, lives = parsed
     mask = word >> kernels.PACK_INSIDE_SHIFT if word & kernels.PACK_ONE_BOUNDARY else 0
     b = kernels.PACK_BYTE
-    out_flat, land_off, keys, key_off = kernels.child_lands_kernel(
+    codes, out_flat, offsets = kernels.lands_after(
         flat, lives, word & b, word >> 8 & b, word >> 16 & b, word >> 24 & b, word >> 32 & b, mask
     )
-    raw = keys.tobytes()
-    ends = key_off.tolist()
-    codes = [raw[ends[i] : ends[i + 1]] for i in range(len(ends) - 1)]
-    return _reduced_strings(codes, out_flat, land_off)
+    return _reduced_strings(codes, out_flat, offsets)
 
 
 def reduced_form(p: Position) -> str:
