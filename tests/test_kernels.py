@@ -17,10 +17,11 @@ from hypothesis import given, settings
 from sprouts_cli import engine
 from sprouts_cli.engine import Position, aot, kernels
 from sprouts_cli.engine import canonical as canonical_module
+from sprouts_cli.engine import reduce as reduce_module
 from sprouts_cli.engine.canonical import canonical_form, clean_lands, land_code, use_compiled_kernels
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
 from sprouts_cli.engine.moves import apply_move, representative_moves
-from sprouts_cli.engine.reduce import _reduced_land, land_moves, reduced_lands, reduced_lands_after
+from sprouts_cli.engine.reduce import _reduced_land_checked, land_moves, reduced_lands, reduced_lands_after
 from sprouts_cli.solve.children import LazyChildren, pack_moves, read_land, symmetric_move_args
 from sprouts_cli.solve.session import Session
 
@@ -313,35 +314,79 @@ def test_canonical_forms_are_the_same_with_the_kernels_on_and_off() -> None:
 
 
 
-# ------------------------------------------------------------ the reduced string of a one-region land
+# ------------------------------------------------------------ the reduced string of a land
 
 
-def assert_regions_reduced_as_python(lands: list[tuple[list, tuple[int, ...]]], plain: bool = False) -> None:
-    """``kernels.reduced_region_kernel`` (``plain``: as plain Python) gives ``reduce._reduced_land``'s
-    string on every one-region land of ``lands``, and no string for the others."""
-    run = kernels.reduced_region_kernel.py_func if plain else kernels.reduced_region_kernel
+def assert_lands_reduced_as_python(lands: list[tuple[list, tuple[int, ...]]], plain: bool = False) -> None:
+    """``kernels.reduced_land_kernel`` (``plain``: as plain Python) gives ``reduce._reduced_land_checked``'s
+    string and completeness on every land of ``lands`` (the Python rules with the kernels off)."""
+    run = kernels.reduced_land_kernel.py_func if plain else kernels.reduced_land_kernel
+    got = []
     for land, lives in lands:
-        text = run(np.array(flatten_land(land, lives), np.int64)).tobytes().decode("ascii")
-        assert text == (_reduced_land(land, lives) if len(land) == 1 else ""), (land, lives)
+        text, complete = run(np.array(flatten_land(land, lives), np.int64))
+        got.append((text.tobytes().decode("ascii"), bool(complete)))
+    use_compiled_kernels(False)
+    try:
+        want = [_reduced_land_checked(land, lives) for land, lives in lands]
+    finally:
+        use_compiled_kernels(None)
+    for (land, lives), g, w in zip(lands, got, want, strict=True):
+        assert g == w, (land, lives)
 
 
-def test_one_region_lands_are_reduced_as_python_does_from_up_to_4_spots() -> None:
-    assert_regions_reduced_as_python(lands_upto(4)[::2])
+def test_lands_are_reduced_as_python_does_from_up_to_4_spots() -> None:
+    lands = lands_upto(4)
+    assert any(len(land) > 1 for land, _lives in lands)
+    assert_lands_reduced_as_python(lands[::2])
 
 
 @pytest.mark.slow
-def test_one_region_lands_are_reduced_as_python_does_from_up_to_5_spots() -> None:
-    assert_regions_reduced_as_python(lands_upto(5))
+def test_lands_are_reduced_as_python_does_from_up_to_5_spots() -> None:
+    assert_lands_reduced_as_python(lands_upto(5))
 
 
-def test_plain_python_kernels_reduce_one_region_lands_as_python_does() -> None:
-    assert_regions_reduced_as_python(lands_upto(4)[::40], plain=True)
+def test_plain_python_kernels_reduce_lands_as_python_does() -> None:
+    assert_lands_reduced_as_python(lands_upto(4)[::40], plain=True)
 
 
 @settings(max_examples=40)
 @given(game_positions(min_spots=6, max_spots=24))
-def test_random_one_region_lands_are_reduced_as_python_does(p: Position) -> None:
-    assert_regions_reduced_as_python([(land, p.lives) for land in clean_lands(p)])
+def test_random_lands_are_reduced_as_python_does(p: Position) -> None:
+    assert_lands_reduced_as_python([(land, p.lives) for land in clean_lands(p)])
+
+
+def test_lands_with_set_regions_both_ways_round_are_reduced_as_python_does() -> None:
+    """Three capitals in a small region: two orders, the least code wins; past
+    ``MAX_SET_CHOICES`` the order stays as met and the result says it is not complete."""
+    two = Position.from_string("0*6")  # grown below into lands with many small set regions
+    lands = []
+    rng = random.Random(7)
+    for _ in range(60):
+        p = two
+        while True:
+            ms = representative_moves(p)
+            if not ms:
+                break
+            p = apply_move(p, rng.choice(ms))
+            lands += [(land, p.lives) for land in clean_lands(p) if len(land) > 2]
+    assert lands
+    assert_lands_reduced_as_python(lands[::3])
+
+
+def test_past_the_budget_of_set_orders_lands_are_reduced_as_python_does(monkeypatch) -> None:
+    """With room for one choice of order only, a land with two two-way set regions keeps the
+    second as met, and both paths say the result is not complete (the plain-Python kernel
+    reads the budget when it runs; the compiled one took 64 when it was compiled)."""
+    p = Position.from_string("A.BC|A2D|0.D|BC+AB|AB")
+    lands = [(land, p.lives) for land in clean_lands(p)]
+    monkeypatch.setattr(kernels, "MAX_SET_CHOICES", 2)
+    monkeypatch.setattr(reduce_module, "MAX_SET_CHOICES", 2)
+    assert_lands_reduced_as_python(lands, plain=True)
+    use_compiled_kernels(False)
+    try:
+        assert not all(_reduced_land_checked(land, lives)[1] for land, lives in lands)
+    finally:
+        use_compiled_kernels(None)
 
 
 # ------------------------------------------------------------ numba's cache cannot go stale

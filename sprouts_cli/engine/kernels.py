@@ -1346,88 +1346,192 @@ def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
 # ------------------------------------------------------------------ the reduced string of a one-region land
 
 
-@kernel(export="uint8[::1](int64[::1])")
-def reduced_region_kernel(flat):  # type: ignore[no-untyped-def]
-    """The reduced string of a cleaned land of one region (``reduce._reduced_land``), ASCII.
+#: ``reduce.MAX_SET_CHOICES``: at most this many variants settle the order of set regions.
+MAX_SET_CHOICES = 64
 
-    ``flat`` as ``flatten_land`` writes it.  Rule 2: the second corner of a one-life spot
-    whose corners are adjacent is dropped, again until none is; rule 3: a region of at most
-    three lives becomes one boundary of its live spots, once each, by lives from most to
-    least (as first met among equals; one region has no capitals, so there is one order).
-    Empty for a land of several regions or one that cannot be coded.
+
+@kernel
+def _merge_adjacent_corners(out, start, n):  # type: ignore[no-untyped-def]
+    """Rule 2 (``reduce.merge_adjacent_corners``) on the boundary ``out[start:start+n]``, in
+    place: drop the second corner of the first one-life spot met twice in a row (cyclically),
+    again from the start until none is; the new length."""
+    changed = True
+    while changed and n > 1:
+        changed = False
+        for i in range(n):
+            j = i + 1 if i + 1 < n else 0
+            x = out[start + i]
+            if x == out[start + j] and x & 3 == 1:
+                for k in range(j, n - 1):
+                    out[start + k] = out[start + k + 1]
+                n -= 1
+                changed = True
+                break
+    return n
+
+
+@kernel
+def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
+    """The reduced string of a cleaned land (``reduce._reduced_land_checked``), ASCII, and
+    whether every order of its set regions was tried; an empty string for a land that
+    cannot be coded.
+
+    ``flat`` as ``flatten_land`` writes it.  Rule 2 on every boundary; rule 3: a region of
+    at most three lives becomes one boundary of its live spots, once each: the spots met
+    in no other region by lives from most to least (as first met among equals), then the
+    capitals as first met; three spots of which two or more are capitals can go round
+    either way, and the least code over those choices wins (``MAX_SET_CHOICES`` variants
+    at most, halved by each region that has two, as ``reduce.py`` counts them).
     """
     empty = np.zeros(0, np.uint8)
-    if flat[0] != 1:
-        return empty
-    nb = flat[1]
-    out = np.empty(flat.shape[0] + 2, np.int64)
-    out[0] = 1
-    out[1] = nb
-    p = 2
-    q = 2
-    for _b in range(nb):
-        n = flat[p]
+    nreg = flat[0]
+    # rule 2, boundary by boundary, into ``merged`` (the same layout)
+    merged = np.empty(flat.shape[0], np.int64)
+    reg_at = np.empty(nreg + 1, np.int64)
+    merged[0] = nreg
+    p = 1
+    q = 1
+    maxspot = 0
+    for r in range(nreg):
+        nb = flat[p]
         p += 1
-        start = q + 1
-        for c in range(n):
-            out[start + c] = flat[p + c]
-        p += n
-        # rule 2 (reduce.merge_adjacent_corners): the first such pair, then again from the start
-        changed = True
-        while changed and n > 1:
-            changed = False
-            for i in range(n):
-                j = i + 1 if i + 1 < n else 0
-                x = out[start + i]
-                if x == out[start + j] and x & 3 == 1:
-                    for k in range(j, n - 1):
-                        out[start + k] = out[start + k + 1]
-                    n -= 1
-                    changed = True
-                    break
-        out[q] = n
-        q = start + n
-    # rule 3: the live spots of the region, once each
-    total = 0
-    nd = 0
-    distinct = np.empty(q, np.int64)
-    p = 2
-    for _b in range(nb):
-        n = out[p]
-        for c in range(n):
-            v = out[p + 1 + c]
-            seen = False
-            for d in range(nd):
-                if distinct[d] == v:
-                    seen = True
-                    break
-            if not seen:
-                distinct[nd] = v
-                nd += 1
-                total += v & 3
-        p += 1 + n
-    if total <= 3:
-        # stable by lives, most first
-        for i in range(1, nd):
-            v = distinct[i]
-            j = i
-            while j > 0 and distinct[j - 1] & 3 < v & 3:
-                distinct[j] = distinct[j - 1]
-                j -= 1
-            distinct[j] = v
-        out[1] = 1
-        out[2] = nd
-        for d in range(nd):
-            out[3 + d] = distinct[d]
-        q = 3 + nd
-    _code, text = _land_code(out[:q], True, False)
-    return text
+        reg_at[r] = q
+        merged[q] = nb
+        q += 1
+        for _b in range(nb):
+            n = flat[p]
+            p += 1
+            for c in range(n):
+                v = flat[p + c]
+                merged[q + 1 + c] = v
+                if v >> 2 > maxspot:
+                    maxspot = v >> 2
+            p += n
+            n = _merge_adjacent_corners(merged, q + 1, n)
+            merged[q] = n
+            q += 1 + n
+    reg_at[nreg] = q
+    # lives of each region, and in how many regions each spot is
+    occurs = np.zeros(maxspot + 1, np.int64)
+    last = np.full(maxspot + 1, -1, np.int64)
+    total = np.zeros(nreg, np.int64)
+    for r in range(nreg):
+        p = reg_at[r] + 1
+        for _b in range(merged[reg_at[r]]):
+            n = merged[p]
+            for c in range(n):
+                v = merged[p + 1 + c]
+                if last[v >> 2] != r:
+                    last[v >> 2] = r
+                    occurs[v >> 2] += 1
+                    total[r] += v & 3
+            p += 1 + n
+    # rule 3: each set region's spots in their order (at most three: every spot has a life)
+    order = np.zeros((nreg, 3), np.int64)
+    size = np.zeros(nreg, np.int64)
+    two_ways = np.zeros(nreg, np.bool_)
+    budget = MAX_SET_CHOICES
+    complete = True
+    nways = 0
+    last[:] = -1
+    for r in range(nreg):
+        if total[r] > 3:
+            continue
+        ns = 0
+        ncap = 0
+        p = reg_at[r] + 1
+        for _b in range(merged[reg_at[r]]):
+            n = merged[p]
+            for c in range(n):
+                v = merged[p + 1 + c]
+                if last[v >> 2] != r:
+                    last[v >> 2] = r
+                    if ns == 3 or v & 3 == 0:
+                        return empty, True  # a dead spot: not a cleaned land
+                    if occurs[v >> 2] >= 2:
+                        ncap += 1
+                    order[r, ns] = v
+                    ns += 1
+            p += 1 + n
+        # singles first, stably by lives, most first; then capitals as met
+        e = np.empty(3, np.int64)
+        k = 0
+        for lv in range(3, 0, -1):
+            for i in range(ns):
+                v = order[r, i]
+                if occurs[v >> 2] < 2 and v & 3 == lv:
+                    e[k] = v
+                    k += 1
+        for i in range(ns):
+            v = order[r, i]
+            if occurs[v >> 2] >= 2:
+                e[k] = v
+                k += 1
+        for i in range(ns):
+            order[r, i] = e[i]
+        size[r] = ns
+        if ns == 3 and ncap >= 2:
+            if budget < 2:
+                complete = False
+            else:
+                budget //= 2
+                two_ways[r] = True
+                nways += 1
+    # every variant coded; the least code's text
+    variant = np.empty(q, np.int64)
+    best_code = empty
+    best_text = empty
+    for choice in range(1 << nways):
+        variant[0] = nreg
+        w = 1
+        bit = 0
+        for r in range(nreg):
+            if total[r] > 3:
+                n = reg_at[r + 1] - reg_at[r]
+                variant[w : w + n] = merged[reg_at[r] : reg_at[r + 1]]
+                w += n
+                continue
+            variant[w] = 1
+            variant[w + 1] = size[r]
+            swap = False
+            if two_ways[r]:
+                swap = (choice >> bit) & 1 == 1
+                bit += 1
+            for i in range(size[r]):
+                j = i if not swap or i == 0 else 3 - i
+                variant[w + 2 + i] = order[r, j]
+            w += 2 + size[r]
+        code, text = _land_code(variant[:w], True, nways > 0)
+        if not len(text):
+            return empty, True
+        if choice == 0 or _compare(code, 0, code.shape[0], best_code, 0, best_code.shape[0]) < 0:
+            best_code = code
+            best_text = text
+    return best_text, complete
 
 
-def reduced_region(flat: np.ndarray | list[int]) -> str | None:
-    """``reduced_region_kernel`` of a flat land (``flatten_land``) as a string, or None when it gives none."""
-    text = reduced_region_kernel(np.asarray(flat, np.int64))
-    return text.tobytes().decode("ascii") if len(text) else None
+@kernel(export="int64(int64[::1], int64[::1], uint8[::1])")
+def reduced_land_into(flat, words, chars):  # type: ignore[no-untyped-def]
+    """``reduced_land_kernel`` into the buffers: the text's length, with ``words[0]`` 1 if every
+    order was tried; or ``NOT_CODED``, or ``TOO_SMALL``."""
+    text, complete = reduced_land_kernel(flat)
+    n = text.shape[0]
+    if n == 0:
+        return NOT_CODED
+    if n > chars.shape[0]:
+        return _too_small(words, 2, n)
+    chars[:n] = text
+    words[0] = 1 if complete else 0
+    return n
+
+
+def reduced_land(flat: np.ndarray | list[int]) -> tuple[str, bool] | None:
+    """``reduced_land_kernel`` of a flat land (``flatten_land``): its reduced string and whether
+    every order of its set regions was tried, or None when it cannot be coded."""
+    n = call_into(reduced_land_into, np.ascontiguousarray(flat, np.int64))
+    if n < 0:
+        return None
+    return OUT.chars[:n].tobytes().decode("ascii"), bool(OUT.words[0])
 
 
 # ------------------------------------------------------------------ a land's string and its moves
@@ -2020,6 +2124,6 @@ def warm_up() -> None:
     position = np.array(flatten_position([((0,), (1,))]), np.int64)
     child_lands_into(position, np.array([3, 3], np.int64), 0, 0, 0, 1, 0, 0, OUT.words, OUT.chars)
     position_lands_into(np.concatenate((np.array([2, 3, 3], np.int64), position)), OUT.words, OUT.chars)
-    reduced_region_kernel(land)
+    reduced_land_into(land, OUT.words, OUT.chars)
     flat, lives = parse_land("0.0")
     list_moves_into(flat, lives, OUT.words, OUT.chars)

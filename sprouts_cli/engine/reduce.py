@@ -104,8 +104,8 @@ def reduced_lands(p: Position) -> list[str]:
         text = _REDUCED.get(key)
         if text is None:
             kernels = compiled_kernels()
-            found = None if kernels is None else kernels.reduced_region(kernels.flatten_land(land, lives))
-            text = _REDUCED.remember(key, found or _reduced_land(land, lives))
+            found = None if kernels is None else kernels.reduced_land(kernels.flatten_land(land, lives))
+            text = _REDUCED.remember(key, found[0] if found else _reduced_land(land, lives))
         else:
             _REDUCED.move_to_end(key)
         out.append(text)
@@ -132,7 +132,7 @@ def _reduced_compiled(land: list[Region], lives: tuple[int, ...], kernels: Modul
     invariant = kernels.invariant_of_flat(flat)
     text = _REDUCED_BY_INVARIANT.get(invariant) if invariant else None
     if text is None:
-        text, complete = _reduced_land_checked(land, lives)
+        text, complete = kernels.reduced_land(flat) or _reduced_land_checked(land, lives)
         if complete and invariant:
             _REDUCED_BY_INVARIANT.remember(invariant, text)
     else:
@@ -206,14 +206,14 @@ def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: list[int]) -
     for i, code in enumerate(codes):
         text = _REDUCED_BY_INVARIANT.get(code) if code else None
         if text is None:
-            from .kernels import reduced_region, unflatten_land_and_lives
+            from .kernels import reduced_land, unflatten_land_and_lives
 
             if not copied:  # ``flat`` is the kernels' buffer, and reducing calls them again
                 flat, copied = flat.copy(), True
             one = flat[offsets[i] : offsets[i + 1]]
-            found = reduced_region(one) if one[0] == 1 else None  # one region: rules 2-3 compiled
+            found = reduced_land(one)  # rules 2 and 3 compiled
             if found is not None:
-                text, complete = found, True
+                text, complete = found
             else:
                 land, lives = unflatten_land_and_lives(one)
                 text, complete = _reduced_land_checked(land, lives)
