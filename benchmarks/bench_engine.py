@@ -13,6 +13,13 @@ possible.
 Goals: 20,000 canonical forms per second on 10-spot positions, one core (issue 2);
 60,000 from cold (issue 11).
 
+Measured (issue 11, 2026-12-02, a slower machine than the day before: 10^7 Python additions
+in 1.4-1.7 CPU s): once the kernels wrote their results into the caller's buffers instead
+of returning arrays, 10 spots from cold went from 38,300 to 43,400/s on the built kernels
+and from 42,600 to 44,400/s on the JIT ones (best of 40 passes, old and new code in turn;
+valgrind: 158,000 -> 133,000 instructions a form on the built path).  The same code had
+made 57,700 and 61,400/s on 2026-12-01's machine (quiet).
+
 Measured (issue 11, 2026-12-01, the 2-core machine shared with four other sessions, load
 average 5-7, so the figures move by +-30% from run to run): with a position's lands
 cleaned, split, coded and written in one compiled call (``kernels.position_lands``) and
@@ -40,6 +47,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sprouts_cli.engine import Position
+from sprouts_cli.engine.aot import kernel_path
 from sprouts_cli.engine.canonical import clear_land_cache, prepare_compiled_kernels
 from sprouts_cli.engine.moves import Move, apply_move, random_move, representative_moves
 from sprouts_cli.engine.reduce import reduced_lands_after
@@ -95,6 +103,19 @@ def child_sample(positions: list[Position], seed: int) -> list[tuple[Position, M
     return [kids[i] for i in keep]
 
 
+def machine_speed() -> float:
+    """CPU seconds of a plain-Python loop of 10^7 additions, best of three: the figures above
+    compare across machines (and days of a shared one) only together with this."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        total = 0
+        for i in range(10_000_000):
+            total += i
+        best = min(best, time.process_time() - t)
+    return best
+
+
 def main() -> None:
     prepare_compiled_kernels()  # on from the start (a command switches them on after 400 lands)
     table = Table(title="engine: canonical forms and children per second (one core, process time)")
@@ -121,6 +142,7 @@ def main() -> None:
             f"{children:,.0f}",
         )
     Console().print(table)
+    print(f"kernels: {kernel_path()}; machine: 10^7 Python additions in {machine_speed():.2f} CPU s")
 
 
 if __name__ == "__main__":

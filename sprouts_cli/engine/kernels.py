@@ -1411,11 +1411,15 @@ def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
             merged[q] = n
             q += 1 + n
     reg_at[nreg] = q
-    # lives of each region, and in how many regions each spot is
+    # the distinct spots of each region as met, its lives, and in how many regions each spot is
+    distinct = np.empty(q, np.int64)
+    dist_at = np.empty(nreg + 1, np.int64)
     occurs = np.zeros(maxspot + 1, np.int64)
     last = np.full(maxspot + 1, -1, np.int64)
     total = np.zeros(nreg, np.int64)
+    d = 0
     for r in range(nreg):
+        dist_at[r] = d
         p = reg_at[r] + 1
         for _b in range(merged[reg_at[r]]):
             n = merged[p]
@@ -1425,7 +1429,10 @@ def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
                     last[v >> 2] = r
                     occurs[v >> 2] += 1
                     total[r] += v & 3
+                    distinct[d] = v
+                    d += 1
             p += 1 + n
+    dist_at[nreg] = d
     # rule 3: each set region's spots in their order (at most three: every spot has a life)
     order = np.zeros((nreg, 3), np.int64)
     size = np.zeros(nreg, np.int64)
@@ -1433,28 +1440,22 @@ def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
     budget = MAX_SET_CHOICES
     complete = True
     nways = 0
-    last[:] = -1
+    e = np.empty(3, np.int64)
     for r in range(nreg):
         if total[r] > 3:
             continue
-        ns = 0
+        ns = dist_at[r + 1] - dist_at[r]
+        if ns > 3:
+            return empty, True  # a dead spot: not a cleaned land
         ncap = 0
-        p = reg_at[r] + 1
-        for _b in range(merged[reg_at[r]]):
-            n = merged[p]
-            for c in range(n):
-                v = merged[p + 1 + c]
-                if last[v >> 2] != r:
-                    last[v >> 2] = r
-                    if ns == 3 or v & 3 == 0:
-                        return empty, True  # a dead spot: not a cleaned land
-                    if occurs[v >> 2] >= 2:
-                        ncap += 1
-                    order[r, ns] = v
-                    ns += 1
-            p += 1 + n
+        for i in range(ns):
+            v = distinct[dist_at[r] + i]
+            if v & 3 == 0:
+                return empty, True
+            if occurs[v >> 2] >= 2:
+                ncap += 1
+            order[r, i] = v
         # singles first, stably by lives, most first; then capitals as met
-        e = np.empty(3, np.int64)
         k = 0
         for lv in range(3, 0, -1):
             for i in range(ns):
