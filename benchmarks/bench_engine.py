@@ -18,7 +18,9 @@ in 1.4-1.7 CPU s): once the kernels wrote their results into the caller's buffer
 of returning arrays, 10 spots from cold went from 38,300 to 43,400/s on the built kernels
 and from 42,600 to 44,400/s on the JIT ones (best of 40 passes, old and new code in turn;
 valgrind: 158,000 -> 133,000 instructions a form on the built path).  The same code had
-made 57,700 and 61,400/s on 2026-12-01's machine (quiet).
+made 57,700 and 61,400/s on 2026-12-01's machine (quiet).  That day the machine's speed
+also swung within minutes (the loop took 0.45-1.7 CPU s), so only figures taken in turn
+compare; the instruction counts do not move.
 
 Measured (issue 11, 2026-12-01, the 2-core machine shared with four other sessions, load
 average 5-7, so the figures move by +-30% from run to run): with a position's lands

@@ -28,6 +28,41 @@ machine (``0*14`` and misère ``0*12``, each with ``--jobs 1`` and ``2``, are mo
 it).  The machine is shared, so wall seconds are noisy: compare runs made under the
 same load.
 
+Recorded 2026-12-02 at 05:18-06:00 UTC (issue 11, built kernels, kernels writing into the
+caller's buffers and every land's reduction compiled; commit b0ab98d for the normal rows
+and the one-process misère rows, run as two processes of this script side by side, one
+core each, ``--jobs 1``; then ``--jobs 2`` alone).  That day's machine ran plain Python
+about 1.5 times slower than the one of the rows further down (``bench_engine.py`` prints
+a loop's time), so compare within a table:
+
+    n  jobs  outcome   wall s   CPU s  peak MB   proved   x SPOTS (CPU, 1 thread)
+    9    1   win          1.3     1.3       43      583   7.6x
+   10    1   win          2.1     2.0       46    1,237   2.9x
+   11    1   win          2.3     2.2       45    1,297   4.0x
+   12    1   loss        21.8    20.9       85    8,430   2.0x (MB: 3.5x)
+   13    1   loss        36.4    34.8      103   14,665   1.8x
+   14    1   loss       233.5   223.4      288  130,865   2.4x
+    9    2   win          1.8     2.8      117      884   -
+   10    2   win          3.3     5.8      124    1,764   -
+   11    2   win          3.3     5.8      124    2,037   -
+   12    2   loss        20.7    39.9      177   11,016   6.1x (wall, against 2 threads)
+   13    2   loss        38.3    74.1      225   18,516   -
+   14    2   loss       185.0   359.3      484  139,454   -
+
+    misère
+    9    1   loss         7.9     7.6       83    3,248
+   10    1   win         16.2    15.6      147    7,566
+   11    1   win         31.2    30.3      191   11,893
+   12    1   win        365.7   353.8      592   88,728
+   10    2   win         28.4    54.6      364   11,981   (commit f7f75a9)
+   11    2   win         71.5   138.4      491   14,129   (commit f7f75a9; 110.6 s wall before it)
+    9    2   loss        12.5    23.4      211    3,478   (commit f7f75a9)
+   12    2   win        534.1  1039.0     1202  100,953   (commit f7f75a9)
+
+``--jobs 2`` does not pay on these starts: the normal rows take about twice the CPU for
+the same wall time, and misère ones more (the workers share facts through a table, and
+the misère search with a table costs ~30% more: ``0*10`` 19 -> 25 CPU s in one process).
+
 Normal play, recorded 2026-12-01 at 09:20-09:45 UTC on main after the compiled move
 listing and the numbered search tables of issue 11 (commit 8aa9bff and its parent
 5cd3898), ``--normal 9-13`` by this script and ``0*14`` by ``/usr/bin/time -v``; the
@@ -78,10 +113,7 @@ after the other): 22.6 -> 18.7 CPU s, peak 263 -> 266 MB, the same answer (a los
 that load the old code took 22.6 s where it took 14.0 s above, so the figures compare
 only with each other.
 
-Misère play rows (kept by the misère work, ``bench_misere.py``; recorded here in a
-table of their own, below, without touching the normal rows above):
-
-    (not recorded yet)
+The misère rows are in the 2026-12-02 table at the top.
 """
 
 from __future__ import annotations
