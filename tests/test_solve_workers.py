@@ -13,7 +13,7 @@ import pytest
 from brute import brute_misere_win, brute_nimber
 
 from sprouts_cli.engine import Position
-from sprouts_cli.solve.session import Session
+from sprouts_cli.solve.session import Session, _root_or_children_decide
 from sprouts_cli.solve.store import Table
 from sprouts_cli.solve.workers import WorkerPool
 
@@ -54,6 +54,25 @@ def test_misere_on_workers_matches_brute_force(tmp_path) -> None:
         for text in ["0*3", "0*2.AB|AB", "0.1a1a", "0*4"]:
             key = Position.from_string(text).canonical()
             assert s.outcome(text) is brute_misere_win(key), text
+
+
+def test_misere_on_workers_answers_as_one_process_does() -> None:
+    """The first worker takes the whole position, the others its children from the other
+    end; the answers are those of one process, for wins and losses."""
+    texts = ["0*4", "0*5", "0*2.AB|AB", "0*3.AB|AB"]
+    with Session(None, jobs=1, misere=True) as one:
+        want = [one.outcome(t) for t in texts]
+    assert True in want and False in want
+    with Session(None, jobs=2, misere=True, parallel_lives=6) as s:
+        assert [s.outcome(t) for t in texts] == want
+
+
+def test_the_root_or_its_children_decide() -> None:
+    decides = _root_or_children_decide(2)
+    assert decides(2, True) is False  # one child of two proved a win: not settled
+    assert decides(1, True) is True  # every child a win: the root is lost
+    assert _root_or_children_decide(3)(3, False) is True  # a lost child: the root wins
+    assert _root_or_children_decide(3)(0, False) is True  # the root's own answer
 
 
 def test_the_pool_stops_at_the_first_loss(tmp_path) -> None:

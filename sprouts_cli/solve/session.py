@@ -210,16 +210,7 @@ class Session:
         order = sorted(range(len(questions)), key=lambda i: (-sizes[i], -i))
         asked: list[Question] = [("normal", (land,), k)] + [questions[i] for i in order]
 
-        won_children: set[int] = set()
-
-        def decides(index: int, win: bool) -> bool:
-            """The root's own answer, a lost child, or the last child proved a win."""
-            if index == 0 or not win:
-                return True
-            won_children.add(index)
-            return len(won_children) == len(questions)
-
-        answers = self._ask(asked, decides=decides)
+        answers = self._ask(asked, decides=_root_or_children_decide(len(questions)))
         normal.forget_lookups()  # see what the workers proved
         if 0 in answers:
             win = answers[0]
@@ -256,16 +247,7 @@ class Session:
         # other end.  Proving the children in turn alone, as before, took 7 times the CPU of
         # one process on 0*11 (a win found only when its losing child's turn came).
         asked: list[Question] = [("misere", p.canonical())] + [("misere", c) for c in reversed(children)]
-        won_children: set[int] = set()
-
-        def decides(index: int, win: bool) -> bool:
-            """The position's own answer, a lost child, or the last child proved a win."""
-            if index == 0 or not win:
-                return True
-            won_children.add(index)
-            return len(won_children) == len(children)
-
-        answers = self._ask(asked, decides=decides)
+        answers = self._ask(asked, decides=_root_or_children_decide(len(children)))
         if 0 in answers:
             return answers[0]
         return any(not win for win in answers.values())
@@ -311,6 +293,20 @@ class Session:
     def _report(self) -> None:
         if self.progress is not None:
             self.progress(self.counters())
+
+
+def _root_or_children_decide(n_children: int) -> Callable[[int, bool], bool]:
+    """When the answers of [the root, its children...] settle the root: the root's own answer
+    (question 0), a lost child, or the last child proved a win."""
+    won_children: set[int] = set()
+
+    def decides(index: int, win: bool) -> bool:
+        if index == 0 or not win:
+            return True
+        won_children.add(index)
+        return len(won_children) == n_children
+
+    return decides
 
 
 def _position(position: Position | str) -> Position:
