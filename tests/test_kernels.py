@@ -356,13 +356,13 @@ def test_random_lands_are_reduced_as_python_does(p: Position) -> None:
 
 
 def test_lands_with_set_regions_both_ways_round_are_reduced_as_python_does() -> None:
-    """Three capitals in a small region: two orders, the least code wins; past
-    ``MAX_SET_CHOICES`` the order stays as met and the result says it is not complete."""
-    two = Position.from_string("0*6")  # grown below into lands with many small set regions
+    """Lands of three or more regions from random 6-spot games, most with a small region of
+    three spots, two or three of them capitals: two orders, the least code wins."""
+    start = Position.from_string("0*6")
     lands = []
     rng = random.Random(7)
     for _ in range(60):
-        p = two
+        p = start
         while True:
             ms = representative_moves(p)
             if not ms:

@@ -831,13 +831,16 @@ def flatten_land(regions: Land, lives: Lives) -> list[int]:
     return flat
 
 
-def int64_array(values: list[int]) -> np.ndarray:
-    """``np.array(values, np.int64)``, through ``bytes`` when every value fits in a byte.
+def int64_array(values: list[int] | np.ndarray) -> np.ndarray:
+    """``np.array(values, np.int64)`` (contiguous), through ``bytes`` when every value of a list
+    fits in a byte.
 
     The flat forms of positions are small non-negative numbers (counts, spot numbers,
     lives); ``bytes`` reads a list of them in C about three times as fast as numpy reads
     Python ints, and a 10-spot position's canonical call spent ~3 µs of its ~17 µs there.
     """
+    if isinstance(values, np.ndarray):
+        return np.ascontiguousarray(values, np.int64)
     try:
         return np.frombuffer(bytes(values), np.uint8).astype(np.int64)
     except ValueError:  # a value outside 0-255
@@ -849,7 +852,7 @@ def land_invariant(regions: Land, lives: Lives) -> bytes:
     return invariant_of_flat(flatten_land(regions, lives))
 
 
-def invariant_of_flat(flat: list[int]) -> bytes:
+def invariant_of_flat(flat: list[int] | np.ndarray) -> bytes:
     """``land_invariant`` of a land already flattened (``flatten_land``)."""
     n = call_into(land_code_into, int64_array(flat), False)
     return OUT.chars[:n].tobytes() if n > 0 else b""
@@ -1180,9 +1183,10 @@ def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # ty
     return out_flat[: land_off[nlands]].copy(), land_off.copy(), keys, key_off
 
 
-def flatten_position(regions: Land) -> list[int]:
-    """A position's regions as the flat list ``child_lands_kernel`` reads (spot numbers as they are)."""
-    flat = [len(regions)]
+def flatten_position(regions: Land, head: Sequence[int] = ()) -> list[int]:
+    """A position's regions as the flat list ``child_lands_kernel`` reads (spot numbers as they
+    are), after ``head``."""
+    flat = [*head, len(regions)]
     for r in regions:
         flat.append(len(r))
         for b in r:
@@ -1324,13 +1328,7 @@ def position_lands_kernel(packed):  # type: ignore[no-untyped-def]
 def position_lands_text(regions: Land, lives: Sequence[int]) -> str | None:
     """The canonical strings of a position's lands, sorted and joined by ``+``, in one compiled
     call (``position_lands_into``); None when a land cannot be coded."""
-    packed = [len(lives), *lives, len(regions)]
-    for r in regions:  # flatten_position, written out: this is the canonical form's hot path
-        packed.append(len(r))
-        for b in r:
-            packed.append(len(b))
-            packed += b
-    n = call_into(position_lands_into, int64_array(packed))
+    n = call_into(position_lands_into, int64_array(flatten_position(regions, (len(lives), *lives))))
     return OUT.chars[:n].tobytes().decode("ascii") if n >= 0 else None
 
 
@@ -1343,7 +1341,7 @@ def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
     return text.split("+") if text else []
 
 
-# ------------------------------------------------------------------ the reduced string of a one-region land
+# ------------------------------------------------------------------ the reduced string of a land
 
 
 #: ``reduce.MAX_SET_CHOICES``: at most this many variants settle the order of set regions.
@@ -1529,7 +1527,7 @@ def reduced_land_into(flat, words, chars):  # type: ignore[no-untyped-def]
 def reduced_land(flat: np.ndarray | list[int]) -> tuple[str, bool] | None:
     """``reduced_land_kernel`` of a flat land (``flatten_land``): its reduced string and whether
     every order of its set regions was tried, or None when it cannot be coded."""
-    n = call_into(reduced_land_into, np.ascontiguousarray(flat, np.int64))
+    n = call_into(reduced_land_into, int64_array(flat))
     if n < 0:
         return None
     return OUT.chars[:n].tobytes().decode("ascii"), bool(OUT.words[0])

@@ -129,10 +129,11 @@ def _reduced_compiled(land: list[Region], lives: tuple[int, ...], kernels: Modul
     if text is not None:
         _REDUCED.move_to_end(key)
         return text
-    invariant = kernels.invariant_of_flat(flat)
+    as_array = kernels.int64_array(flat)  # once, for both kernels below
+    invariant = kernels.invariant_of_flat(as_array)
     text = _REDUCED_BY_INVARIANT.get(invariant) if invariant else None
     if text is None:
-        text, complete = kernels.reduced_land(flat) or _reduced_land_checked(land, lives)
+        text, complete = kernels.reduced_land(as_array) or _reduced_land_checked(land, lives)
         if complete and invariant:
             _REDUCED_BY_INVARIANT.remember(invariant, text)
     else:
