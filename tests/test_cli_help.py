@@ -1,7 +1,12 @@
-"""The command group: every command listed once, aliases beside their command."""
+"""The command group: every command listed once, aliases beside their command, help texts clean."""
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+
+import click
+import pytest
 from click.testing import CliRunner
 
 from sprouts_cli.cli import main
@@ -26,3 +31,100 @@ def test_the_alias_runs_the_command() -> None:
 def test_an_unknown_command_is_one_clear_error() -> None:
     r = CliRunner().invoke(main, ["slove", "0*3"])
     assert r.exit_code == 2 and "No such command 'slove'" in r.output
+
+
+# ---------------------------------------------------------------- the help texts themselves
+
+
+def _commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, click.Command]]:
+    """Every command under ``group`` (subgroups' commands too), by its full name."""
+    ctx = click.Context(group)
+    out: list[tuple[str, click.Command]] = []
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, name
+        full = (*prefix, name)
+        out.append((" ".join(full), cmd))
+        if isinstance(cmd, click.Group):
+            out.extend(_commands(cmd, full))
+    return out
+
+
+def _help_texts() -> list[tuple[str, str]]:
+    """(command, text) for every command's help and every option's help, the group's included."""
+    texts = [("sprouts", main.help or "")]
+    for name, cmd in _commands():
+        texts.append((name, cmd.help or ""))
+        texts.extend((f"{name} {p.name}", getattr(p, "help", None) or "") for p in cmd.params)
+    return texts
+
+
+def _examples() -> list[tuple[str, str]]:
+    """(command, line) for every line of a help text that is a command to paste."""
+    return [
+        (name, line.strip())
+        for name, text in _help_texts()
+        for line in text.splitlines()
+        if line.strip().startswith("sprouts ")
+    ]
+
+
+def _words(line: str, posix: bool) -> list[str]:
+    lex = shlex.shlex(line, posix=posix, punctuation_chars=True)
+    lex.whitespace_split = True
+    return list(lex)
+
+
+#: Characters the shell acts on in an unquoted word.
+SHELL_SPECIAL = set("*?[]{}~$`!;&()")
+
+
+def test_help_texts_show_no_restructured_text_markup() -> None:
+    marked = [f"{name}: {text.strip()[:60]}" for name, text in _help_texts() if "``" in text]
+    assert not marked, marked
+
+
+def test_the_help_has_examples_to_check() -> None:
+    assert len(_examples()) >= 8
+    assert {"layout", "render", "solve", "kernels"} <= {name for name, _ in _examples()}
+
+
+@pytest.mark.parametrize(("name", "line"), _examples())
+def test_each_example_is_safe_to_paste(name: str, line: str) -> None:
+    """Quoted so that the shell passes each word as written, and parsed by the command."""
+    raw, words = _words(line, posix=False), _words(line, posix=True)
+    assert raw[0] == "sprouts", line
+    for word in raw:
+        quoted = word[:1] in "'\"" and word[-1:] == word[:1]
+        assert quoted or not SHELL_SPECIAL & set(word), f"{line!r}: quote {word!r}"
+    punctuation = [w for w in raw if w in ("|", "<", ">", "&&", ";", "&", "||", "(", ")")]
+    assert set(punctuation) <= {"|", "<"}, f"{line!r}: {punctuation}"
+    args = _command_args(words)
+    ctx = click.Context(main, info_name="sprouts")
+    sub = main.get_command(ctx, args[0])
+    assert sub is not None and sub.name == name.split()[0], line
+    sub.make_context(args[0], args[1:], parent=ctx).close()  # click parses the words the shell gives
+
+
+def _command_args(words: list[str]) -> list[str]:
+    """The words given to sprouts: up to a pipe or a redirection, the program's name left out."""
+    end = next((i for i, w in enumerate(words) if w in ("|", "<")), len(words))
+    return words[1:end]
+
+
+#: Examples that need a cluster, a file from elsewhere, a C compiler or minutes: parsed above, not run.
+NOT_RUN = ("--cluster", "--import", "--build", "0*8", "0*11")
+
+
+@pytest.mark.parametrize(("name", "line"), [e for e in _examples() if not any(w in e[1] for w in NOT_RUN)])
+def test_each_example_runs(name: str, line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "positions.txt").write_text("0*2\n0.AB|AB\n")
+    runner = CliRunner()
+    assert runner.invoke(main, ["layout", "0*3", "-o", "game.json"]).exit_code == 0
+    words = _words(line, posix=True)
+    stdin = None
+    if "<" in words:
+        stdin = (tmp_path / words[words.index("<") + 1]).read_text()
+    r = runner.invoke(main, _command_args(words), input=stdin)
+    assert r.exit_code == 0, (line, r.output)

@@ -262,11 +262,11 @@ def bounds_command(
 ) -> None:
     """Bounds on the moves left in each POSITION, and its exact longest and shortest games.
 
-    A POSITION is a position string, ``-`` (one per line of stdin), or a saved game
-    (``game.json``).  The longest game of a sum of parts is the sum of the parts'
+    A POSITION is a position string, '-' (one per line of stdin), or a saved game
+    ('game.json').  The longest game of a sum of parts is the sum of the parts'
     longest games, and the same for the shortest; each part is searched on its own
     and what is proved is kept for the next inputs.  A length not proved within the
-    time given is shown as ``?`` (``null`` in JSON): the bound stands.
+    time given is shown as '?' ('null' in JSON): the bound stands.
     """
     report_bad = Reporter()
     oracle = LengthOracle()

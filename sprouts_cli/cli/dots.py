@@ -25,10 +25,10 @@ RULE_OPTION = click.option(
 def dots_group() -> None:
     """Dots-and-Boxes: solve positions, play, replay logs, draw boards.
 
-    A position is ``RxC`` (R rows and C columns of boxes, no line drawn) or
-    ``RxC:LINES``, one character per line (1 drawn, 0 not) in OpenSpiel's order:
+    A position is 'RxC' (R rows and C columns of boxes, no line drawn) or
+    'RxC:LINES', one character per line (1 drawn, 0 not) in OpenSpiel's order:
     the horizontal lines row by row, then the vertical ones.  A move is a line named
-    by its two dots, ``a1-b1`` (columns of dots a, b, … from the left, rows 1, 2, …
+    by its two dots, 'a1-b1' (columns of dots a, b, … from the left, rows 1, 2, …
     from the top), or by its index.
     """
 
@@ -61,7 +61,7 @@ def solve_command(
     table_bits: int | None,
 ) -> None:
     """The value of each position: the net number of the boxes not yet taken that the
-    player to move gets with best play.  ``-`` reads one position per line of stdin."""
+    player to move gets with best play.  '-' reads one position per line of stdin."""
     from ..dots import DotsPosition, OutOfTime, Solver
 
     reporter = Reporter()
@@ -174,10 +174,10 @@ def play_command(
     svg_dir: str | None,
     quiet: bool,
 ) -> None:
-    """Play Dots-and-Boxes in the terminal from START (``3x3``, or a position).
+    """Play Dots-and-Boxes in the terminal from START ('3x3', or a position).
 
-    A person names a line by its dots (``a1-b1``) or its index; ``moves`` lists the
-    legal lines, ``quit`` (or the end of the input) leaves.  Completing a box gives
+    A person names a line by its dots ('a1-b1') or its index; 'moves' lists the
+    legal lines, 'quit' (or the end of the input) leaves.  Completing a box gives
     another move.
     """
     from ..dots import DotsGame, DotsPosition
@@ -404,7 +404,7 @@ def run_replay(log: str, game_number: int | None, at: int | None, output: str | 
     "--title/--no-title", default=True, help="Write the position (or game and score) above the board."
 )
 def render_command(position: str, output: str, game_number: int | None, at: int | None, title: bool) -> None:
-    """Draw POSITION (``RxC:LINES``, or a game of a Dots-and-Boxes log): dots, lines in the
+    """Draw POSITION ('RxC:LINES', or a game of a Dots-and-Boxes log): dots, lines in the
     colour of the player who drew them, taken boxes in their owner's colour with A or B
     (grey and black when a position string does not say who)."""
     from ..dots import DotsPosition

@@ -24,7 +24,7 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
     """List the distinct legal moves of each POSITION in words, with the position each gives.
 
     POSITION is a position string (spots numbered in order of appearance, from 1) or
-    a saved game (``game.json``, its spots numbered as drawn).  ``-`` reads one input
+    a saved game ('game.json', its spots numbered as drawn).  '-' reads one input
     per line of stdin.  Moves that give the same position are listed once.
     """
     from ..engine.naming import distinct_named_moves
@@ -85,14 +85,14 @@ def _words_to_move(position, words: str):
 def move_command(game: str, words: str, output: str, ladder: str, as_json: bool, jobs: int | None) -> None:
     """Draw the move WORDS into the picture of the saved game GAME and save it as OUTPUT.
 
-    WORDS are those of the log and of ``play``: ``3 → 5``, ``3 → 3 enclosing 4, 6-7``
-    (``->`` works too).  The new curve is routed through the picture as it stands
+    WORDS are those of the log and of 'play': '3 → 5', '3 → 3 enclosing 4, 6-7'
+    ('->' works too).  The new curve is routed through the picture as it stands
     (Alfeld §3); when there is no room, the picture is changed, never the
     position, by the first rung of the ladder that makes room.  The saved picture
     reads back as the position after the move with the same spot numbers.  A move
     that cannot be drawn is refused with the reason, and nothing is written.
-    ``smaller`` lists the spots the picture written draws smaller than their size
-    (rung ``.``: there was no room for them); they grow back in a later A, R or Z.
+    'smaller' lists the spots the picture written draws smaller than their size
+    (rung '.': there was no room for them); they grow back in a later A, R or Z.
     """
     import time
 

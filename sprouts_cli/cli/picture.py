@@ -186,12 +186,12 @@ def layout_command(
     Z: the position's map is triangulated and drawn on a grid by the shift method
     of de Fraysseix, Pach and Pollack, then polished.  With --adjust or --rearrange
     a saved game is relaxed instead (A keeps the spots, R moves everything).  The
-    picture written always reads back as the same position.  A SOURCE of ``-``
+    picture written always reads back as the same position.  A SOURCE of '-'
     reads one per line of stdin; line N is written to NAME-N.ext.
 
     \b
     Examples:
-      sprouts layout 0.AB|AB -o loop.json
+      sprouts layout '0.AB|AB' -o loop.json
       sprouts layout - -o game.json --json < positions.txt   # game-1.json, game-2.json, …
     """
     try:
@@ -306,15 +306,15 @@ def render_command(
 ) -> None:
     """Draw SOURCE (a saved game, or a position string laid out first) to SVG or PNG.
 
-    The format follows the output's extension; ``-o -`` writes one SVG to stdout.
+    The format follows the output's extension; '-o -' writes one SVG to stdout.
     Curves are written as their exact cubic Bézier pieces; spots are coloured by
-    their lives.  A SOURCE of ``-`` reads one per line of stdin; line N is drawn
+    their lives.  A SOURCE of '-' reads one per line of stdin; line N is drawn
     to NAME-N.ext.
 
     \b
     Examples:
       sprouts render game.json -o game.png --legend --scale 2
-      sprouts render 0*5 -o - | rsvg-convert -o start.png
+      sprouts render '0*5' -o - | rsvg-convert -o start.png
       sprouts render - -o move.svg --json < positions.txt   # move-1.svg, move-2.svg, …
     """
     to_stdout = output == STDOUT

@@ -120,10 +120,10 @@ def play_command(
 ) -> None:
     """Play a game of Sprouts in the terminal (or a batch of computer games).
 
-    START is a position string (``0*5``, ``0.AB|AB``) or a saved game (``game.json``);
-    or give ``--spots N``.  A person sees the position, its regions and lives and the
-    numbered list of distinct moves in words (``3 → 5``, ``3 → 3 enclosing 4, 6-7``),
-    and answers with a number or the words; ``undo`` and ``quit`` work.  Computer
+    START is a position string ('0*5', '0.AB|AB') or a saved game ('game.json');
+    or give --spots N.  A person sees the position, its regions and lives and the
+    numbered list of distinct moves in words ('3 → 5', '3 → 3 enclosing 4, 6-7'),
+    and answers with a number or the words; 'undo' and 'quit' work.  Computer
     against computer runs unattended.
 
     \b
@@ -351,10 +351,10 @@ def replay_log_command(
 
     The first line that does not replay (an illegal move, a position that is not the
     one recorded, a truncated last line) is reported with its number, and the exit
-    code is 2; everything before it is kept.  ``--at K`` picks the position after
-    move K of a game; ``-o`` renders it or writes it as a saved game.  ``--html``
+    code is 2; everything before it is kept.  --at K picks the position after
+    move K of a game; -o renders it or writes it as a saved game.  --html
     writes the game as one self-contained page to step through (slider, arrow
-    keys), ``--gif`` as an animation with one frame per position.
+    keys), --gif as an animation with one frame per position.
     """
     from ..dots.log import is_dots_log
     from ..log import bounds_of, replay_log

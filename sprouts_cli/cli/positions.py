@@ -45,7 +45,7 @@ def _in_dialect(form: str, dialect: str) -> str:
 def canonical_command(positions: tuple[str, ...], reduced: bool, as_json: bool, dialect: str) -> None:
     """Print the exact canonical form of each POSITION, one line per input.
 
-    A POSITION of ``-`` reads one position per line from stdin.  Two inputs get the
+    A POSITION of '-' reads one position per line from stdin.  Two inputs get the
     same form exactly when they are the same position (up to renaming, rotating,
     reordering and mirroring).
     """
@@ -81,7 +81,7 @@ def children_command(position: str, as_json: bool, dialect: str) -> None:
     """List the distinct children of POSITION (canonical, sorted) and their count.
 
     On a terminal they are shown as a numbered table; into a pipe or a file, one
-    child per line and nothing else (so ``| wc -l`` counts them).
+    child per line and nothing else (so '| wc -l' counts them).
     """
     report = Reporter()
     items = list(read_items((position,)))

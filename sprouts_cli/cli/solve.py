@@ -112,18 +112,18 @@ def solve_command(
     """Solve each POSITION exactly: who wins with best play, in normal or misère play.
 
     Normal play uses nimbers (each land solved by itself, combined by xor); misère
-    play uses misère canonical trees.  A POSITION of ``-`` reads one position per line
+    play uses misère canonical trees.  A POSITION of '-' reads one position per line
     from stdin.  Everything proved is written to the table as soon as it is proved, so
     an interrupted run (Ctrl-C) keeps it and the next run is faster.
 
     \b
     Examples:
-      sprouts solve 0*5 --nimber        0*5: first player wins (nimber 1), 0.4 s
-      sprouts solve 0*8 --jobs 2 --json
-      sprouts solve 0*4 --players 3     can a player force the last move?
-      sprouts solve 0*11 --cluster ray --address auto
+      sprouts solve '0*5' --nimber       # 0*5: first player wins (nimber 1)
+      sprouts solve '0*8' --jobs 2 --json
+      sprouts solve '0*4' --players 3    # can a player force the last move?
+      sprouts solve '0*11' --cluster ray --address auto
       sprouts solve --import glop.spr
-      sprouts solve 0*8 --export table.spr
+      sprouts solve '0*8' --export table.spr
     """
     if not positions and not imports and export is None and not verify_table:
         fail("give at least one position (or - to read them from stdin), or --import FILE, or --export FILE")
