@@ -3,7 +3,7 @@
 Beyond these a command would run for minutes to hours or grow past the memory of
 an ordinary machine (``0*99999999`` once grew past 4 GB while being read), so it
 refuses at once, with exit code 2 and one line naming the limit.  The figures were
-measured on a shared 2-core machine (README, "Limits"):
+measured on a shared 2-core machine (docs/limits.md):
 
 - naming (``canonical``, and every command, since every command names positions)
   is quadratic in the length of one boundary: 2,000 corners take 2 s, 6,000 take

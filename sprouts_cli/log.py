@@ -5,7 +5,7 @@ line at a time, so that the log of a game that crashed is usable up to its last
 line.  Since it names every move in words (by its spots, ``naming.py``) with the
 position after it, the positions of every game in it can be rebuilt, and checked.
 
-The grammar (the README has it with examples)::
+The grammar (docs/log.md has it with examples)::
 
     log     := header record*
     header  := "sprouts-log 1"
