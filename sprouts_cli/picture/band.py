@@ -18,6 +18,15 @@ band's ends are free near the end spots (their own curves are ignored close by);
 then the ports are fixed — short stubs in the directions the curve leaves ``x``
 and reaches ``y`` — and the band relaxes between them.
 
+A move that closes a region (a loop, or a line between two corners of one
+boundary) would be pulled flat by the length term: the shortest loop round
+nothing has no width.  Such a band carries one more term per new region it
+bounds, ``− μ log(area)``, the area of the polygon the band makes with the
+boundary arc that closes it (as A and R charge a live region's area, Alfeld
+§4.5).  An empty loop in free room then settles round, of radius ``μ / π``;
+near obstacles its outward pressure ``μ / area`` is met by their crowding, so a
+region gets room in proportion to its weight and to the free room around it.
+
 The energy and the caps are numba kernels (plain Python via ``.py_func``).
 """
 
@@ -52,6 +61,45 @@ class Obstacles:
     width: float
     height: float
     extra: np.ndarray | None = None  # (k, 4) further segments (the ghost when pushing curves), curve −1
+
+
+@dataclass
+class Closing:
+    """A region the band closes: the fixed arc from its last point back to its first, and its weight μ.
+
+    ``arc`` holds the arc's points strictly between the band's ends (empty for a
+    loop); ``sign`` makes the polygon's shoelace area positive where the band began.
+    """
+
+    arc: np.ndarray
+    weight: float
+    sign: float = 1.0
+
+
+def polygon_area(P: np.ndarray, arc: np.ndarray) -> float:
+    """The shoelace area of the band ``P`` closed by ``arc`` (signed, x right, y down)."""
+    Q = np.concatenate([P, arc]) if len(arc) else P
+    x, y = Q[:, 0], Q[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+def area_energy(P: np.ndarray, closings: list[Closing]) -> tuple[float, np.ndarray]:
+    """``− Σ μ log(area)`` of the regions the band closes, and its gradient; inf once an area vanishes.
+
+    The band's ends are fixed, so only its inner points get a gradient.
+    """
+    G = np.zeros_like(P)
+    E = 0.0
+    for c in closings:
+        A = c.sign * polygon_area(P, c.arc)
+        if A <= 0.0:
+            return math.inf, G
+        E -= c.weight * math.log(A)
+        if len(P) > 2:
+            # d(area)/dP_i = ½ (y_{i+1} − y_{i−1}, x_{i−1} − x_{i+1}) for an inner point
+            dA = 0.5 * c.sign * np.stack([P[2:, 1] - P[:-2, 1], P[:-2, 0] - P[2:, 0]], axis=1)
+            G[1:-1] -= (c.weight / A) * dA
+    return E, G
 
 
 @kernel
@@ -313,7 +361,7 @@ def band_caps(
             cx, cy, dx, dy = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
             if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
                 continue
-            closed = P[0, 0] == P[N - 1, 0] and P[0, 1] == P[N - 1, 1]
+            closed = abs(P[0, 0] - P[N - 1, 0]) < 1e-6 and abs(P[0, 1] - P[N - 1, 1]) < 1e-6
             if closed and ((i == 0 and j == N - 2) or (i == N - 2 and j == 0)):
                 # a loop's first and last legs meet at its spot: keep their free points apart
                 q = 1 if i == 0 else N - 2
@@ -376,15 +424,21 @@ class Band:
         self.curve_ends = np.concatenate([ce, [[-1, -1]]]).astype(np.int64)
         self.n_curves = len(self.curve_ends)
         self.rho = math.sqrt(2.0) * settings.D
+        #: the regions the band closes (a loop, a line between corners of one boundary)
+        self.closings: list[Closing] = []
 
     def energy(
         self, P: np.ndarray, fixed: np.ndarray, dh: float, ignore: float
     ) -> tuple[float, np.ndarray, float]:
         ob = self.ob
-        return band_energy(
+        E, G, least = band_energy(
             P, fixed, self.segs, self.seg_curve, self.n_curves, self.curve_ends, ob.spots, ob.sizes,
             ob.width, ob.height, self.ends, self.rho, ignore, self.st.D, dh, self.st.lam, self.st.fold,
         )  # fmt: skip
+        if self.closings and math.isfinite(E):
+            Ea, Ga = area_energy(P, self.closings)
+            return E + Ea, G + Ga, least
+        return E, G, least
 
     def caps(self, P: np.ndarray) -> np.ndarray:
         ob = self.ob
@@ -444,18 +498,31 @@ class Band:
             return P, E
         alpha = 0.5
         quiet = 0
+        free_ends = not fixed[1:-1].any()
+
+        def respaced(P, fixed, E, G, least, force):
+            # points drift together where the band bends, and apart where it grows (a region
+            # opening up): spread them again if nothing is crossed
+            legs = np.hypot(*np.diff(P, axis=0).T)
+            if not (legs.min() < 0.3 * st.spacing or legs.max() > 2.5 * st.spacing):
+                return None
+            if not force and legs.max() <= 2.5 * st.spacing and legs.min() >= 0.3 * st.spacing:
+                return None
+            R = resample(P, st.spacing)
+            if self.clearance(R) <= 0.0:
+                return None
+            Rf = np.zeros(len(R), dtype=np.bool_)
+            Rf[[0, -1]] = True
+            ER, GR, lR = self.energy(R, Rf, dh, ignore)
+            if not math.isfinite(ER):
+                return None
+            return R, Rf, ER, GR, lR
+
         for step in range(steps or st.steps):
-            if step % 10 == 9 and not fixed[1:-1].any():
-                # points drift together where the band bends: spread them again if nothing is crossed
-                legs = np.hypot(*np.diff(P, axis=0).T)
-                if legs.min() < 0.3 * st.spacing:
-                    R = resample(P, st.spacing)
-                    if self.clearance(R) > 0.0:
-                        Rf = np.zeros(len(R), dtype=np.bool_)
-                        Rf[[0, -1]] = True
-                        ER, GR, lR = self.energy(R, Rf, dh, ignore)
-                        if math.isfinite(ER):
-                            P, fixed, E, G, least = R, Rf, ER, GR, lR
+            if step % 10 == 9 and free_ends:
+                new = respaced(P, fixed, E, G, least, False)
+                if new is not None:
+                    P, fixed, E, G, least = new
             # the barrier follows the band's own clearance up towards d0
             if step % 10 == 0 and math.isfinite(least):
                 new_dh = min(0.9 * st.d0, 0.8 * least)
@@ -469,7 +536,12 @@ class Band:
                 V, self.caps(P), E, alpha, 12,
             )
             if step_taken is None:
-                break
+                new = respaced(P, fixed, E, G, least, True) if free_ends else None
+                if new is None:
+                    break
+                P, fixed, E, G, least = new
+                quiet = 0
+                continue
             Pn, En, Gn, ln, alpha = step_taken
             moved = float(np.hypot(*(Pn - P).T).max())
             gain = E - En
@@ -477,7 +549,11 @@ class Band:
             alpha = min(alpha * 2.0, 8.0)
             quiet = quiet + 1 if (moved < 0.05 or gain < 1e-4 * abs(E)) else 0
             if quiet >= 6:
-                break
+                new = respaced(P, fixed, E, G, least, True) if free_ends else None
+                if new is None:
+                    break
+                P, fixed, E, G, least = new
+                quiet = 0
         return P, E
 
 

@@ -41,7 +41,7 @@ from ..engine.position import Position
 from ..errors import NoRoom, PictureError
 from ._jit import kernel
 from .analyse import Analysis, analyse_picture
-from .band import Band, BandSettings, Obstacles
+from .band import Band, BandSettings, Closing, Obstacles, polygon_area
 from .fit import cut_at, fit_clamped
 from .geometry import point_segment_distance, segment_distance
 from .grid_planner import (
@@ -828,7 +828,9 @@ def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.
 def self_crossing(path: np.ndarray) -> bool:
     """Does the polyline cross, touch or run along itself (legs that are not neighbours)?"""
     P = np.ascontiguousarray(path, dtype=float)
-    return bool(_self_touch(P, bool(np.array_equal(P[0], P[-1]))))
+    # a loop's ends are its spot, up to rounding (a loop's band once failed this test by 1e-13 px and
+    # was dropped for the grid's tight way round its strip)
+    return bool(_self_touch(P, bool(np.hypot(*(P[0] - P[-1])) < 1e-6)))
 
 
 @kernel
@@ -987,13 +989,89 @@ def unfold(path: np.ndarray, cell: float) -> np.ndarray:
     return out
 
 
+#: An empty new region settles round with this radius, in units of the comfort distance D (μ = π R).
+REGION_RADIUS = 0.5
+
+
+def _arc_points(plan: Plan, items: tuple[int, ...], start: int, stop: int) -> np.ndarray:
+    """The points of a boundary walk's half-edges ``items[start:stop]`` (cyclic), joined."""
+    n = len(items)
+    parts: list[np.ndarray] = []
+    k = start
+    while k % n != stop % n or not parts:
+        poly = half_edge_polygon(plan.analysis, items[k % n])
+        parts.append(poly if not parts else poly[1:])
+        k += 1
+        if k - start > n:
+            break
+    return np.concatenate(parts) if parts else np.zeros((0, 2))
+
+
+def closings_of(plan: Plan, path: np.ndarray) -> list[Closing]:
+    """The new regions a one-boundary move closes, each with the arc that closes it and its weight.
+
+    A loop closes the region inside its own polygon; a line between two corners
+    of one boundary closes one region with each arc of that boundary (in the
+    outside region only the smaller is bounded).  The weight is
+    ``π · REGION_RADIUS · D · (1 + k)`` for a region the route makes hold ``k``
+    of the region's other boundaries: room in proportion to what it holds.
+    """
+    move = plan.move
+    if move.joins_boundaries or len(path) < 3:
+        return []
+    walks = plan.analysis.map.regions[move.region]
+    base = math.pi * REGION_RADIUS * plan.settings.D
+    P = np.asarray(path, dtype=float)
+    arcs: list[np.ndarray] = []
+    kind, items = walks[move.boundary]
+    if move.is_loop or kind == "spot":
+        arcs.append(np.zeros((0, 2)))
+    else:
+        x_to_y = _arc_points(plan, items, move.corner, move.corner2)
+        y_to_x = _arc_points(plan, items, move.corner2, move.corner)
+        arcs.extend([x_to_y[::-1][1:-1], y_to_x[1:-1]])
+    others = [
+        plan.pic.spots[plan.analysis.map.walk_spots(w)[0]] for i, w in enumerate(walks) if i != move.boundary
+    ]
+    out = []
+    for arc in arcs:
+        A = polygon_area(P, arc)
+        if abs(A) < 1e-9:
+            A = 1e-9
+        poly = np.concatenate([P, arc]) if len(arc) else P
+        holds = sum(1 for q in others if _winding_number(poly, q) != 0)
+        out.append(Closing(np.ascontiguousarray(arc), base * (1 + holds), 1.0 if A > 0 else -1.0))
+    if len(out) == 2 and move.region == 0:
+        out = [min(out, key=lambda c: abs(polygon_area(P, c.arc)))]
+    return out
+
+
+def _winding_number(poly: np.ndarray, p: np.ndarray) -> int:
+    x = poly[:, 0] - p[0]
+    y = poly[:, 1] - p[1]
+    x2, y2 = np.roll(x, -1), np.roll(y, -1)
+    up = (y <= 0) & (y2 > 0)
+    down = (y > 0) & (y2 <= 0)
+    cross = x * y2 - x2 * y
+    return int(np.sum(up & (cross > 0)) - np.sum(down & (cross < 0)))
+
+
 def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
-    """The band on the route: first with free ends, then between fixed port stubs."""
+    """The band on the route: first with free ends, then between fixed port stubs.
+
+    A move that closes a region relaxes with that region's area term (``band.Closing``),
+    so that the region comes out round, with room in proportion to what it holds.
+    """
     st = plan.settings
     pic = plan.pic
     path = unfold(path, plan.grid.cell)
+    if plan.x == plan.y:
+        path = np.array(path, dtype=float)
+        path[0] = path[-1] = pic.spots[plan.x]
     spacing = max(2.0 * plan.grid.cell, 6.0)
     band = Band(plan.ob, (plan.x, plan.y), BandSettings(d0=st.d0, D=st.D, lam=st.lam, spacing=spacing))
+    if st.relax:
+        band.closings = closings_of(plan, path)
     P = band.resample_clear(path, spacing)
     if len(P) < 4:
         P = band.resample_clear(path, max(1.0, float(np.hypot(*np.diff(path, axis=0).T).sum()) / 4))

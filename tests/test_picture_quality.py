@@ -1,0 +1,130 @@
+"""Pictures a person would draw: the quality measures, and new regions drawn with room."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from picture_helpers import picture
+
+from sprouts_cli.cli.moves import _words_to_move
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.moves import apply_move
+from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.picture import analyse_picture, layout_position
+from sprouts_cli.picture.model import MIN_CLEARANCE, Curve, Picture
+from sprouts_cli.picture.quality import (
+    curve_inflections,
+    curve_length,
+    curve_turning,
+    label_distance,
+    quality,
+    region_rooms,
+)
+from sprouts_cli.picture.room import draw
+from sprouts_cli.picture.spline import interpolate_closed, straight_pieces
+
+D0 = MIN_CLEARANCE
+
+
+def circle_pieces(cx: float, cy: float, r: float, n: int = 24) -> np.ndarray:
+    t = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+    pts = np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], axis=1)
+    return interpolate_closed(np.concatenate([pts, pts[:1]]))[0]
+
+
+# ----------------------------------------------------------------------------- the measures
+
+
+def test_straight_curve_has_no_turning_and_its_length():
+    pieces, _h = straight_pieces(np.array([[0.0, 0.0], [30.0, 40.0], [60.0, 80.0]]))
+    assert curve_length(pieces) == pytest.approx(100.0, rel=1e-6)
+    assert curve_turning(pieces) == pytest.approx(0.0, abs=1e-9)
+    assert curve_inflections(pieces) == 0
+
+
+def test_circle_turns_once_round_and_has_no_inflection():
+    pieces = circle_pieces(100, 100, 50)
+    assert curve_turning(pieces) == pytest.approx(2 * math.pi, rel=0.02)
+    assert curve_length(pieces) == pytest.approx(2 * math.pi * 50, rel=0.01)
+    assert curve_inflections(pieces) == 0
+
+
+def test_s_curve_has_one_inflection_and_a_wavy_one_more():
+    x = np.linspace(0, 200, 41)
+    s = np.stack([x, 100 + 30 * np.sin(x / 200 * 2 * math.pi)], axis=1)
+    wave = np.stack([x, 100 + 10 * np.sin(x / 200 * 8 * math.pi)], axis=1)
+    from sprouts_cli.picture.spline import interpolate_clamped
+
+    assert curve_inflections(interpolate_clamped(s)[0]) == 1
+    assert curve_inflections(interpolate_clamped(wave)[0]) == 7
+
+
+def test_region_room_of_a_round_loop_is_its_radius():
+    # a loop of radius 40 at spot 1, drawn as one closed curve through it
+    pieces = circle_pieces(200, 200, 40)
+    start = pieces[0, 0].copy()
+    pic = Picture(400, 400, np.array([start]), [Curve(0, 0, pieces, np.ones(len(pieces)))])
+    rooms = region_rooms(pic)
+    assert len(rooms) == 2
+    # the largest disc inside keeps clear of the spot's disc (radius 5) on the circle: 37.5
+    assert min(rooms) == pytest.approx(37.5, abs=1.5)
+    # the outside has far more room, between the loop and the window
+    assert max(rooms) > 80
+
+
+def test_region_room_of_a_sliver_is_small():
+    pic = picture([(100, 100), (300, 100)], [(0, 1, [(200, 97)]), (1, 0, [(200, 103)])])
+    rooms = region_rooms(pic)
+    assert min(rooms) < 3.5
+
+
+def test_labels_are_measured_beside_their_spots():
+    pic = layout_position(Position.start(3), 400, 300, jobs=1)
+    d = label_distance(pic, analyse_picture(pic))
+    assert float(pic.sizes.max()) < d < 40
+    q = quality(pic)
+    assert q.length == 0 and q.turning == 0 and q.least_room > 50
+
+
+# ----------------------------------------------------------------------------- new regions with room
+
+
+def _drawn(spots: int, words: list[str]) -> tuple[Picture, list[float]]:
+    """Lone spots laid out, the moves drawn by the router alone: the picture and its regions' room."""
+    pic = layout_position(Position.start(spots), 800, 600, jobs=1)
+    for w in words:
+        a = analyse_picture(pic)
+        m = _words_to_move(a.position, w)
+        r = draw(pic, m, (), a)
+        assert r.drawn_by == "route"
+        assert numbered_key(r.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+        pic = r.picture
+    return pic, list(region_rooms(pic))
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["1 -> 2", "1 -> 1"],  # the issue's example: a loop beside a curve, 153 px of room round it
+        ["1 -> 2", "2 -> 2"],  # the loop at the other end (a terminal game's 2 → 2)
+        ["3 -> 3"],  # a loop at a lone spot
+        ["1 -> 2", "1 -> 2"],  # a second line between the same spots closes a region
+        ["1 -> 3", "2 -> 4", "1 -> 2", "3 -> 4"],  # a line closing a cycle of four spots
+    ],
+)
+def test_new_regions_are_round_on_an_empty_page(words):
+    _pic, rooms = _drawn(4, words)
+    assert len(rooms) >= 2
+    assert min(rooms) >= 2 * D0, rooms
+
+
+def test_a_loop_round_more_gets_more_room():
+    pic = layout_position(Position.start(4), 800, 600, jobs=1)
+    a = analyse_picture(pic)
+    # a loop at spot 1 enclosing spot 3: climbs the ladder if it must, and still has room
+    m = _words_to_move(a.position, "1 -> 1 enclosing 3")
+    r = draw(pic, m, ("M", "A", "R", "Z"), a)
+    rooms = region_rooms(r.picture, r.analysis)
+    assert min(rooms) >= 2 * D0
