@@ -121,7 +121,7 @@ def test_parity_three_plays_a_forcing_move() -> None:
     p = Position.from_string("1a2a.AB|AB")  # five moves at most, the player to move forces the last
     assert ThreeSolver().solve(p).forced_winner == 0
     player = make_player("parity", Settings(seconds=600.0, depth=6), players=3)
-    choice = player.choose(p, False, random.Random(1))
+    choice = player.choose(p, Rules.THREE_PLAYER, random.Random(1))
     # after its move it is two places after the player to move, and it still forces the last move
     assert ThreeSolver().forces(choice.child, 2)
     assert ("verdict", "forced") in choice.fields

@@ -16,9 +16,9 @@ from sprouts_cli.engine.parts import clean
 from sprouts_cli.engine.rules import Rules
 from sprouts_cli.players import Settings, make_player
 from sprouts_cli.players.candidates import root_candidates
-from sprouts_cli.players.montecarlo import Rollouts, play_rounds, random_game_length
 from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
 from sprouts_cli.players.parts import NimParts, TreeParts
+from sprouts_cli.players.rollouts import Rollouts, play_rounds, random_game_length
 from sprouts_cli.solve import clock as clock_module
 from sprouts_cli.solve.lengths import LengthOracle
 
@@ -44,7 +44,7 @@ def test_every_player_plays_a_legal_move(name: str, misere: bool) -> None:
     with make_player(name, FAST) as player:
         for seed in range(3):
             p = random_game_position(6, 2 * seed, seed)
-            choice = player.choose(p, misere, rng)
+            choice = player.choose(p, Rules.of(misere), rng)
             check_move(p, choice.move)
             assert apply_move(p, choice.move).canonical() == choice.child.canonical()
 
@@ -55,7 +55,7 @@ def test_random_games_end_and_count_their_moves() -> None:
     for _ in range(20):
         n = random_game_length(p, rng)
         assert 8 <= n <= 11  # between 2n and 3n − 1 moves
-    tally = play_rounds([p, Position.from_string("0")], False, 5, None, 3)
+    tally = play_rounds([p, Position.from_string("0")], Rules.NORMAL, 5, None, 3)
     assert tally.played == [5, 5]
     assert tally.won[1] == 5  # from one spot every game lasts two moves: the mover always wins
 
@@ -64,7 +64,7 @@ def test_monte_carlo_counts_add_up_over_workers() -> None:
     kids = [Position.start(3), Position.from_string("0.1a1a")]
     r = Rollouts(jobs=2)
     try:
-        t = r.tally(kids, False, 7, None, 5)
+        t = r.tally(kids, Rules.NORMAL, 7, None, 5)
     finally:
         r.close()
     assert t.played == [7, 7]
@@ -96,7 +96,8 @@ def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool
     """Searched to the end, the root value is ±2 and agrees with brute force (3 spots)."""
     positions = _positions(3)
     oracle = LengthOracle() if sharp else None
-    search = ParitySearch(misere, parts_for(misere) if with_parts else None, oracle, rng=random.Random(0))
+    rules = Rules.of(misere)
+    search = ParitySearch(rules, parts_for(rules) if with_parts else None, oracle, rng=random.Random(0))
     items = list(positions.items())
     for key, p in items[:: 4 if sharp else 1]:
         if p.is_over():
@@ -116,7 +117,7 @@ def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool
 def test_sharp_leaves_use_the_longest_game() -> None:
     """With the oracle a leaf's M is the longest game, never above the bound, and the value follows it."""
     oracle = LengthOracle()
-    sharp = ParitySearch(False, None, oracle)
+    sharp = ParitySearch(Rules.NORMAL, None, oracle)
     for seed in range(30):
         p = clean(random_game_position(6, 6, seed))
         if p.is_over():
@@ -125,14 +126,14 @@ def test_sharp_leaves_use_the_longest_game() -> None:
         assert longest is not None and longest <= upper_bound(p)
         assert sharp._leaf(p) == leaf_value(longest, lower_bound(p), Rules.NORMAL)
     with make_player("parity", Settings(seconds=0.2, jobs=1, sharp=True, tie_games=2)) as player:
-        choice = player.choose(Position.start(5), False, random.Random(3))
+        choice = player.choose(Position.start(5), Rules.NORMAL, random.Random(3))
         check_move(Position.start(5), choice.move)
 
 
 def test_depth_one_always_completes() -> None:
     p = Position.start(8)
     cands = root_candidates(p)
-    search = ParitySearch(False, parts_for(False), rng=random.Random(0))
+    search = ParitySearch(Rules.NORMAL, parts_for(Rules.NORMAL), rng=random.Random(0))
     result, _ = search.deepen([clean(c.child) for c in cands], time.monotonic() - 1.0)
     assert result.depth == 1 and len(result.values) == len(cands)
 
@@ -153,7 +154,7 @@ def test_the_search_stops_at_the_first_reading_past_its_deadline(monkeypatch: py
     clock = StepClock(step=0.001)
     monkeypatch.setattr(clock_module, "time", clock)
     p = Position.start(9)
-    search = ParitySearch(False, None, rng=random.Random(1))
+    search = ParitySearch(Rules.NORMAL, None, rng=random.Random(1))
     deadline = clock.now + 0.2  # 200 readings: past depth 1, far from the end of the search
     result, _ = search.deepen([clean(c.child) for c in root_candidates(p)], deadline)
     assert deadline < clock.now <= deadline + clock.step  # no reading after the first one past it
@@ -217,7 +218,7 @@ def _check_perfect(spots: int, misere: bool, sample: int | None) -> None:
     rng = random.Random(1)
     with make_player("perfect", Settings(seconds=600, jobs=1, tie_games=1)) as player:
         for key, p in _won_positions(spots, misere, sample):
-            choice = player.choose(p, misere, rng)
+            choice = player.choose(p, Rules.of(misere), rng)
             child = choice.child.canonical()
             lost = not (brute.brute_misere_win(child) if misere else normal_win(child))
             assert lost, f"perfect plays {key} → {child}, which the opponent wins"
@@ -264,8 +265,8 @@ def test_workers_find_the_same_exact_result(misere: bool) -> None:
     serial = make_player("parity", Settings(seconds=60, jobs=1, depth=p.total_lives + 1))
     parallel = make_player("parity", Settings(seconds=60, jobs=2, depth=p.total_lives + 1))
     try:
-        a, _ = serial.search(cands, misere, rng, time.monotonic() + 60)
-        b, _ = parallel.search(cands, misere, rng, time.monotonic() + 60)
+        a, _ = serial.search(cands, Rules.of(misere), rng, time.monotonic() + 60)
+        b, _ = parallel.search(cands, Rules.of(misere), rng, time.monotonic() + 60)
     finally:
         serial.close()
         parallel.close()
@@ -288,3 +289,53 @@ def test_leaf_lands_give_the_bounds_of_the_engine() -> None:
         assert sum(land_lower_bound(r, p.lives, None) for r in lands) == lower_bound(p)
         assert bool(lands) == bool(p.live_region_indices())
         assert sorted(sorted(r) for r in lands) == sorted(sorted(q.regions) for q in p.lands())
+
+
+# ------------------------------------------------------------------ what the base class does for them all
+
+
+@pytest.mark.parametrize("name", ["montecarlo", "parity"])
+@pytest.mark.parametrize("rules", [Rules.NORMAL, Rules.MISERE])
+def test_a_single_candidate_is_played_at_once(name: str, rules: Rules) -> None:
+    p = Position.start(1)  # one move: the loop round the spot
+    assert len(root_candidates(p)) == 1
+    with make_player(name, FAST) as player:
+        choice = player.choose(p, rules, random.Random(0))
+    assert choice.summary == "the only move" and choice.fields == [("candidates", 1)]
+    assert choice.child.canonical() == root_candidates(p)[0].key
+
+
+def test_perfect_gives_its_verdict_even_for_a_single_candidate() -> None:
+    """``0*1`` is lost for the player to move: the solver says so, and parity search then plays."""
+    with make_player("perfect", FAST) as player:
+        choice = player.choose(Position.start(1), Rules.NORMAL, random.Random(0))
+    fields = dict(choice.fields)
+    assert fields["verdict"] == "lost" and fields["solver"] == "lost" and fields["candidates"] == 1
+    assert choice.summary.startswith("lost against best play; parity search: depth")
+
+
+def test_perfect_plays_by_parity_search_when_the_solver_runs_out_of_time() -> None:
+    p = Position.start(9)
+    with make_player("perfect", Settings(seconds=0.05, jobs=1, tie_games=1)) as player:
+        choice = player.choose(p, Rules.NORMAL, random.Random(0))
+    check_move(p, choice.move)
+    fields = dict(choice.fields)
+    assert fields["solver"] == "out of time" and fields["verdict"] in ("won", "lost", "unknown")
+    assert choice.summary.startswith("the solver ran out of time; parity search:")
+
+
+def test_ties_are_broken_by_random_games_then_at_random() -> None:
+    p = Position.start(4)
+    with make_player("parity", Settings(seconds=60, jobs=1, depth=1, tie_games=3)) as player:
+        choice = player.choose(p, Rules.NORMAL, random.Random(5))
+    fields = dict(choice.fields)
+    tied = int(str(fields["tied"]))
+    assert tied > 1 and int(str(fields["tie-games"])) >= 3 * tied  # three rounds of one game each
+    assert list(fields)[-1] == "seconds"
+
+
+def test_the_two_player_search_refuses_three_players() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        ParitySearch(Rules.THREE_PLAYER)
+    with make_player("parity", FAST, players=3) as player, pytest.raises(ValueError, match="three players"):
+        player.rank(root_candidates(Position.start(3)), Rules.NORMAL, random.Random(0), time.monotonic())

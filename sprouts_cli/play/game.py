@@ -57,11 +57,6 @@ class Game:
         """The player (1 or 2) whose turn it is."""
         return self.rules.to_move(self.first_to_move, self.moves_made)
 
-    @property
-    def misere(self) -> bool:
-        """Whether the computer players solve for misère play (their ``misere`` flag)."""
-        return self.rules.misere
-
     def is_over(self) -> bool:
         return self.position.is_over()
 

@@ -149,7 +149,7 @@ class Session:
                 if HUMAN in self.kinds and not self.quiet:
                     self.term.status(f"{self.label(who)} is thinking{self._thinking_time(player)}…")
                 t0 = time.monotonic()
-                choice = player.choose(g.position, g.misere, self.rng)
+                choice = player.choose(g.position, g.rules, self.rng)
                 self._think(player, choice, time.monotonic() - t0)
                 self._play(choice.move, player.name, None, choice.summary)
         winner = g.winner()

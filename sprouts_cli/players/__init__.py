@@ -1,6 +1,7 @@
 """The computer players (Alfeld §5): random, Monte Carlo, parity search, perfect.
 
-Each works on the position alone (Alfeld §5.1) and returns a :class:`~.base.Choice`.
+Each works on the position alone (Alfeld §5.1): ``choose(position, rules, rng)``
+returns a :class:`~.base.Choice` for the game's ``Rules``.
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ THREE_PLAYER_COMPUTERS = ("random", "montecarlo", "parity")
 
 
 def _three_player(name: str, settings: Settings | None) -> Player:
-    from ..engine.rules import Rules
-
     if name == "random":
         from .random_player import RandomPlayer
 
@@ -49,7 +48,7 @@ def _three_player(name: str, settings: Settings | None) -> Player:
     if name == "montecarlo":
         from .montecarlo import MonteCarloPlayer
 
-        return MonteCarloPlayer(settings, rules=Rules.THREE_PLAYER)
+        return MonteCarloPlayer(settings)
     if name == "parity":
         from .parity3 import ThreeParityPlayer
 

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 
 from ..engine.moves import Move, apply_move, representative_moves
 from ..engine.position import Position
+from ..engine.rules import Rules
 from ..procs import pool_initializer
+from .rollouts import Rollouts
 
 #: Above this many children, and with more than one job, canonical forms are computed in workers.
 PARALLEL_FROM = 400
@@ -55,7 +57,7 @@ def root_candidates(p: Position, jobs: int = 1) -> list[Candidate]:
     else:
         keys = [c.canonical() for c in children]
     seen: set[str] = set()
-    out = []
+    out: list[Candidate] = []
     for m, child, key in zip(moves, children, keys, strict=True):
         if key not in seen:
             seen.add(key)
@@ -82,21 +84,20 @@ class TieBreak:
 
 def break_ties(
     tied: list[Candidate],
-    misere,
+    rules: Rules,
     rng: random.Random,
-    rollouts,
+    rollouts: Rollouts,
     games: int,
     seconds: float,
 ) -> tuple[Candidate, TieBreak]:
     """One of ``tied``: the one whose random games the mover won most often, then at random.
 
-    ``misere`` is the two-player flag or a ``Rules``.  ``rollouts`` is a
-    ``montecarlo.Rollouts``; it plays ``games`` rounds at most and stops after
-    ``seconds`` (at least one round).
+    The random games are played ``games`` rounds at most and stop after ``seconds``
+    (at least one round).
     """
     if len(tied) == 1:
         return tied[0], TieBreak(1)
-    tally = rollouts.tally([c.child for c in tied], misere, games, seconds, rng.getrandbits(31))
+    tally = rollouts.tally([c.child for c in tied], rules, games, seconds, rng.getrandbits(31))
     best = max(tally.share(i) for i in range(len(tied)))
     still = [c for i, c in enumerate(tied) if tally.share(i) == best]
     info = TieBreak(len(tied), sum(tally.played), len(still) > 1)

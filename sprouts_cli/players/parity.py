@@ -40,18 +40,20 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.bounds import land_facts, land_lower_bound, lower_bound, upper_bound
 from ..engine.moves import Move, apply_move, families, interchangeable_classes, live_others
 from ..engine.parts import clean, join_lands, land_regions, split_lands
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..errors import OutOfTime
 from ..solve.clock import Deadline
 from ..solve.lengths import LengthOracle
+from .deepening import EXACT, TIE, RootResult, deepen
 
-EXACT = 2.0
+if TYPE_CHECKING:  # pragma: no cover
+    from ..solve.store import Table
+
 #: Inside the tree, a family with more ways than this of choosing what it encloses is sampled.
 SAMPLE = 64
 #: The transposition table is cleared when it grows past this many entries.
@@ -60,8 +62,6 @@ TABLE_LIMIT = 400_000
 KIDS_LIMIT = 20_000
 #: Lower, upper, exact entries of the transposition table.
 LOWER, UPPER, EXACT_FLAG = 0, 1, 2
-#: Two root values closer than this tie.
-TIE = 1e-9
 
 
 class Parts(Protocol):
@@ -90,24 +90,6 @@ class Entry:
     best: str | None
 
 
-@dataclass
-class RootResult:
-    """A completed search of the root to ``depth``: each candidate's value (exact or an upper bound)."""
-
-    depth: int
-    values: list[float]
-    exact: list[bool]
-    nodes: int
-
-    @property
-    def best(self) -> float:
-        return max(self.values)
-
-    def tied(self) -> list[int]:
-        b = self.best
-        return [i for i, (v, e) in enumerate(zip(self.values, self.exact, strict=True)) if e and v >= b - TIE]
-
-
 def leaf_value(upper: int, lower: int, rules: Rules) -> float:
     """``±1/(1 + M − m)``: positive when M moves left would win for the player to move (Alfeld §5.4)."""
     spread = max(0, upper - lower)
@@ -120,13 +102,15 @@ class ParitySearch:
 
     def __init__(
         self,
-        misere: bool,
+        rules: Rules,
         parts: Parts | None = None,
         oracle: LengthOracle | None = None,
         rng: random.Random | None = None,
         sample: int = SAMPLE,
     ) -> None:
-        self.rules = Rules.of(misere)
+        if rules.players != 2:
+            raise ValueError(f"parity search is for two players, not {rules.describe()}")
+        self.rules = rules
         self.parts = parts
         self.oracle = oracle
         self.rng = rng or random.Random(0)
@@ -387,41 +371,14 @@ class ParitySearch:
     def deepen(
         self, children: list[Position], deadline: float | None, max_depth: int | None = None
     ) -> tuple[RootResult, list[int]]:
-        """Iterative deepening: the deepest completed search (depth 1 always completes).
+        """Iterative deepening (``deepening.deepen``): the deepest completed search.
 
-        Returns the result and the order in which the candidates were searched.
+        Returns the result and the order in which the candidates were searched last;
+        ``completed`` and ``final`` keep every depth completed and whether it stopped early.
         """
-        with self.clock.until(deadline):
-            order = list(range(len(children)))
-            done: RootResult | None = None
-            self.completed = []
-            self.final = False
-            depth = 1
-            while True:
-                self.enforce = depth > 1
-                try:
-                    res = self.search_root([children[i] for i in order], depth)
-                except OutOfTime:
-                    break
-                # back to candidate order
-                values = [0.0] * len(children)
-                exact = [False] * len(children)
-                for pos_in_order, i in enumerate(order):
-                    values[i] = res.values[pos_in_order]
-                    exact[i] = res.exact[pos_in_order]
-                done = RootResult(depth, values, exact, res.nodes)
-                self.completed.append(done)
-                if abs(done.best) >= EXACT or (max_depth is not None and depth >= max_depth):
-                    self.final = True
-                    break
-                if all(abs(v) >= EXACT for v in values):
-                    self.final = True
-                    break
-                order.sort(key=lambda i: -values[i])
-                depth += 1
-        self.enforce = True
-        assert done is not None
-        return done, order
+        run = deepen(self, children, deadline, max_depth)
+        self.completed, self.final = run.completed, run.final
+        return run.last, run.order
 
 
 def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
@@ -432,10 +389,10 @@ def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
         for b in r:
             for s in b:
                 count[s] = count.get(s, 0) + 1
-    seen: set[tuple] = set()
-    out = []
+    seen: set[tuple[object, ...]] = set()
+    out: list[tuple[int, int, int, int, int]] = []
 
-    def end(region: tuple, b: int, c: int) -> tuple:
+    def end(region: tuple[tuple[int, ...], ...], b: int, c: int) -> tuple[object, ...]:
         bound = region[b]
         if len(bound) == 1 and count[bound[0]] == 1:
             return ("lone", lives[bound[0]])
@@ -451,11 +408,11 @@ def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
     return out
 
 
-def parts_for(misere: bool, table=None) -> Parts:
+def parts_for(rules: Rules, table: Table | None = None) -> Parts:
     """What a search keeps beside a position for the rules: a nim heap or a misère tree."""
     from .parts import Solvers
 
-    return Solvers(table).parts(misere)
+    return Solvers(table).parts(rules)
 
 
-__all__ = ["EXACT", "ParitySearch", "Parts", "RootResult", "leaf_value", "parts_for"]
+__all__ = ["EXACT", "TIE", "ParitySearch", "Parts", "RootResult", "leaf_value", "parts_for"]

@@ -20,32 +20,30 @@ Values are for the searching player:
 
 The transposition table is keyed by canonical form and the player's offset; the
 search deepens one ply at a time while the time lasts (depth 1 always completes);
-moves that tie are told apart by Monte Carlo with three players, then at random.
+moves that tie are told apart by Monte Carlo with three players, then at random
+(``base.Player``).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass
 
 from ..engine.moves import apply_move, symmetric_moves
 from ..engine.parts import clean
 from ..engine.position import Position
-from ..errors import OutOfTime
+from ..engine.rules import Rules
 from ..solve.clock import Deadline
 from ..solve.three import PLAYERS, ThreeSolver, last_mover_offset
-from .base import Choice, Player, Settings
-from .candidates import Candidate, root_candidates
+from .base import Player, Ranking, Settings
+from .candidates import Candidate
+from .deepening import EXACT, TIE, RootResult, deepen
 
-EXACT = 2.0
 #: The transposition table is cleared when it grows past this many entries.
 TABLE_LIMIT = 400_000
 #: Positions whose children are kept.
 KIDS_LIMIT = 20_000
-#: Two root values closer than this tie.
-TIE = 1e-9
 LOWER, UPPER, EXACT_FLAG = 0, 1, 2
 
 
@@ -166,44 +164,26 @@ class ParanoidSearch:
             return known.value
         return self.static(child, offset)[0]
 
-    def root(self, children: list[Position], depth: int) -> list[float]:
+    def search_root(self, children: list[Position], depth: int) -> RootResult:
         """Each candidate's value at ``depth`` (exact where it may tie for the best, else a bound)."""
+        nodes0 = self.nodes
         values: list[float] = []
+        exact: list[bool] = []
         best = -EXACT
         for child in children:
             alpha = max(-EXACT, best - TIE)
             v = self.value(child, PLAYERS - 1, depth - 1, alpha, EXACT)
             values.append(v)
+            exact.append(v > alpha or abs(v) >= EXACT)
             best = max(best, v)
-        return values
+        return RootResult(depth, values, exact, self.nodes - nodes0)
 
     def deepen(
         self, children: list[Position], deadline: float | None, max_depth: int | None = None
     ) -> tuple[int, list[float]]:
-        """Iterative deepening: the deepest completed depth and its values (depth 1 always completes)."""
-        with self.clock.until(deadline):
-            done: tuple[int, list[float]] | None = None
-            depth = 1
-            order = list(range(len(children)))
-            while True:
-                self.enforce = depth > 1
-                try:
-                    vals = self.root([children[i] for i in order], depth)
-                except OutOfTime:
-                    break
-                values = [0.0] * len(children)
-                for k, i in enumerate(order):
-                    values[i] = vals[k]
-                done = (depth, values)
-                if max(values) >= EXACT or all(abs(v) >= EXACT for v in values):
-                    break
-                if max_depth is not None and depth >= max_depth:
-                    break
-                order.sort(key=lambda i: -values[i])
-                depth += 1
-        self.enforce = True
-        assert done is not None
-        return done
+        """Iterative deepening (``deepening.deepen``): the deepest completed depth and its values."""
+        last = deepen(self, children, deadline, max_depth).last
+        return last.depth, last.values
 
 
 def verdict(best: float) -> str:
@@ -218,34 +198,26 @@ class ThreeParityPlayer(Player):
     """Parity search for three players: aims at a length that gives it the last move."""
 
     name = "parity"
+    #: It searches in one process, and breaks ties with random games there too.
+    tie_jobs = 1
 
     def __init__(self, settings: Settings | None = None) -> None:
         super().__init__(settings)
         self.search = ParanoidSearch()
-        from .montecarlo import Rollouts
 
-        self.rollouts = Rollouts(1)
-
-    def choose(self, p: Position, misere: bool, rng: random.Random) -> Choice:
-        t0 = time.monotonic()
-        cands = root_candidates(p)
-        if not cands:
-            raise ValueError("no move is left")
-        if len(cands) == 1:
-            c = cands[0]
-            return Choice(c.move, c.child, summary="the only move", fields=[("candidates", 1)])
+    def rank(self, cands: list[Candidate], rules: Rules, rng: random.Random, t0: float) -> Ranking:
+        if rules.players != 3:
+            raise ValueError(f"this parity player is for three players, not {rules.describe()}")
         nodes0 = self.search.nodes
         depth, values = self.search.deepen(
             [clean(c.child) for c in cands], t0 + self.settings.seconds, self.settings.depth
         )
         best = max(values)
         tied = [c for c, v in zip(cands, values, strict=True) if v >= best - TIE]
-        pick, tie_fields = self._break_ties(tied, rng)
         order = sorted(range(len(cands)), key=lambda i: -values[i])
         v = verdict(best)
-        return Choice(
-            pick.move,
-            pick.child,
+        return Ranking(
+            tied,
             summary=f"depth {depth}, value {best:+.3f} ({v}), {len(cands)} candidates"
             + (f", {len(tied)} tied" if len(tied) > 1 else ""),
             fields=[
@@ -254,22 +226,9 @@ class ThreeParityPlayer(Player):
                 ("value", f"{best:+.3f}"),
                 ("verdict", v),
                 ("nodes", self.search.nodes - nodes0),
-                *tie_fields,
-                ("seconds", f"{time.monotonic() - t0:.2f}"),
             ],
             candidates=[(cands[i].move, f"{values[i]:+.3f}") for i in order],
         )
-
-    def _break_ties(self, tied: list[Candidate], rng: random.Random) -> tuple[Candidate, list]:
-        from ..engine.rules import Rules
-        from .candidates import break_ties
-
-        seconds = max(0.05, 0.25 * self.settings.seconds)
-        pick, tie = break_ties(tied, Rules.THREE_PLAYER, rng, self.rollouts, self.settings.tie_games, seconds)
-        return pick, tie.fields()
-
-    def close(self) -> None:
-        self.rollouts.close()
 
 
 __all__ = ["EXACT", "ParanoidSearch", "ThreeParityPlayer", "share_value", "verdict"]

@@ -8,12 +8,22 @@ to one tree.  Either way a move in what is beside is a move in the game: a small
 heap, or one of the tree's options.
 
 The parts are solved by the exact solvers (``solve/nimbers.py``, ``solve/misere.py``),
-whose memory and table of solved positions are kept for the whole game.
+whose memory and table of solved positions are kept for the whole game.  The solvers
+keep a ``misere`` flag (which table of values they compute); the players hand them
+the flag of the game's ``Rules``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..engine.position import Position
+from ..engine.rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..solve.misere import MisereSolver
+    from ..solve.nimbers import NormalSolver
+    from ..solve.store import Table
 
 
 class NimParts:
@@ -21,7 +31,7 @@ class NimParts:
 
     zero = 0
 
-    def __init__(self, solver=None) -> None:
+    def __init__(self, solver: NormalSolver | None = None) -> None:
         from ..solve.nimbers import NormalSolver
 
         self.solver = solver if solver is not None else NormalSolver()
@@ -54,7 +64,7 @@ class NimParts:
 class TreeParts:
     """Misère play: the solved parts beside a position are one misère canonical tree."""
 
-    def __init__(self, solver=None) -> None:
+    def __init__(self, solver: MisereSolver | None = None) -> None:
         from ..solve.misere import ZERO, MisereSolver
 
         self.solver = solver if solver is not None else MisereSolver()
@@ -100,13 +110,13 @@ class TreeParts:
 class Solvers:
     """The exact solvers of one player, made when first needed, sharing one table of solved positions."""
 
-    def __init__(self, table=None) -> None:
+    def __init__(self, table: Table | None = None) -> None:
         self.table = table
-        self._normal = None
-        self._misere = None
+        self._normal: NormalSolver | None = None
+        self._misere: MisereSolver | None = None
 
     @property
-    def normal(self):
+    def normal(self) -> NormalSolver:
         if self._normal is None:
             from ..solve.nimbers import NormalSolver
 
@@ -114,19 +124,19 @@ class Solvers:
         return self._normal
 
     @property
-    def misere(self):
+    def misere(self) -> MisereSolver:
         if self._misere is None:
             from ..solve.misere import MisereSolver
 
             self._misere = MisereSolver(self.table)
         return self._misere
 
-    def parts(self, misere: bool) -> NimParts | TreeParts:
-        """What the parity search keeps beside a position, for the rules."""
-        return TreeParts(self.misere) if misere else NimParts(self.normal)
+    def parts(self, rules: Rules) -> NimParts | TreeParts:
+        """What the parity search keeps beside a position, for the (two-player) rules."""
+        return TreeParts(self.misere) if rules.misere else NimParts(self.normal)
 
-    def wins(self, p: Position, misere: bool, deadline: float | None) -> bool:
+    def wins(self, p: Position, rules: Rules, deadline: float | None) -> bool:
         """Does the player to move win ``p``?  (``OutOfTime`` past the deadline)"""
-        if misere:
+        if rules.misere:
             return self.misere.outcome(p, deadline)
         return self.normal.outcome(p, deadline)

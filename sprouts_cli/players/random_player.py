@@ -6,6 +6,7 @@ import random
 
 from ..engine.moves import apply_move, families, random_move
 from ..engine.position import Position
+from ..engine.rules import Rules
 from .base import Choice, Player
 
 
@@ -13,12 +14,12 @@ class RandomPlayer(Player):
     """Picks a pair of corners uniformly, then the number enclosed uniformly, then which ones.
 
     Choosing the number first makes small and large enclosures equally likely
-    (``engine.moves.random_move``).
+    (``engine.moves.random_move``).  It lists no candidates: the rule is blind to them.
     """
 
     name = "random"
 
-    def choose(self, p: Position, misere: bool, rng: random.Random) -> Choice:
+    def choose(self, p: Position, rules: Rules, rng: random.Random) -> Choice:
         m = random_move(p, rng)
         if m is None:
             raise ValueError("no move is left")

@@ -15,39 +15,57 @@ import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from ..engine.position import Position
+from ..engine.rules import Rules
 from ..procs import pool_initializer
 from .parity import ParitySearch, RootResult
 
-#: Per worker process: its table path, sharp flag, and one search per rule.
-_WORKER: dict = {}
+#: One completed depth of a worker: the depth, its values and which are exact.
+Done = tuple[int, list[float], list[bool]]
+#: A worker's answer: every depth it completed, whether it stopped early, the nodes it searched.
+Share = tuple[list[Done], bool, int]
+#: A worker's task: the rules, its candidates, the wall-clock deadline, the deepest depth, a seed.
+Task = tuple[Rules, list[Position], float, int | None, int]
+
+
+@dataclass
+class _Worker:
+    """What a worker process keeps for the whole game: its table, sharp flag and one search per rule."""
+
+    table: str | None = None
+    sharp: bool = False
+    searches: dict[Rules, ParitySearch] = field(default_factory=dict)
+
+
+_WORKER = _Worker()
 
 
 def _init(table_path: str | None, sharp: bool) -> None:
-    _WORKER.clear()
-    _WORKER.update({"table": table_path, "sharp": sharp})
+    _WORKER.table, _WORKER.sharp = table_path, sharp
+    _WORKER.searches.clear()
 
 
-def _search(misere: bool) -> ParitySearch:
-    s = _WORKER.get(misere)
+def _search(rules: Rules) -> ParitySearch:
+    s = _WORKER.searches.get(rules)
     if s is None:
         from ..solve.lengths import LengthOracle
         from .parts import Solvers
 
         table = None
-        if _WORKER.get("table"):
+        if _WORKER.table:
             from ..solve.store import Table
 
-            table = Table(_WORKER["table"])
-        oracle = LengthOracle() if _WORKER.get("sharp") else None
-        s = _WORKER[misere] = ParitySearch(misere, Solvers(table).parts(misere), oracle)
+            table = Table(_WORKER.table)
+        oracle = LengthOracle() if _WORKER.sharp else None
+        s = _WORKER.searches[rules] = ParitySearch(rules, Solvers(table).parts(rules), oracle)
     return s
 
 
-def _search_share(args: tuple) -> tuple[list[tuple[int, list[float], list[bool]]], bool, int]:
-    misere, children, wall_deadline, max_depth, seed = args
-    search = _search(misere)
+def _search_share(args: Task) -> Share:
+    rules, children, wall_deadline, max_depth, seed = args
+    search = _search(rules)
     search.rng = random.Random(seed)
     deadline = time.monotonic() + (wall_deadline - time.time())
     nodes0 = search.nodes
@@ -56,7 +74,7 @@ def _search_share(args: tuple) -> tuple[list[tuple[int, list[float], list[bool]]
     return done, search.final, search.nodes - nodes0
 
 
-def merge(shares: list[list[int]], results: list, n: int) -> RootResult:
+def merge(shares: list[list[int]], results: list[Share], n: int) -> RootResult:
     """One root result from the workers' results, at the deepest depth all of them reached."""
     open_depths = [done[-1][0] for done, final, _ in results if not final]
     depth = min(open_depths) if open_depths else max(done[-1][0] for done, _, _ in results)
@@ -84,7 +102,7 @@ class ParallelParity:
     def deepen(
         self,
         children: list[Position],
-        misere: bool,
+        rules: Rules,
         deadline: float,
         max_depth: int | None,
         rng: random.Random,
@@ -93,8 +111,8 @@ class ParallelParity:
         k = min(self.jobs, len(children))
         shares = [list(range(i, len(children), k)) for i in range(k)]
         wall = time.time() + (deadline - time.monotonic())
-        tasks = [
-            (misere, [children[i] for i in share], wall, max_depth, rng.getrandbits(31)) for share in shares
+        tasks: list[Task] = [
+            (rules, [children[i] for i in share], wall, max_depth, rng.getrandbits(31)) for share in shares
         ]
         results = list(self._pool.map(_search_share, tasks))
         merged = merge(shares, results, len(children))
