@@ -12,33 +12,7 @@ give a projected time (a rough guide: the growth is not truly steady).
     python benchmarks/bench_dots.py --boards 4x5 --time-limit 600   # the moonshot
     python benchmarks/bench_dots.py --boards 4x4 --table-bits 28    # a 4 GB table
 
-Measured (2026-12-01, the shared 2-core machine; CPU seconds are the fair figure),
-one core, fresh table per run:
-
-    board  rule            value    cpu s          nodes   table
-    3x3    free               -3     0.06        157,715   2**19
-    3x3    must-complete      -3     0.03         75,053   2**19
-    3x4    free                0     2.7       4,757,679   2**26
-    3x4    must-complete      -2     2.1       4,311,549   2**26
-    4x4    free                0   288.4     532,914,562   2**28 (4 GB), high priority
-    4x4    must-complete       4   281.4     575,313,748   2**28 (4 GB), high priority
-
-The must-complete value of 4x4 (+4 for the first player) is not published; the free
-value (0) is Barker and Korf's.  The same searches node for node with the solver
-before its box sides were counted bit-parallel, its table packed one bucket to a
-cache line and its arrays freed of numba's reference counts: 3x4 6.6 and 5.0 s,
-4x4 771.6 and 719.9 s (2**28 entries of 12 bytes), also at high priority; with
-those three changes but still looking up every child (sacrifices too) in the
-enhanced cut-off, 388.1 and 368.0 s (421,987,165 and 497,620,266 nodes).  With
-``--steps``, 4x4 free: value >= 0 in 58 s (1.1e8 nodes), value >= 1 refuted in 230 s
-(4.2e8); must-complete: >= 0, >= 2, >= 4 in 13, 61 and 177 s, >= 5 refuted in 30 s.
-
-4x5 (the record, a tie), free form, --table-bits 28, at normal priority on the
-loaded machine (24% of a core), with the solver before the sacrifices were left out
-of the enhanced cut-off: 969 CPU s and 8.8e8 nodes, the first null-window search
-(value >= 0?) not finished, no bound proved.  Projected 3.0e10 nodes (the growth
-from 3x3 to 3x4), or 6e10 (the growth from 3x4 to 4x4, x112 over 9 lines): 5 to 18
-hours of one core at 0.9 to 1.8 million nodes a second, more as the table fills.
+The recorded figures are in ``docs/performance.md`` ("Dots-and-Boxes").
 """
 
 from __future__ import annotations

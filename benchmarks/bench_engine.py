@@ -12,26 +12,7 @@ the best of ``REPEATS`` passes, so that other work on the machine counts as litt
 possible.
 Goals: 20,000 canonical forms per second on 10-spot positions, one core (issue 2);
 60,000 from cold (issue 11).
-
-Measured (issue 11, 2026-12-02, a slower machine than the day before: 10^7 Python additions
-in 1.4-1.7 CPU s): once the kernels wrote their results into the caller's buffers instead
-of returning arrays, 10 spots from cold went from 38,300 to 43,400/s on the built kernels
-and from 42,600 to 44,400/s on the JIT ones (best of 40 passes, old and new code in turn;
-valgrind: 158,000 -> 133,000 instructions a form on the built path).  The same code had
-made 57,700 and 61,400/s on 2026-12-01's machine (quiet).  That day the machine's speed
-also swung within minutes (the loop took 0.45-1.7 CPU s), so only figures taken in turn
-compare; the instruction counts do not move.
-
-Measured (issue 11, 2026-12-01, the 2-core machine shared with four other sessions, load
-average 5-7, so the figures move by +-30% from run to run): with a position's lands
-cleaned, split, coded and written in one compiled call (``kernels.position_lands``) and
-each land's scratch arrays carved from one workspace, 10 spots from cold 53,765/s
-(exact 62,983/s; 20 spots 31,279/s, 30 spots 25,711/s); the same load before,
-18,549/s (exact 19,744/s, 20 spots 10,200/s, 30 spots 7,999/s).  Runs of the old and
-the new code in turn: 16,396 / 24,951 / 16,198 against 35,038 / 39,280 / 57,426 (2.2x
-in all).  The previous session measured the old code at 33,390/s from cold on a quieter
-machine.  Children per second on the solver's path: 24,539 (10 spots), 14,070 (20),
-7,275 (30); most of a child is now the Python that looks its lands' reduced strings up.
+The recorded figures are in ``docs/performance.md`` ("Canonical forms").
 """
 
 from __future__ import annotations

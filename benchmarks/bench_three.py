@@ -2,19 +2,7 @@
 
 Each start is solved with a fresh ``ThreeSolver`` (no table carried over), one
 process.  ``--max N`` sets the largest start (default 6).
-
-Measured on the shared 2-core machine (load about 10), cold, ``--max 7``:
-
-    n  forced winner  questions searched  seconds
-    1  1 (next)                        0      0.0
-    2  nobody                         16      0.1
-    3  nobody                         92      0.3
-    4  nobody                        218      0.9
-    5  nobody                        719      4.2
-    6  nobody                      2,834     18.4
-    7  nobody                     10,528     74.9
-
-(``sprouts solve 0*8 --players 3``: nobody, 104 s, on the same shared machine.)
+The recorded figures are in ``docs/performance.md`` ("Three players").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9: a killed solve leaves no worker behind, a sound table, and what it proved.
+"""A killed solve leaves no worker behind, a sound table, and what it proved.
 
 The solve is ended by SIGTERM, SIGINT and SIGKILL of the main process; its workers
 must be gone within a few seconds every time (SIGKILL cannot be caught: the workers

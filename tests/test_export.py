@@ -153,7 +153,7 @@ def test_solve_export_and_import_on_the_command_line(tmp_path) -> None:
     r = runner.invoke(main, ["solve", "--db", str(tmp_path / "b.sqlite"), "--import", str(csv_file)])
     assert r.exit_code == 0, r.output
     with Table(tmp_path / "b.sqlite") as copy, Table(db) as table:
-        # the same facts; in the copy they are imported, not proved there (kept apart: issue 9)
+        # the same facts; in the copy they are imported, not proved there (the two are kept apart)
         original = export_text(table, ".csv")[0]
         assert export_text(copy, ".csv")[0] == original.replace(",proved\n", ",imported\n")
     for bad in (["--export", str(tmp_path / "a.txt")], ["--no-db", "--export", str(spr)]):

@@ -1,4 +1,4 @@
-"""Issue 9: inputs beyond the limits, missing and unwritable files, binary and deep JSON.
+"""Bad input breaks no command: beyond the limits, missing and unwritable files, binary and deep JSON.
 
 Each case answers with one line on stderr and exit code 2, never a traceback, and
 before any long work.

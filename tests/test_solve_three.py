@@ -99,7 +99,7 @@ def test_five_spots_nobody() -> None:
 
 
 # "0*2.ABC|2.ABC" has no drawing (the triangle would be read the same way round from both
-# sides), and every command refuses such strings (issue 9): the command line uses 0*2.ABC|2.ACB.
+# sides), and every command refuses such strings (no drawing has them): the command line uses 0*2.ABC|2.ACB.
 def test_cli_three_players() -> None:
     runner = CliRunner()
     r = runner.invoke(main, ["solve", "0*1", "0*2.ABC|2.ACB", "0*3", "--players", "3", "--json", "--no-db"])
