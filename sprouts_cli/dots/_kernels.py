@@ -26,6 +26,8 @@ import os
 
 import numpy as np
 
+from .. import jit as _jit
+
 _PURE = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0") or bool(globals().get("FORCE_PURE"))
 
 try:  # pragma: no cover - numba is a dependency; this is only a guard
@@ -36,10 +38,8 @@ except ImportError:  # pragma: no cover
 
 
 def kernel(fn):
-    """``numba.njit(cache=True, nogil=True)`` unless plain Python is asked for."""
-    if _PURE or numba is None:
-        return fn
-    return numba.njit(cache=True, nogil=True)(fn)
+    """The package's kernel decorator (``sprouts_cli/jit.py``), plain Python in the pure copy."""
+    return _jit.kernel(fn, pure=_PURE or numba is None)
 
 
 if _PURE or numba is None:

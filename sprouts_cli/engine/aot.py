@@ -45,6 +45,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .. import jit
+
 ENGINE_DIR = Path(__file__).resolve().parent
 #: The extension's module name (fixed at build time: ``PyInit_<name>``).
 MODULE_NAME = "sprouts_aot_kernels"
@@ -56,7 +58,7 @@ USE_ENV = "SPROUTS_AOT"
 KERNEL_MARK = b"@kernel"
 STAMP_FILE = "stamp.json"
 
-PURE_PYTHON = os.environ.get("SPROUTS_PURE_PYTHON", "") not in ("", "0")
+PURE_PYTHON = jit.PURE_PYTHON
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def chosen_path() -> tuple[str, ModuleType | None]:
         built = load_built()
         if built is not None:
             return "aot", built
-    if importlib.util.find_spec("numba") is None:  # pragma: no cover - numba is a dependency
+    if not jit.numba_present():  # pragma: no cover - numba is a dependency
         return "python", None
     return "jit", None
 
@@ -112,13 +114,10 @@ def kernel(fn: Callable[..., Any] | None = None, *, export: str | None = None) -
         EXPORTS[fn.__name__] = Export(fn.__module__, fn.__name__, export, fn)
     path, built = chosen_path()
     if path == "jit":
-        import numba
-
-        return numba.njit(cache=True, nogil=True)(fn)
+        return jit.kernel(fn)
     compiled = getattr(built, fn.__name__, None) if export is not None else None
     if compiled is None:  # plain Python, or (aot) a kernel called only from compiled code
-        fn.py_func = fn  # type: ignore[attr-defined]
-        return fn
+        return jit.plain(fn)
     return guarded(compiled, fn, export)  # type: ignore[arg-type]
 
 
