@@ -79,7 +79,13 @@ def _area(text: str) -> tuple[float, float]:
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=0, help="--host: the port (default: any free one)."
 )
-@click.option("--join", "join_code", help="Join the network game with this room code (HOST:PORT).")
+@click.option(
+    "--bind",
+    default="127.0.0.1",
+    show_default=True,
+    help="--host: listen on this address (another computer's guest needs this computer's address).",
+)
+@click.option("--join", "join_code", help="Join the network game with this room code (HOST:PORT/SECRET).")
 @click.option("--heartbeat", type=click.FloatRange(0.05), default=3.0, hidden=True)
 @click.option("--silence", type=click.FloatRange(0.2), default=10.0, hidden=True)
 @click.option("--wait", "net_wait", type=click.FloatRange(1.0), default=120.0, hidden=True)
@@ -110,6 +116,7 @@ def play_command(
     quiet: bool,
     host_game: bool,
     port: int,
+    bind: str,
     join_code: str | None,
     heartbeat: float,
     silence: float,
@@ -163,6 +170,7 @@ def play_command(
             spots,
             bool(misere),
             port,
+            bind,
             log_path,
             save,
             svg_dir,

@@ -1,4 +1,9 @@
-"""``sprouts play --host`` and ``--join CODE``: two people, each at a terminal, over TCP (Alfeld §6)."""
+"""``sprouts play --host`` and ``--join CODE``: two people, each at a terminal, over TCP (Alfeld §6).
+
+The host listens on the loopback address unless ``--bind ADDR`` asks for another,
+and prints a room code ``HOST:PORT/SECRET`` whose random secret the guest must
+prove it knows (every message is sealed with it).
+"""
 
 from __future__ import annotations
 
@@ -43,6 +48,7 @@ def host(
     spots: int | None,
     misere: bool,
     port: int,
+    bind: str,
     log_path: str | None,
     save: str | None,
     svg_dir: str | None,
@@ -64,13 +70,27 @@ def host(
         position = Position.start(spots) if spots is not None else Position.from_string(start or "")
         return Game(position, Rules.of(misere))
 
+    from ..play.net_messages import check_bind
+
+    try:
+        bind = check_bind(bind)
+    except SproutsError as e:
+        fail(str(e))
+
     def announce(code: str) -> None:
         print(f"room code {code}  (the other player runs: sprouts play --join {code})", flush=True)
         print("waiting for the other player…", flush=True)
 
     drawing = (save, svg_dir, width, height)
-    network = {"port": port, "announce": announce, "heartbeat": heartbeat, "silence": silence, "wait": wait}
-    _play("host", game, log_path, drawing, f"cannot host on port {port}", **network)
+    network = {
+        "port": port,
+        "bind": bind,
+        "announce": announce,
+        "heartbeat": heartbeat,
+        "silence": silence,
+        "wait": wait,
+    }
+    _play("host", game, log_path, drawing, f"cannot host on {bind} port {port}", **network)
 
 
 def join(
@@ -85,7 +105,7 @@ def join(
     wait: float,
 ) -> None:
     """Join the host's game by its room code and play it."""
-    from ..play.network import parse_code
+    from ..play.net_messages import parse_code
 
     def no_game() -> None:
         parse_code(code)  # a bad code is refused before anything else
@@ -109,7 +129,7 @@ def _play(
     is a one-line error (exit 2); Ctrl-C exits 130; the log is closed either way.
     """
     from ..log import LogWriter
-    from ..play.network import play_over_network
+    from ..play.net_tcp import play_over_network
 
     log = None
     try:
