@@ -1,44 +1,38 @@
-"""Misère play: the n-spot starts solved by canonical trees and proof-number search, cold.
+"""Misère play: the n-spot starts solved cold by ``sprouts solve --misere``, one process and ``--jobs 2``.
 
-One solver, no table (cold), n = 1, 2, … in turn, as ``sprouts solve --misere`` would
-with ``--no-db``.  One row per n: the outcome (and whether it agrees with the
-published value, Lemoine and Viennot arXiv:0908.4407 / OEIS A164950), CPU and wall
-seconds, positions solved so far (searched states proved and lands whose trees were
-built), distinct trees in the store, peak memory (max RSS), and where the time went:
-the share spent by the engine making children (move surgery and reduced forms).
+Each row is one run of the command line on a fresh SQLite table (cold), n = 9 … 15
+by default. It shows the outcome (and whether it agrees with the published value:
+Lemoine and Viennot, arXiv:0908.4407, and OEIS A164950), the CPU seconds of the
+command and its workers (user + sys, from ``wait4``), wall seconds, peak memory (the
+largest process), the trees stored (rows of the table's ``misere`` table: lands
+whose trees were built) and the positions solved (the command's count). A run that
+passes its budget is stopped and the larger n of that mode are skipped.
 
-Goal (issue 3): n = 1..9 in under 10 minutes in all on the 2-core machine; issue 11:
-``0*12`` in under 10 minutes.
+Goals (issue 28): ``0*12`` under 60 s on the 2-core machine; ``0*13``, ``0*14`` and
+``0*15`` solved (first player loses all three) within a few hours; memory under 8 GB.
 
-Measured 2026-12-01 (issue 11), each n alone in a fresh solver (``--first n``), one
-process, CPU seconds and peak memory (max RSS, numba included), on the 2-core machine
-shared with 5 engineers (load 5-9: ±30% on CPU seconds).  "before" is main at 09c9441
-(eager best-first proof-number search, every child of a state made at once); "after"
-is the lazy df-pn (``--method dfpn``, the default):
+    python benchmarks/bench_misere.py                    # n = 9..15, jobs 1 and 2
+    python benchmarks/bench_misere.py 12 --first 12 --jobs 1
+    python benchmarks/bench_misere.py 11 --first 9 --in-process [--trees full] [--profile]
 
-    n   outcome  before CPU s  before MB  after CPU s  after MB  canonical forms after
-    9   L            9.2          262          5.3        264       71,603
-   10   W           19.2          305         14.3        314      142,306
-   11   W           30.0          363         21.4        360      213,184
-   12   W          332.4        1,558        352.6        762    2,023,893
-
-At ``0*12`` the lazy search makes 2.0 M canonical forms, opens 1.1 M states and
-439,000 lands, for 88,700 facts proved: most opened states are given up after one
-child (df-pn prices an opened state by its listed moves, so its siblings are opened
-in turn).  Forms and move listings are ~80% of the time.
-
-    python benchmarks/bench_misere.py            # n = 1..9
-    python benchmarks/bench_misere.py 11 --budget 1800
-    python benchmarks/bench_misere.py 9 --profile   # cProfile summary on stderr
+``--in-process`` solves in this process instead (no table, one solver for all n in
+turn), with ``--trees full`` for the reference store of full simplest forms and
+``--profile`` for a cProfile summary on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import resource
+import signal
+import sqlite3
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,77 +42,140 @@ from rich.console import Console
 from rich.table import Table
 
 from sprouts_cli.engine.position import Position
-from sprouts_cli.errors import OutOfTime
 from sprouts_cli.solve.misere import MisereSolver
+from sprouts_cli.solve.misere_trees import TreeStore
+from sprouts_cli.solve.reduced_trees import ReducedTreeStore
 
 #: Lemoine and Viennot (arXiv:0908.4407, figure 1), OEIS A164950: W = the first player wins.
 PUBLISHED = "WLLLWWLLLWWWLLLWWWLL"
 
 
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def run_cli(n: int, jobs: int, budget: float) -> dict:
+    """One cold ``sprouts solve 0*n --misere`` on a fresh table: outcome, CPU, wall, peak, trees, solved."""
+    with tempfile.TemporaryDirectory(prefix="bench-misere-") as tmp:
+        db = Path(tmp) / "facts.sqlite"
+        cmd = [sys.executable, "-m", "sprouts_cli", "solve", f"0*{n}", "--misere", "--json"]
+        cmd += ["--db", str(db), "--jobs", str(jobs)]
+        out = Path(tmp) / "out.json"
+        t0 = time.perf_counter()
+        with out.open("w") as fh:
+            proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.DEVNULL, start_new_session=True)
+        status, usage = 0, None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - t0 > budget:
+                os.killpg(proc.pid, signal.SIGTERM)
+                _, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.2)
+        wall = time.perf_counter() - t0
+        row = {"cpu": usage.ru_utime + usage.ru_stime, "wall": wall, "peak_mb": usage.ru_maxrss / 1024}
+        text = out.read_text().strip().splitlines()
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and text:
+            obj = json.loads(text[-1])
+            row["result"] = "W" if obj["outcome"] == "win" else "L"
+            row["positions"] = obj.get("positions_solved", 0)
+        else:
+            row["result"] = "timeout" if wall > budget else "failed"
+            row["positions"] = None
+        try:
+            with sqlite3.connect(db) as con:
+                row["trees"] = con.execute("SELECT count(*) FROM misere").fetchone()[0]
+        except sqlite3.Error:
+            row["trees"] = None
+    return row
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("last", nargs="?", type=int, default=9, help="largest n (default 9)")
-    ap.add_argument("--first", type=int, default=1, help="smallest n (default 1)")
-    ap.add_argument("--budget", type=float, default=1200.0, help="wall seconds for all n (default 1200)")
-    ap.add_argument("--tree-lives", type=int, default=None, help="land size that gets a tree at once")
-    ap.add_argument("--method", choices=("dfpn", "pns", "dfs"), default="dfpn")
-    ap.add_argument("--profile", action="store_true", help="print a cProfile summary on stderr")
-    args = ap.parse_args()
-
-    extra = {} if args.tree_lives is None else {"tree_lives": args.tree_lives}
-    solver = MisereSolver(method=args.method, **extra)
-    table = Table(title=f"misère n-spot starts, cold ({args.method}, tree_lives={solver.tree_lives})")
-    for col in ("n", "outcome", "published", "cpu s", "wall s", "positions", "trees", "peak MB", "engine %"):
+def cli_table(first: int, last: int, jobs_list: list[int], budget: float) -> int:
+    table = Table(title=f"misère 0*n, cold, `sprouts solve --misere` (budget {budget:.0f} s wall a run)")
+    for col in ("n", "jobs", "outcome", "published", "cpu s", "wall s", "peak MB", "trees", "positions"):
         table.add_column(col, justify="right")
-    prof = cProfile.Profile() if args.profile else None
-    start = time.perf_counter()
-    deadline = time.monotonic() + args.budget
     failed = False
-    total_cpu = 0.0
-    for n in range(args.first, args.last + 1):
-        cpu0, wall0, eng0 = time.process_time(), time.perf_counter(), solver.timing["children"]
+    for jobs in jobs_list:
+        stopped = False
+        for n in range(first, last + 1):
+            published = PUBLISHED[n - 1] if n <= len(PUBLISHED) else "?"
+            if stopped:
+                table.add_row(str(n), str(jobs), "skipped", published, "", "", "", "", "")
+                continue
+            r = run_cli(n, jobs, budget)
+            print(f"n={n} jobs={jobs}: {r['result']} {r['cpu']:.1f} s cpu", file=sys.stderr, flush=True)
+            if r["result"] in "WL" and r["result"] != published:
+                failed = True
+            stopped = r["result"] not in ("W", "L")
+            table.add_row(
+                str(n),
+                str(jobs),
+                r["result"],
+                published,
+                f"{r['cpu']:.1f}",
+                f"{r['wall']:.1f}",
+                f"{r['peak_mb']:.0f}",
+                "" if r["trees"] is None else f"{r['trees']:,}",
+                "" if r["positions"] is None else f"{r['positions']:,}",
+            )
+    Console().print(table)
+    return 1 if failed else 0
+
+
+def in_process(first: int, last: int, trees: str, budget: float, profile: bool) -> int:
+    solver = MisereSolver(store=ReducedTreeStore() if trees == "reduced" else TreeStore())
+    table = Table(title=f"misère n-spot starts, cold, one solver in this process ({trees} trees)")
+    for col in ("n", "outcome", "published", "cpu s", "positions", "trees", "peak MB", "engine %"):
+        table.add_column(col, justify="right")
+    prof = cProfile.Profile() if profile else None
+    deadline = time.monotonic() + budget
+    failed = False
+    for n in range(first, last + 1):
+        cpu0, eng0 = time.process_time(), solver.timing["children"]
         if prof:
             prof.enable()
         try:
-            win = solver.outcome(Position.start(n), deadline=deadline)
-            result = "W" if win else "L"
-        except OutOfTime:
-            result = "timeout"
+            result = "W" if solver.outcome(Position.start(n), deadline=deadline) else "L"
+        except Exception as e:  # OutOfTime: the budget is spent
+            result = type(e).__name__
         finally:
             if prof:
                 prof.disable()
-        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-        total_cpu += cpu
+        cpu = time.process_time() - cpu0
         published = PUBLISHED[n - 1] if n <= len(PUBLISHED) else "?"
-        if result in "WL" and published in "WL" and result != published:
-            failed = True
+        failed |= result in "WL" and result != published
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        engine = 100 * (solver.timing["children"] - eng0) / max(cpu, 1e-9)
         table.add_row(
             str(n),
             result,
             published,
             f"{cpu:.2f}",
-            f"{wall:.2f}",
             f"{solver.positions_solved:,}",
             f"{len(solver.store):,}",
-            f"{peak_mb():.0f}",
-            f"{100 * (solver.timing['children'] - eng0) / max(cpu, 1e-9):.0f}",
+            f"{peak:.0f}",
+            f"{engine:.0f}",
         )
-        print(f"n={n}: {result} in {cpu:.1f} s cpu", file=sys.stderr, flush=True)
-        if result == "timeout":
+        if result not in ("W", "L"):
             break
     Console().print(table)
-    print(
-        f"total: {total_cpu:.1f} s cpu, {time.perf_counter() - start:.1f} s wall; "
-        f"states searched {solver.stats['states_searched']:,}, "
-        f"lands with trees {solver.stats['lands_with_trees']:,}"
-    )
+    print(f"stats: {solver.stats}")
     if prof:
-        pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(20)
+        pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(25)
     return 1 if failed else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("last", nargs="?", type=int, default=15, help="largest n (default 15)")
+    ap.add_argument("--first", type=int, default=9, help="smallest n (default 9)")
+    ap.add_argument("--jobs", type=int, action="append", help="jobs of a run (repeat; default 1 and 2)")
+    ap.add_argument("--budget", type=float, default=900.0, help="wall seconds a run (default 900)")
+    ap.add_argument("--in-process", action="store_true", help="solve here, one solver, no table")
+    ap.add_argument("--trees", choices=("reduced", "full"), default="reduced", help="with --in-process")
+    ap.add_argument("--profile", action="store_true", help="with --in-process: cProfile summary on stderr")
+    args = ap.parse_args()
+    if args.in_process:
+        return in_process(args.first, args.last, args.trees, args.budget, args.profile)
+    return cli_table(args.first, args.last, args.jobs or [1, 2], args.budget)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import time
 
@@ -14,7 +15,7 @@ from sprouts_cli.engine.position import Position
 from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.errors import OutOfTime
 from sprouts_cli.solve.clock import Deadline
-from sprouts_cli.solve.misere import MisereSolver
+from sprouts_cli.solve.misere import MEMORY_ENV, MisereSolver, default_memory, parse_memory
 from sprouts_cli.solve.misere_trees import TreeStore
 
 #: Misère outcomes of the n-spot game for n = 1..20, W = the first player wins: Lemoine and
@@ -268,3 +269,46 @@ def test_positions_as_strings_and_the_empty_position():
     assert solver.outcome("*1") is False
     assert solver.outcome("*1+*1") is True
     assert solver.outcome("0") is True  # one spot: two forced moves, the second player moves last
+
+
+# --------------------------------------------------------------- memory bound
+def test_a_search_past_its_memory_bound_forgets_and_still_answers_right(small_positions):
+    """A bound of one byte: the search forgets again and again (every 16 opened states) and finishes."""
+    solver = MisereSolver(memory=1, tree_lives=4)
+    solver.memory_every = 16
+    for n in range(1, 8):
+        assert solver.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+    assert solver.stats["forgets"] > 0
+    for k in sorted(small_positions)[::7]:
+        assert solver.outcome(small_positions[k]) == brute_misere_win(k), k
+
+
+def test_forget_keeps_trees_and_lone_lands_and_empties_the_rest():
+    solver = MisereSolver(tree_lives=4)
+    assert solver.outcome(Position.start(6)) is True
+    trees = dict(solver._trees)
+    solver.forget()
+    assert solver._trees == trees and not solver._tt and not solver._state_kids and not solver.store.cached()
+    assert all(len(k[0]) == 1 and not k[1] and not k[2] for k in solver._memo)
+    assert solver.outcome(Position.start(6)) is True
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [("512M", 512 * 2**20), ("4G", 4 * 2**30), ("1.5g", 3 * 2**29), ("800K", 800 * 1024), ("1000", 1000)],
+)
+def test_memory_sizes_are_read(text, size):
+    assert parse_memory(text) == size
+
+
+@pytest.mark.parametrize("bad", ["", "G", "lots", "-1G", "0"])
+def test_a_bad_memory_size_is_refused(bad):
+    with pytest.raises(ValueError, match="memory"):
+        parse_memory(bad)
+
+
+def test_the_default_bound_is_a_share_of_the_machine_or_the_environment(monkeypatch):
+    monkeypatch.delenv(MEMORY_ENV, raising=False)
+    assert 0 < default_memory() < os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    monkeypatch.setenv(MEMORY_ENV, "3G")
+    assert default_memory() == MisereSolver().memory == 3 * 2**30

@@ -56,6 +56,13 @@ if TYPE_CHECKING:  # pragma: no cover
     help="The table of solved positions (SQLite) [default: in the user's data directory].",
 )
 @click.option("--no-db", is_flag=True, help="Keep nothing: use no table of solved positions.")
+@click.option(
+    "--memory",
+    default=None,
+    metavar="SIZE",
+    help="With --misere: memory a solver may hold (512M, 4G); past it the search forgets what it can "
+    "recompute [default: an eighth of the machine's memory].",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input.")
 @click.option(
     "--players",
@@ -102,6 +109,7 @@ def solve_command(
     address: str | None,
     db: Path | None,
     no_db: bool,
+    memory: str | None,
     as_json: bool,
     players: int,
     imports: tuple[Path, ...],
@@ -131,6 +139,8 @@ def solve_command(
         fail(f"{export}: the export file name should end in .spr or .csv")
     if misere and nimber:
         fail("--nimber is for normal play; misère play has no nimbers")
+    if memory is not None:
+        _set_memory(memory, misere)
     if no_db and (db is not None or imports or export is not None or verify_table):
         fail("--no-db cannot be used with --db, --import, --export or --verify-table")
     if address is not None and cluster is None:
@@ -194,6 +204,20 @@ def _verify(table: Table, jobs: int, as_json: bool) -> int:
         markup=False,
     )
     return len(report.wrong)
+
+
+def _set_memory(memory: str, misere: bool) -> None:
+    """Pass ``--memory`` to every misère solver, workers included (they read ``$SPROUTS_MEMORY``)."""
+    import os
+
+    from ..solve.misere import MEMORY_ENV, parse_memory
+
+    if not misere:
+        fail("--memory bounds the misère search; use it with --misere")
+    try:
+        os.environ[MEMORY_ENV] = str(parse_memory(memory))
+    except ValueError as e:
+        fail(f"--memory: {e}")
 
 
 def _open_table(db: Path | None, no_db: bool) -> Table | None:

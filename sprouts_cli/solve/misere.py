@@ -36,6 +36,7 @@ the outcomes of searched lands (keyed by reduced form) are kept too.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol, cast
@@ -47,6 +48,7 @@ from .children import LazyChildren, read_land
 from .clock import Deadline
 from .misere_trees import ZERO, TreeStore, normal_heaps
 from .nimbers import EPSILON
+from .reduced_trees import ReducedTreeStore
 
 #: Lands with at most this many lives are replaced by their canonical trees at once.
 TREE_LIVES = 8
@@ -66,6 +68,12 @@ STATE_CHILDREN_CACHE = 50_000
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
 DN_PER_LIFE = 1
+#: The share of the machine's memory one misère solver may use when no bound is given.
+MEMORY_SHARE = 0.125
+#: The environment variable that carries ``sprouts solve --memory`` to every solver (workers too).
+MEMORY_ENV = "SPROUTS_MEMORY"
+#: The memory in use is read every this many opened states.
+MEMORY_EVERY = 2048
 #: The search methods: depth-first proof-number search with lazy children (the default), and
 #: the first two, which make every child of a state at once (kept as references for the tests).
 METHODS = ("dfpn", "pns", "dfs")
@@ -136,6 +144,8 @@ class MisereSolver:
     """Outcomes, winning moves and land trees in misère play (memoised, optionally tabled).
 
     ``outcome(position)`` is True when the player to move wins in misère play;
+    the trees are reduced canonical trees (``reduced_trees``) unless another ``store``
+    is given (the full ``TreeStore`` is the reference);
     ``tree(land)`` is a land's canonical tree id in ``self.store``;
     ``winning_moves(position)`` lists the children that are misère losses for the
     opponent.  A ``deadline`` (a ``time.monotonic()`` value) makes the search raise
@@ -146,18 +156,25 @@ class MisereSolver:
         self,
         table: Any = None,
         *,
-        store: TreeStore | None = None,
+        store: TreeStore | ReducedTreeStore | None = None,
         tree_lives: int = TREE_LIVES,
         sum_tree_lives: int = SUM_TREE_LIVES,
         combine_limit: int = COMBINE_LIMIT,
         method: str = "dfpn",
         land_children_cache: int = LAND_CHILDREN_CACHE,
         state_children_cache: int = STATE_CHILDREN_CACHE,
+        memory: int | None = None,
     ) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
         self.method = method
-        self.store = store if store is not None else TreeStore()
+        self.store: TreeStore | ReducedTreeStore = store if store is not None else ReducedTreeStore()
+        #: The memory bound in bytes: past it the search forgets what it can make again.
+        self.memory = memory if memory is not None else default_memory()
+        #: Opened states between two readings of the memory in use.
+        self.memory_every = MEMORY_EVERY
+        self._opened = 0
+        self._refill = 0
         self.table = table
         self.tree_lives = tree_lives
         self.sum_tree_lives = sum_tree_lives
@@ -177,6 +194,7 @@ class MisereSolver:
             "table_hits": 0,
             "states_searched": 0,
             "lands_expanded": 0,
+            "forgets": 0,
         }
         self._outcome_table = table is not None and hasattr(table, "get_misere_outcome")
 
@@ -417,6 +435,51 @@ class MisereSolver:
         return any(not self._win(k) for k in open_kids)
 
 
+    # ------------------------------------------------------------ memory
+    def _entries(self) -> int:
+        """How many entries the search's tables and caches hold (what forgetting frees)."""
+        return (
+            len(self._memo)
+            + len(self._tt)
+            + len(self._state_kids)
+            + len(self._kids)
+            + len(self._lives)
+            + self.store.cached()
+        )
+
+    def _check_memory(self) -> None:
+        """Past the memory bound, forget what can be made again (once the tables have refilled).
+
+        Freed memory stays with the process, so the memory in use does not fall after a
+        forget: the next one waits until the tables hold as many entries as when the
+        bound was last passed (and a quarter more each time, so that a search that
+        cannot finish within the bound still finishes, a little above it).
+        """
+        if rss_bytes() <= self.memory:
+            return
+        entries = self._entries()
+        if entries < self._refill:
+            return
+        self._refill = max(entries, self._refill + self._refill // 4)
+        self.forget()
+
+    def forget(self) -> None:
+        """Forget what can be made again: the df-pn table, children, caches, and proved states.
+
+        A land's tree is kept (trees refer to each other in the store), and so is the
+        outcome of a state that is one land alone (what the table keeps); any other
+        proved state forgotten is proved again if the search meets it again.
+        """
+        self.stats["forgets"] += 1
+        self._tt.clear()
+        self._state_kids.clear()
+        self._kids.clear()
+        self._lives.clear()
+        self.store.forget()
+        keep = {k: v for k, v in self._memo.items() if len(k[0]) == 1 and not k[1] and not k[2]}
+        self._memo.clear()  # in place: the frames of the search hold this dict
+        self._memo.update(keep)
+
     # ------------------------------------------------------------ df-pn
     def _dfpn(self, root: State) -> bool:
         """Depth-first proof-number search with the children of a state made as needed.
@@ -519,6 +582,9 @@ class MisereSolver:
     def _state_children(self, state: State) -> StateChildren:
         kids = self._state_kids.get(state)
         if kids is None or kids.broken:
+            self._opened += 1
+            if self._opened % self.memory_every == 0:
+                self._check_memory()
             self.stats["states_searched"] += 1
             gen = self._lazy_child_states(state)
             kids = self._state_kids.remember(state, StateChildren(gen, self._count(state)))
@@ -650,6 +716,43 @@ class MisereSolver:
         nodes.pop(state, None)
 
 
+def parse_memory(text: str) -> int:
+    """Bytes from ``4G``, ``512M``, ``1.5G``, ``800K`` or a plain number of bytes (ValueError if not)."""
+    t = text.strip().upper().removesuffix("B")
+    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(t[-1:], 1)
+    number = t[:-1] if scale > 1 else t
+    try:
+        value = float(number)
+    except ValueError:
+        raise ValueError(f"memory {text!r}: give bytes or a size such as 512M or 4G") from None
+    if value <= 0:
+        raise ValueError(f"memory {text!r}: must be more than 0")
+    return int(value * scale)
+
+
+def default_memory() -> int:
+    """The memory bound of a solver: ``$SPROUTS_MEMORY`` if set, else a share of the machine's memory."""
+    env = os.environ.get(MEMORY_ENV)
+    if env:
+        return parse_memory(env)
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        total = 8 * 2**30
+    return int(total * MEMORY_SHARE)
+
+
+def rss_bytes() -> int:
+    """The memory this process holds now (resident set), in bytes."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def _tuples(kids: LazyChildren) -> list[tuple[str, ...]]:
     """A land's children found so far, each its sorted reduced lands (made without ``name``)."""
     return cast("list[tuple[str, ...]]", kids.found)
@@ -660,4 +763,13 @@ def misere_outcome(position: Position | str, table: Any = None) -> bool:
     return MisereSolver(table).outcome(position)
 
 
-__all__ = ["ZERO", "MisereSolver", "MisereTable", "TreeStore", "misere_outcome"]
+__all__ = [
+    "ZERO",
+    "MisereSolver",
+    "MisereTable",
+    "ReducedTreeStore",
+    "TreeStore",
+    "default_memory",
+    "misere_outcome",
+    "parse_memory",
+]

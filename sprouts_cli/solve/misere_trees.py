@@ -86,7 +86,155 @@ def normal_heaps(heaps: Iterable[int]) -> tuple[int, ...]:
     return (*(1,) * ones, *big) if ones else tuple(big)
 
 
-class TreeStore:
+
+class TreeText:
+    """The canonical text of trees, shared by every store of misère trees.
+
+    A store using it gives ``options(g)``, ``heap_size(g)``, ``birthday(g)``, ``heap(k)``,
+    ``make(options)`` and a dict ``_digests``; two stores holding the same simplest form
+    write the same text, so a table written by one is read by the other.
+    """
+
+    _digests: dict[int, bytes]
+
+    def options(self, g: int) -> Iterable[int]:
+        raise NotImplementedError
+
+    def heap_size(self, g: int) -> int | None:
+        raise NotImplementedError
+
+    def birthday(self, g: int) -> int:
+        raise NotImplementedError
+
+    def heap(self, k: int) -> int:
+        raise NotImplementedError
+
+    def make(self, options: Iterable[int]) -> int:
+        raise NotImplementedError
+
+    def digest(self, g: int) -> bytes:
+        """A name of ``g``'s tree that does not depend on ids (same in every process)."""
+        hit = self._digests.get(g)
+        if hit is None:
+            k = self.heap_size(g)
+            if k is not None:
+                data = f"*{k}".encode()
+            else:
+                data = b"{" + b"".join(sorted(self.digest(o) for o in self.options(g))) + b"}"
+            hit = self._digests[g] = hashlib.blake2b(data, digest_size=12).digest()
+        return hit
+
+    def _order(self, g: int) -> tuple[int, bytes]:
+        return (self.birthday(g), self.digest(g))
+
+    def to_text(self, g: int) -> str:
+        """The canonical text of ``g``'s tree: nested braces, ``*k`` for nim heaps.
+
+        A subtree met more than once is written once as an item of its own before
+        the tree, separated by ``;``, and named ``#i`` (the i-th item) where it
+        recurs: ``{*1,*2};{#0,*3,{#0}}``.  Options are sorted by birthday, then by
+        digest, so equal trees have the same text in every process.
+        """
+        heap_of: dict[int, int] = {}
+        k = self.heap_size(g)
+        if k is not None:
+            return f"*{k}"
+        parents: dict[int, int] = {}
+        stack = [g]
+        seen = {g}
+        while stack:
+            for o in self.options(stack.pop()):
+                if self._heap_into(o, heap_of):
+                    continue
+                parents[o] = parents.get(o, 0) + 1
+                if o not in seen:
+                    seen.add(o)
+                    stack.append(o)
+        shared = {o for o, n in parents.items() if n > 1}
+        names: dict[int, int] = {}
+        items: list[str] = []
+
+        def body(h: int) -> str:
+            parts = []
+            for o in sorted(self.options(h), key=self._order):
+                if o in heap_of:
+                    parts.append(f"*{heap_of[o]}")
+                elif o in shared:
+                    parts.append(f"#{names[o]}")
+                else:
+                    parts.append(body(o))
+            return "{" + ",".join(parts) + "}"
+
+        def define(h: int) -> None:
+            # Every shared node below h is defined before h itself (post-order).
+            for o in sorted(self.options(h), key=self._order):
+                if o in heap_of:
+                    continue
+                if o in shared and o not in names:
+                    define(o)
+                    names[o] = len(items)
+                    items.append(body(o))
+                elif o not in shared:
+                    define(o)
+
+        define(g)
+        items.append(body(g))
+        return ";".join(items)
+
+    def _heap_into(self, g: int, heap_of: dict[int, int]) -> bool:
+        """True (noting its size in ``heap_of``) when ``g`` is a nim heap."""
+        k = self.heap_size(g)
+        if k is None:
+            return False
+        heap_of[g] = k
+        return True
+
+    def from_text(self, text: str) -> int:
+        """Read a tree written by ``to_text`` into this store; its id (MisereTreeError if bad)."""
+        items: list[int] = []
+        for part in text.strip().split(";"):
+            g, end = self._parse_item(part, 0, items, text)
+            if end != len(part):
+                raise MisereTreeError(
+                    f"misère tree text: unexpected {part[end : end + 10]!r} in {text[:60]!r}"
+                )
+            items.append(g)
+        return items[-1]
+
+    def _parse_item(self, s: str, i: int, items: list[int], text: str) -> tuple[int, int]:
+        if i >= len(s):
+            raise MisereTreeError(f"misère tree text ends too early: {text[:60]!r}")
+        c = s[i]
+        if c in "*#":
+            j = i + 1
+            while j < len(s) and s[j].isdigit():
+                j += 1
+            if j == i + 1:
+                raise MisereTreeError(f"misère tree text: '{c}' without a number in {text[:60]!r}")
+            n = int(s[i + 1 : j])
+            if c == "*":
+                return self.heap(n), j
+            if n >= len(items):
+                raise MisereTreeError(f"misère tree text: #{n} used before it is defined in {text[:60]!r}")
+            return items[n], j
+        if c != "{":
+            raise MisereTreeError(f"misère tree text: unexpected {c!r} in {text[:60]!r}")
+        i += 1
+        opts: list[int] = []
+        if i < len(s) and s[i] == "}":
+            return self.make(opts), i + 1
+        while True:
+            g, i = self._parse_item(s, i, items, text)
+            opts.append(g)
+            if i < len(s) and s[i] == ",":
+                i += 1
+            elif i < len(s) and s[i] == "}":
+                return self.make(opts), i + 1
+            else:
+                raise MisereTreeError(f"misère tree text: expected ',' or '}}' in {text[:60]!r}")
+
+
+class TreeStore(TreeText):
     """Misère canonical trees with integer ids; sums and misère outcomes of sums.
 
     ``make(options)`` returns the id of the simplest form of the game whose options
@@ -234,6 +382,17 @@ class TreeStore:
                 self._heaps.append(g)
                 self._heap_of[g] = k
 
+    # ----------------------------------------------------------------- memory
+    def forget(self) -> None:
+        """Empty the caches of sums and of outcomes of sums (they can be made again)."""
+        self._sums.clear()
+        self._outcomes.clear()
+        self._sizes.clear()
+
+    def cached(self) -> int:
+        """How many entries the caches hold (what ``forget`` frees)."""
+        return len(self._sums) + len(self._outcomes) + len(self._sizes)
+
     # ------------------------------------------------------------------- sums
     def add(self, a: int, b: int) -> int:
         """The simplest form of ``a + b`` (options ``a' + b`` and ``a + b'``)."""
@@ -316,116 +475,3 @@ class TreeStore:
                 if not self._outcome(trees, normal_heaps((*rest, k))):
                     return True
         return False
-
-    # ------------------------------------------------------------ text form
-    def digest(self, g: int) -> bytes:
-        """A name of ``g``'s tree that does not depend on ids (same in every process)."""
-        hit = self._digests.get(g)
-        if hit is None:
-            k = self._heap_of.get(g)
-            if k is not None:
-                data = f"*{k}".encode()
-            else:
-                data = b"{" + b"".join(sorted(self.digest(o) for o in self._opts[g])) + b"}"
-            hit = self._digests[g] = hashlib.blake2b(data, digest_size=12).digest()
-        return hit
-
-    def _order(self, g: int) -> tuple[int, bytes]:
-        return (self._birthday[g], self.digest(g))
-
-    def to_text(self, g: int) -> str:
-        """The canonical text of ``g``'s tree: nested braces, ``*k`` for nim heaps.
-
-        A subtree met more than once is written once as an item of its own before
-        the tree, separated by ``;``, and named ``#i`` (the i-th item) where it
-        recurs: ``{*1,*2};{#0,*3,{#0}}``.  Options are sorted by birthday, then by
-        digest, so equal trees have the same text in every process.
-        """
-        heap_of = self._heap_of
-        if g in heap_of:
-            return f"*{heap_of[g]}"
-        parents: dict[int, int] = {}
-        stack = [g]
-        seen = {g}
-        while stack:
-            for o in self._opts[stack.pop()]:
-                if o in heap_of:
-                    continue
-                parents[o] = parents.get(o, 0) + 1
-                if o not in seen:
-                    seen.add(o)
-                    stack.append(o)
-        shared = {o for o, n in parents.items() if n > 1}
-        names: dict[int, int] = {}
-        items: list[str] = []
-
-        def body(h: int) -> str:
-            parts = []
-            for o in sorted(self._opts[h], key=self._order):
-                if o in heap_of:
-                    parts.append(f"*{heap_of[o]}")
-                elif o in shared:
-                    parts.append(f"#{names[o]}")
-                else:
-                    parts.append(body(o))
-            return "{" + ",".join(parts) + "}"
-
-        def define(h: int) -> None:
-            # Every shared node below h is defined before h itself (post-order).
-            for o in sorted(self._opts[h], key=self._order):
-                if o in heap_of:
-                    continue
-                if o in shared and o not in names:
-                    define(o)
-                    names[o] = len(items)
-                    items.append(body(o))
-                elif o not in shared:
-                    define(o)
-
-        define(g)
-        items.append(body(g))
-        return ";".join(items)
-
-    def from_text(self, text: str) -> int:
-        """Read a tree written by ``to_text`` into this store; its id (MisereTreeError if bad)."""
-        items: list[int] = []
-        for part in text.strip().split(";"):
-            g, end = self._parse_item(part, 0, items, text)
-            if end != len(part):
-                raise MisereTreeError(
-                    f"misère tree text: unexpected {part[end : end + 10]!r} in {text[:60]!r}"
-                )
-            items.append(g)
-        return items[-1]
-
-    def _parse_item(self, s: str, i: int, items: list[int], text: str) -> tuple[int, int]:
-        if i >= len(s):
-            raise MisereTreeError(f"misère tree text ends too early: {text[:60]!r}")
-        c = s[i]
-        if c in "*#":
-            j = i + 1
-            while j < len(s) and s[j].isdigit():
-                j += 1
-            if j == i + 1:
-                raise MisereTreeError(f"misère tree text: '{c}' without a number in {text[:60]!r}")
-            n = int(s[i + 1 : j])
-            if c == "*":
-                return self.heap(n), j
-            if n >= len(items):
-                raise MisereTreeError(f"misère tree text: #{n} used before it is defined in {text[:60]!r}")
-            return items[n], j
-        if c != "{":
-            raise MisereTreeError(f"misère tree text: unexpected {c!r} in {text[:60]!r}")
-        i += 1
-        opts: list[int] = []
-        if i < len(s) and s[i] == "}":
-            return self.make(opts), i + 1
-        while True:
-            g, i = self._parse_item(s, i, items, text)
-            opts.append(g)
-            if i < len(s) and s[i] == ",":
-                i += 1
-            elif i < len(s) and s[i] == "}":
-                return self.make(opts), i + 1
-            else:
-                raise MisereTreeError(f"misère tree text: expected ',' or '}}' in {text[:60]!r}")

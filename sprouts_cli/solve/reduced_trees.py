@@ -1,0 +1,378 @@
+"""Reduced canonical trees of misère games in compact arrays (Lemoine and Viennot, arXiv:0908.4407).
+
+Lemoine and Viennot's *reduced canonical tree* of a game is its game tree with
+identical children merged (the *canonical tree*) and then reduced by rules that
+keep it interchangeable with the game in every sum.  Their program (GLOP) applies
+four reductions, numbered here as there; each is a case of Conway's misère
+simplification (ONAG ch. 12), so a reduced tree names the same game as the full
+simplest form of ``misere_trees.TreeStore``, which stays the reference
+(``docs/misere.md`` gives each rule with its proof):
+
+1. **Nim heaps.**  A game whose options are all nim heaps, one of them ``*0`` or
+   ``*1``, is the heap ``*m``, ``m`` the least size missing.
+2. **Empty reducer.**  A game that the mover wins, every option of which has the
+   option ``0``, is ``0``.
+3. **Reducer.**  If ``T`` is a non-empty part of a game's options and every other
+   option has an option equal to ``{T}``, the game is ``{T}``.  Applied one option at
+   a time until none is left to remove (Conway's simplest form theorem: then the
+   form is the simplest), with 2 as the case of an empty ``T``.
+4. **Factor ``*1``.**  A game whose options are ``Z`` and ``z + *1`` for every
+   option ``z`` of ``Z`` is ``Z + *1``.  A tree is stored as a *node* and a bit: the
+   value ``v = 2·node + bit`` is the node's game plus ``*1`` when the bit is set, so
+   ``G`` and ``G + *1`` share one node and adding ``*1`` flips a bit.
+
+The store keeps nodes in flat arrays: the options of every node in one ``array``
+of 32-bit values, where each node's run starts, its outcome alone and beside ``*1``
+as bytes, its birthday; a node is found again from its options through a
+dictionary keyed by their bytes.  Sums, raw option sets and outcomes of sums are
+caches that ``forget()`` empties (all of it can be made again), which is what
+the misère search does when it reaches its memory bound.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Iterable, Sequence
+
+from .misere_trees import TreeText, misere_nim_win, normal_heaps
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+
+#: The value of the game with no option, ``0 = *0 = {}`` (node 0, no ``*1``).
+ZERO = 0
+#: The value of ``*1 = 0 + *1``.
+STAR = 1
+
+
+def _key(values: Iterable[int]) -> bytes:
+    return array("i", sorted(values)).tobytes()
+
+
+class ReducedTreeStore(TreeText):
+    """Reduced canonical trees as values ``2·node + bit``; sums and misère outcomes of sums.
+
+    The same interface as ``misere_trees.TreeStore`` (``make``, ``add``, ``add_all``,
+    ``outcome``, ``options``, ``win``, ``heap``, ``heap_size``, ``size``, ``to_text``,
+    ``from_text``), so the misère search runs on either.  ``len(store)`` counts values
+    in use: nodes, and nodes plus ``*1`` that were met.
+    """
+
+    def __init__(self) -> None:
+        self._flat = array("i")  # the options (values) of every node, node after node
+        self._start = array("q", [0])  # node n's options: _flat[_start[n]:_start[n + 1]]
+        self._win = bytearray()  # the misère outcome of node n alone (1: the mover wins)
+        self._win1 = bytearray()  # the misère outcome of node n + *1
+        self._depth = array("i")  # node n's birthday
+        self._index: dict[bytes, int] = {}  # a node's sorted options (bytes) -> node
+        self._heap_node: list[int] = []  # the node of *2j, j = 0, 1, ...
+        self._even_heap: dict[int, int] = {}  # a node that is *2j -> 2j
+        self._flagged: set[int] = set()  # nodes whose value with *1 was met
+        self._raw: dict[bytes, int] = {}
+        self._sums: dict[int, int] = {}
+        self._outcomes: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
+        self._birthdays: dict[int, int] = {}
+        self._sizes: dict[int, int] = {}
+        self._digests: dict[int, bytes] = {}
+        self._new(())
+        self._heap_node.append(0)
+        self._even_heap[0] = 0
+        self.rule_counts = {"1": 0, "2": 0, "3": 0, "4": 0, "new": 0}
+
+    # ------------------------------------------------------------- reading off
+    def __len__(self) -> int:
+        return len(self._win) + len(self._flagged)
+
+    @property
+    def nodes(self) -> int:
+        """The number of nodes stored (a node and its ``+ *1`` share one)."""
+        return len(self._win)
+
+    def options(self, g: int) -> tuple[int, ...]:
+        """The values of the options of ``g``."""
+        n = g >> 1
+        own = self._flat[self._start[n] : self._start[n + 1]]
+        if g & 1:
+            return (g - 1, *(c ^ 1 for c in own))
+        return tuple(own)
+
+    def win(self, g: int) -> bool:
+        """True when the player to move in ``g`` alone wins in misère play."""
+        return bool((self._win1 if g & 1 else self._win)[g >> 1])
+
+    def birthday(self, g: int) -> int:
+        """The length of the longest play of ``g``'s reduced tree."""
+        if not g & 1:
+            return self._depth[g >> 1]
+        hit = self._birthdays.get(g)
+        if hit is None:
+            hit = self._birthdays[g] = 1 + max(self.birthday(o) for o in self.options(g))
+        return hit
+
+    def heap_size(self, g: int) -> int | None:
+        """``k`` when ``g`` is the nim heap ``*k``, else None."""
+        k = self._even_heap.get(g >> 1)
+        return None if k is None else k | (g & 1)
+
+    def size(self, g: int) -> int:
+        """The number of distinct nodes in ``g``'s tree (a measure for summing small trees first)."""
+        hit = self._sizes.get(g >> 1)
+        if hit is None:
+            n0 = g >> 1
+            seen = {n0}
+            stack = [n0]
+            flat, start = self._flat, self._start
+            while stack:
+                n = stack.pop()
+                for o in flat[start[n] : start[n + 1]]:
+                    m = o >> 1
+                    if m not in seen:
+                        seen.add(m)
+                        stack.append(m)
+            hit = self._sizes[n0] = len(seen)
+        return hit + (g & 1)
+
+    # ---------------------------------------------------------------- building
+    def _new(self, opts: Sequence[int]) -> int:
+        n = len(self._win)
+        self._flat.extend(opts)
+        self._start.append(len(self._flat))
+        self._win.append(1 if not opts or any(not self.win(o) for o in opts) else 0)
+        # node + *1: the options are the node itself and each option + *1
+        self._win1.append(1 if not self._win[n] or any(not self.win(o ^ 1) for o in opts) else 0)
+        self._depth.append(1 + max(self.birthday(o) for o in opts) if opts else 0)
+        self._index[_key(opts)] = n
+        return n
+
+    def heap(self, k: int) -> int:
+        """The value of the nim heap ``*k`` (``*2j`` a node, ``*(2j+1) = *2j + *1``)."""
+        if k < 0:
+            raise ValueError("a nim heap cannot be negative")
+        j = k >> 1
+        while len(self._heap_node) <= j:
+            m = 2 * len(self._heap_node)  # make *m from *0 … *(m-1)
+            opts = [self.heap(i) for i in range(m)]
+            n = self._index.get(_key(opts))
+            if n is None:
+                n = self._new(opts)
+            self._heap_node.append(n)
+            self._even_heap[n] = m
+        if k & 1:
+            self._flagged.add(self._heap_node[j])
+        return 2 * self._heap_node[j] | (k & 1)
+
+    def _reversible_through(self, x: int, rest: set[int], rest_win: bool) -> bool:
+        """Has ``x`` an option ``y`` equal to ``{rest}``?  (The local test of ``TreeStore``.)"""
+        options = self.options
+        win = self.win
+        for y in options(x):
+            if win(y) != rest_win:
+                continue
+            oy = options(y)
+            if len(oy) > len(rest) or not rest.issuperset(oy):
+                continue
+            soy = set(oy)
+            if all(t in soy or y in options(t) for t in rest):
+                return True
+        return False
+
+    def _heap_rule(self, s: set[int]) -> int | None:
+        """Rule 1: options all heaps, one of them *0 or *1: the heap of the least size missing."""
+        if ZERO not in s and STAR not in s:
+            return None
+        sizes = set()
+        for o in s:
+            k = self.heap_size(o)
+            if k is None:
+                return None
+            sizes.add(k)
+        m = 0
+        while m in sizes:
+            m += 1
+        return self.heap(m)
+
+    def _reduce(self, s: set[int]) -> int | set[int]:
+        """Rules 1-3 on an option set: a value when a rule names the game, else the reduced options."""
+        hit = self._heap_rule(s)
+        if hit is not None:
+            self.rule_counts["1"] += 1
+            return hit
+        win = self.win
+        options = self.options
+        g_win = any(not win(o) for o in s)
+        if s and g_win and all(ZERO in options(o) for o in s):
+            self.rule_counts["2"] += 1
+            return ZERO
+        changed = True
+        while changed:
+            changed = False
+            for x in sorted(s, key=self.birthday, reverse=True):
+                rest = s - {x}
+                rest_win = not rest or any(not win(t) for t in rest)
+                if not rest and not g_win:
+                    continue  # the proviso: {x} is a loss and {} a win
+                if self._reversible_through(x, rest, rest_win):
+                    s = rest
+                    self.rule_counts["3"] += 1
+                    changed = True
+                    hit = self._heap_rule(s)
+                    if hit is not None:
+                        self.rule_counts["1"] += 1
+                        return hit
+                    break
+        return s
+
+    def _factor(self, s: set[int]) -> int | None:
+        """Rule 4: options ``Z`` and ``z + *1`` for every option ``z`` of ``Z``: the value ``Z + *1``."""
+        if len(s) < 2:
+            return None
+        top = max(self.birthday(o) for o in s)
+        for z in s:
+            if self.birthday(z) != top:
+                continue
+            oz = self.options(z)
+            if len(oz) + 1 == len(s) and all((c ^ 1) in s and (c ^ 1) != z for c in oz):
+                return z ^ 1
+        return None
+
+    def make(self, options: Iterable[int]) -> int:
+        """The value of the game whose options have these values, reduced."""
+        raw = set(options)
+        rk = _key(raw)
+        hit = self._raw.get(rk)
+        if hit is not None:
+            return hit
+        n = self._index.get(rk)
+        if n is not None:
+            hit = 2 * n
+        else:
+            reduced = self._reduce(raw)
+            if isinstance(reduced, int):
+                hit = reduced
+            else:
+                n = self._index.get(_key(reduced)) if reduced != raw else None
+                if n is not None:
+                    hit = 2 * n
+                else:
+                    hit = self._factor(reduced)
+                    if hit is not None:
+                        self.rule_counts["4"] += 1
+                    else:
+                        self.rule_counts["new"] += 1
+                        hit = 2 * self._new(sorted(reduced))
+        if hit & 1:
+            self._flagged.add(hit >> 1)
+        self._raw[rk] = hit
+        return hit
+
+    # ------------------------------------------------------------------- sums
+    def add(self, a: int, b: int) -> int:
+        """The value of ``a + b``: the bits add as ``*1 + *1 = 0``, the nodes are summed."""
+        bit = (a ^ b) & 1
+        na, nb = a >> 1, b >> 1
+        if na == 0 or nb == 0:
+            hit = 2 * (na | nb)
+        else:
+            if na > nb:
+                na, nb = nb, na
+            key = (na << 32) | nb
+            known = self._sums.get(key)
+            if known is None:
+                x, y = 2 * na, 2 * nb
+                opts = {self.add(o, y) for o in self.options(x)}
+                opts.update(self.add(x, o) for o in self.options(y))
+                known = self._sums[key] = self.make(opts)
+            hit = known
+        if bit:
+            hit ^= 1
+            self._flagged.add(hit >> 1)
+        return hit
+
+    def add_all(self, games: Iterable[int]) -> int:
+        """The value of a sum of several games."""
+        total = ZERO
+        for g in games:
+            total = self.add(total, g)
+        return total
+
+    def outcome(self, games: Sequence[int], heaps: Iterable[int] = ()) -> bool:
+        """Does the player to move win the sum of these trees and nim heaps (misère play)?
+
+        Every ``*1`` bit joins the heaps, trees that are heaps too, heaps are merged by
+        ``*1 + *n = *(n xor 1)``; then a memoised search over the sum's positions.
+        """
+        nodes: list[int] = []
+        hs = list(heaps)
+        for g in games:
+            k = self.heap_size(g)
+            if k is not None:
+                if k:
+                    hs.append(k)
+                continue
+            nodes.append(g & ~1)
+            if g & 1:
+                hs.append(1)
+        return self._outcome(tuple(sorted(nodes)), normal_heaps(hs))
+
+    def _outcome(self, trees: tuple[int, ...], heaps: tuple[int, ...]) -> bool:
+        if not trees:
+            return misere_nim_win(heaps)
+        if not heaps and len(trees) == 1:
+            return self.win(trees[0])
+        if heaps == (1,) and len(trees) == 1:
+            return self.win(trees[0] | 1)
+        key = (trees, heaps)
+        hit = self._outcomes.get(key)
+        if hit is None:
+            hit = self._outcomes[key] = self._search_sum(trees, heaps)
+        return hit
+
+    def _search_sum(self, trees: tuple[int, ...], heaps: tuple[int, ...]) -> bool:
+        """Win iff some move (in a tree or a heap) leaves a sum that is a loss."""
+        for i, g in enumerate(trees):
+            if i and trees[i - 1] == g:
+                continue
+            others = trees[:i] + trees[i + 1 :]
+            for o in sorted(self.options(g), key=self.win):
+                k = self.heap_size(o)
+                if k is not None:
+                    child = self._outcome(others, normal_heaps((*heaps, k)))
+                elif o & 1:
+                    child = self._outcome(tuple(sorted((*others, o ^ 1))), normal_heaps((*heaps, 1)))
+                else:
+                    child = self._outcome(tuple(sorted((*others, o))), heaps)
+                if not child:
+                    return True
+        for i, h in enumerate(heaps):
+            if i and heaps[i - 1] == h:
+                continue
+            rest = heaps[:i] + heaps[i + 1 :]
+            for k in range(h):
+                if not self._outcome(trees, normal_heaps((*rest, k))):
+                    return True
+        return False
+
+    # ----------------------------------------------------------------- memory
+    def forget(self) -> None:
+        """Empty the caches (sums, raw option sets, outcomes of sums): all can be made again."""
+        self._raw.clear()
+        self._sums.clear()
+        self._outcomes.clear()
+        self._sizes.clear()
+
+    def cached(self) -> int:
+        """How many entries the caches hold (what ``forget`` frees)."""
+        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes)
+
+    def nbytes(self) -> int:
+        """Bytes in the node arrays (options, starts, outcomes, birthdays)."""
+        return (
+            self._flat.itemsize * len(self._flat)
+            + self._start.itemsize * len(self._start)
+            + len(self._win)
+            + len(self._win1)
+            + self._depth.itemsize * len(self._depth)
+        )
+
+
+__all__ = ["STAR", "ZERO", "ReducedTreeStore"]
