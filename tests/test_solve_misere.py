@@ -312,3 +312,18 @@ def test_the_default_bound_is_a_share_of_the_machine_or_the_environment(monkeypa
     assert 0 < default_memory() < os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     monkeypatch.setenv(MEMORY_ENV, "3G")
     assert default_memory() == MisereSolver().memory == 3 * 2**30
+
+
+def test_the_command_line_takes_a_memory_bound(monkeypatch):
+    from click.testing import CliRunner
+
+    from sprouts_cli.cli import main
+
+    monkeypatch.setenv(MEMORY_ENV, "8G")  # restored after the test: the command line sets it
+    ok = CliRunner().invoke(main, ["solve", "0*4", "--misere", "--no-db", "--jobs", "1", "--memory", "256M"])
+    assert ok.exit_code == 0 and "first player loses" in ok.output
+    assert os.environ[MEMORY_ENV] == str(256 * 2**20)
+    bad = CliRunner().invoke(main, ["solve", "0*4", "--misere", "--no-db", "--memory", "lots"])
+    assert bad.exit_code == 2 and "--memory" in bad.output and "Traceback" not in bad.output
+    normal = CliRunner().invoke(main, ["solve", "0*4", "--no-db", "--memory", "1G"])
+    assert normal.exit_code == 2 and "--misere" in normal.output
