@@ -169,6 +169,7 @@ class MisereSolver:
             raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
         self.method = method
         self.store: TreeStore | ReducedTreeStore = store if store is not None else ReducedTreeStore()
+        self._nim_column = isinstance(self.store, ReducedTreeStore)
         #: The memory bound in bytes: past it the search forgets what it can make again.
         self.memory = memory if memory is not None else default_memory()
         #: Opened states between two readings of the memory in use.
@@ -330,6 +331,13 @@ class MisereSolver:
                 hs.append(k)
         if len(plain) >= 2:
             plain = self._combine(plain, hs)
+        if self._nim_column:
+            # A reduced tree with its *1 bit is its node plus *1: the bit joins the heaps, so
+            # states that differ only in where a *1 stands are one state (GLOP's nim column).
+            for i, t in enumerate(plain):
+                if t & 1:
+                    plain[i] = t ^ 1
+                    hs.append(1)
         return (tuple(sorted(open_lands)), tuple(sorted(plain)), normal_heaps(hs))
 
     def _size_key(self, land: str) -> tuple[int, int, str]:
