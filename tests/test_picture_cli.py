@@ -46,7 +46,7 @@ def test_layout_grid_and_outer(runner, tmp_path):
 
 def test_layout_refuses_what_cannot_be_drawn(runner, tmp_path):
     out = tmp_path / "g.json"
-    r = runner.invoke(main, ["layout", "ABC|ABC", "-o", str(out)])
+    r = runner.invoke(main, ["layout", "ABCD|ACBD", "-o", str(out)])
     assert r.exit_code == 2
     assert "cannot be drawn on the plane" in r.stderr
     assert "Traceback" not in r.output and not out.exists()

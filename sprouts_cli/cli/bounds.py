@@ -23,7 +23,7 @@ from ..engine.position import EulerCounts, euler_counts
 from ..errors import GameFileError, PictureError, SproutsError
 from ..limits import check_limits
 from ..solve.lengths import Land, LengthOracle, lands_of
-from .common import Item, Reporter, check_drawable, names_a_file, out, print_json, read_items, read_position
+from .common import Item, Reporter, names_a_file, out, print_json, read_items, read_position
 
 
 @dataclass
@@ -42,9 +42,8 @@ def load_item(item: Item, realise: bool = True) -> Loaded:
     if names_a_file(item.text):
         read_position(item.text, "bounds")  # a missing or oversized file is refused before any work
         return load_saved_game(Path(item.text))
-    p = Position.from_string(item.text)
+    p = Position.from_string(item.text)  # a string no drawing has is refused by the engine
     check_limits(p, "bounds")
-    check_drawable(p)  # as every command does: a string no drawing has is refused
     drawing = realised(p) if realise else None
     if drawing is None:
         return Loaded(p, stumps_known=False, drawing=p)

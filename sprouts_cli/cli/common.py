@@ -85,31 +85,9 @@ def read_position(text: str, command: str) -> Position:
             raise GameFileError(f"{text}: {e}") from None
         check_limits(p, command)
         return p
-    p = Position.from_string(text)
+    p = Position.from_string(text)  # the engine refuses strings no drawing has (``engine/drawing.py``)
     check_limits(p, command)
-    check_drawable(p)
     return p
-
-
-def check_drawable(p: Position) -> None:
-    """Refuse a string that no drawing has (``ABC|ABC``, ``1abab``), as ``layout`` does.
-
-    The reader checks that regions and pieces nest as a tree; whether the boundaries
-    also go round the right way is decided by drawing the position (the picture
-    layer's ``realise``, pure Python, linear in the size).  Every command asks this of
-    its inputs, so they all accept and refuse the same strings.
-    """
-    if all(len(b) == 1 for r in p.regions for b in r):
-        return  # lone spots and single corners: always drawable
-    from ..errors import PictureError
-    from ..picture.planar_map import realise
-
-    try:
-        realise(p.with_heaps(()))
-    except PictureError:
-        raise
-    except (ValueError, RecursionError):  # not a verdict on the position (bounds does the same)
-        return
 
 
 def read_game(text: str):

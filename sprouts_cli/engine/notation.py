@@ -440,12 +440,23 @@ def _build(parsed: _Parsed, text: str) -> Position:
         del land_col
     position = Position(regions, lives, parsed.heaps)
     from .canonical import nesting_problem
+    from .drawing import Undrawable, orient_land
 
+    turned = False
     for (lo, hi), col in zip(land_ranges, parsed.land_columns, strict=True):
         sub = Position.trusted(position.regions[lo:hi], position.lives)
         problem = nesting_problem(sub)
         if problem:
             raise NotationError(f"this land cannot be drawn on the plane: {problem}", text, col)
+        try:
+            agreeing = orient_land(sub.regions, position.lives)
+        except Undrawable as e:
+            raise NotationError(f"this land {e}", text, col) from None
+        if agreeing is not None:
+            regions[lo:hi] = agreeing
+            turned = True
+    if turned:  # the regions turned to agree: the drawing the string names
+        return Position.trusted(tuple(regions), position.lives, position.heaps)
     return position
 
 
