@@ -186,6 +186,7 @@ class Solution:
     win: bool  # True: the player to move wins
     nimber: int | None = None  # normal play, when asked for
     winning_moves: list[str] | None = None  # children lost for the opponent, when asked for
+    winning_words: list[str] | None = None  # the move to each of them in words (its spot numbers)
 
     @property
     def outcome(self) -> str:
@@ -230,7 +231,13 @@ def solution(
     finally:
         if table is not None:
             table.close()
-    return Solution(p.canonical, Rules.of(misere).value, win, value, winning)
+    said = None
+    if winning is not None:
+        from .engine.naming import words_of_children
+
+        named = words_of_children(p.engine)
+        said = [named[c] for c in winning]
+    return Solution(p.canonical, Rules.of(misere).value, win, value, winning, said)
 
 
 @dataclass(frozen=True)

@@ -267,7 +267,7 @@ def bounds_command(
     and what is proved is kept for the next inputs.  A length not proved within the
     time given is shown as '?' ('null' in JSON): the bound stands.
     """
-    report_bad = Reporter()
+    report_bad = Reporter(as_json)
     oracle = LengthOracle()
     limit = None if no_limit else seconds
     for item in read_items(positions):
@@ -281,7 +281,7 @@ def bounds_command(
             if as_json:
                 if show is not None:
                     report[f"{show}_game"] = line
-                print_json(report)
+                print_json({"input": item.text, **report})
             else:
                 print_report(report, limit, line, show or "")
         except SproutsError as e:

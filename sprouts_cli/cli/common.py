@@ -123,17 +123,29 @@ def where_and_what(source: str, error: Exception) -> str:
 
 
 class Reporter:
-    """Counts bad inputs and prints each as one red line on stderr."""
+    """Counts bad inputs and reports each: one red line on stderr, and with ``as_json``
+    also one JSON line on stdout in the input's place (``{"input", "error"}``, plus
+    ``"line"`` for a line of stdin), so that a pipeline gets one object per input, in
+    input order, and can join them on ``"input"``."""
 
-    def __init__(self) -> None:
+    def __init__(self, as_json: bool = False) -> None:
         self.failures = 0
+        self.as_json = as_json
 
-    def bad(self, item: Item | None, error: Exception) -> None:
+    def bad(self, item: Item | None, error: Exception, json_for: Item | None = None) -> None:
+        """Report one bad input; ``json_for`` is the input a JSON line names when ``item``
+        is None (the error already names it)."""
         self.failures += 1
         where = f"{item.where}: " if item is not None else ""
         if item is not None and item.line is None and str(error).startswith(f"{item.text}:"):
             where = ""  # a file's errors name the file already
         err.print(f"[red]error:[/red] {where}{_escape(str(error))}")
+        source = item if item is not None else json_for
+        if self.as_json and source is not None:
+            obj: dict[str, object] = {"input": source.text, "error": str(error)}
+            if source.line is not None:
+                obj["line"] = source.line
+            print_json(obj)
 
     def exit(self) -> None:
         """Exit with code 2 if any input was bad (after all the good ones were done)."""

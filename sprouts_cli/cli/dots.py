@@ -64,7 +64,7 @@ def solve_command(
     player to move gets with best play.  '-' reads one position per line of stdin."""
     from ..dots import DotsPosition, OutOfTime, Solver
 
-    reporter = Reporter()
+    reporter = Reporter(as_json)
     solvers: dict = {}
     unfinished = 0
     for item in read_items(positions):
@@ -88,6 +88,7 @@ def solve_command(
             if as_json:
                 print_json(
                     {
+                        "input": item.text,
                         "position": str(position),
                         "rule": _rule(must_complete),
                         "value": None,
@@ -109,6 +110,7 @@ def solve_command(
         if as_json:
             print_json(
                 {
+                    "input": item.text,
                     "position": str(position),
                     "rule": _rule(must_complete),
                     "value": result.value,

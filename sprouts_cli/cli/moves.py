@@ -18,7 +18,10 @@ from .positions import position_argument
 @click.command("moves")
 @click.argument("positions", nargs=-1, required=True)
 @click.option(
-    "--json", "as_json", is_flag=True, help='Print {"position", "moves": [{"words", "position"}]} per input.'
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"input", "position", "moves": [{"words", "position"}]} per input.',
 )
 def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
     """List the distinct legal moves of each POSITION in words, with the position each gives.
@@ -29,7 +32,7 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
     """
     from ..engine.naming import distinct_named_moves
 
-    report = Reporter()
+    report = Reporter(as_json)
     for item in read_items(positions):
         try:
             p = position_argument(item.text, "moves")
@@ -37,6 +40,7 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
             if as_json:
                 print_json(
                     {
+                        "input": item.text,
                         "position": p.canonical(),
                         "moves": [{"words": nm.words, "position": nm.canonical} for nm in named],
                     }
@@ -52,18 +56,16 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
 
 
 def _words_to_move(position, words: str):
-    """The one move the words name (NotationError, IllegalMoveError, or ambiguous words refused)."""
-    from ..engine.moves import apply_move
-    from ..engine.naming import moves_from_words, numbered_key, parse_words
+    """The move the words name (NotationError, IllegalMoveError, or ambiguous words refused).
 
-    fits = moves_from_words(position, parse_words(words))
-    outcomes = {numbered_key(apply_move(position, m, check=False))[:2] for m in fits}
-    if len(outcomes) > 1:
-        kids = sorted({apply_move(position, m, check=False).canonical() for m in fits})
-        raise SproutsError(
-            f"{words!r} fits {len(outcomes)} different moves; add 'giving' and one of: {', '.join(kids)}"
-        )
-    return fits[0]
+    Where every move the words fit gives the same position, any of them is the move
+    (as Alfeld §5.9 lets the drawing choose among interchangeable boundaries), so the
+    words ``sprouts moves`` prints are always accepted; where they give different
+    positions, ``moves`` adds ``giving`` and the position.
+    """
+    from ..engine.naming import move_from_words
+
+    return move_from_words(position, words)
 
 
 @click.command("move")

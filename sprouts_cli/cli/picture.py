@@ -136,7 +136,7 @@ def _report(report: Reporter, item: Item, error: Exception) -> None:
     if item.line is not None:
         report.bad(item, error)
     else:
-        report.bad(None, SproutsError(where_and_what(item.text, error)))
+        report.bad(None, SproutsError(where_and_what(item.text, error)), json_for=item)
 
 
 @click.command("layout")
@@ -198,7 +198,7 @@ def layout_command(
         check_output(output, LAYOUT_SUFFIXES)  # before any work, and before the heavy imports
     except SproutsError as e:
         fail(str(e))
-    report = Reporter()
+    report = Reporter(as_json)
     try:
         for item in read_items((source,)):
             t0 = time.perf_counter()
@@ -213,6 +213,7 @@ def layout_command(
             seconds = time.perf_counter() - t0
             if as_json:
                 obj = {
+                    "input": item.text,
                     "position": item.text,
                     "canonical": expected,
                     "min_clearance": round(float(clearance), 3),
@@ -326,7 +327,7 @@ def render_command(
         except SproutsError as e:
             fail(str(e))
     options = {"numbers": numbers, "lives": lives, "legend": legend, "scale": scale, "dpi": dpi}
-    report = Reporter()
+    report = Reporter(as_json)
     drawn = 0
     try:
         for item in read_items((source,)):
@@ -343,7 +344,12 @@ def render_command(
                 continue
             drawn += 1
             if as_json:
-                obj: dict[str, object] = {"position": item.text, "canonical": canonical, "output": target}
+                obj: dict[str, object] = {
+                    "input": item.text,
+                    "position": item.text,
+                    "canonical": canonical,
+                    "output": target,
+                }
                 obj["seconds"] = round(time.perf_counter() - t0, 3)
                 print_json(obj if item.line is None else {**obj, "line": item.line})
             elif not to_stdout:

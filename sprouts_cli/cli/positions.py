@@ -49,7 +49,7 @@ def canonical_command(positions: tuple[str, ...], reduced: bool, as_json: bool, 
     same form exactly when they are the same position (up to renaming, rotating,
     reordering and mirroring).
     """
-    report = Reporter()
+    report = Reporter(as_json)
     for item in read_items(positions):
         try:
             p = position_argument(item.text)  # a position string, or a saved game (.json)
@@ -75,7 +75,7 @@ def canonical_command(positions: tuple[str, ...], reduced: bool, as_json: bool, 
 
 @click.command("children")
 @click.argument("position")
-@click.option("--json", "as_json", is_flag=True, help="Print {position, count, children}.")
+@click.option("--json", "as_json", is_flag=True, help="Print {input, position, count, children} per input.")
 @dialect_option
 def children_command(position: str, as_json: bool, dialect: str) -> None:
     """List the distinct children of POSITION (canonical, sorted) and their count.
@@ -83,7 +83,7 @@ def children_command(position: str, as_json: bool, dialect: str) -> None:
     On a terminal they are shown as a numbered table; into a pipe or a file, one
     child per line and nothing else (so '| wc -l' counts them).
     """
-    report = Reporter()
+    report = Reporter(as_json)
     items = list(read_items((position,)))
     for item in items:
         try:
@@ -91,7 +91,12 @@ def children_command(position: str, as_json: bool, dialect: str) -> None:
             kids = sorted(_in_dialect(c, dialect) for c in p.children())
             if as_json:
                 print_json(
-                    {"position": _in_dialect(p.canonical(), dialect), "count": len(kids), "children": kids}
+                    {
+                        "input": item.text,
+                        "position": _in_dialect(p.canonical(), dialect),
+                        "count": len(kids),
+                        "children": kids,
+                    }
                 )
             elif not out.is_terminal:  # a pipe or a file: one child per line, nothing else
                 for k in kids:

@@ -282,7 +282,7 @@ def _solve_all(
     as_json: bool,
     backend: ClusterBackend | None = None,
 ) -> None:
-    report = Reporter()
+    report = Reporter(as_json)
     progress = _Progress()
     session = Session(table, jobs=jobs, misere=misere, progress=progress.update, cluster=backend)
     backend_fields = {"backend": session.backend, "workers": session.workers}
@@ -354,8 +354,14 @@ def _print(
     as_json: bool,
     where: dict | None = None,
 ):
+    words: dict[str, str] = {}
+    if "winning_moves" in result:
+        from ..engine.naming import words_of_children
+
+        words = words_of_children(p)
     if as_json:
         obj: dict[str, object] = {
+            "input": text,
             "position": text,
             "canonical": p.canonical(),
             "rules": Rules.of(misere).value,
@@ -365,6 +371,7 @@ def _print(
             obj["nimber"] = result["nimber"]
         if "winning_moves" in result:
             obj["winning_moves"] = result["winning_moves"]
+            obj["winning_move_words"] = [words.get(c) for c in result["winning_moves"]]
         obj["imported_facts_used"] = result["imported_facts_used"]
         obj["seconds"] = round(seconds, 3)
         obj["positions_solved"] = solved
@@ -385,8 +392,9 @@ def _print(
     if "winning_moves" in result:
         wins = result["winning_moves"]
         out.print(f"  winning moves: {len(wins)} of {result['children']} children", markup=False)
+        width = max((len(words.get(c, "")) for c in wins), default=0)
         for child in wins:
-            out.print(f"    {child}", markup=False)
+            out.print(f"    {words.get(child, ''):<{width}}  →  {child}", markup=False)
 
 
 def _seconds(s: float) -> str:

@@ -36,7 +36,7 @@ def solve_three(
         fail("--import fills the table of two-player results; it cannot be used with --players 3")
     if not positions:
         fail("give at least one position (or - to read them from stdin)")
-    report = Reporter()
+    report = Reporter(as_json)
     solver = ThreeSolver()
     try:
         for item in read_items(positions):
@@ -61,6 +61,7 @@ def solve_three(
 def _print(text: str, p: Position, result, forcing: list[str] | None, seconds: float, as_json: bool) -> None:
     if as_json:
         obj: dict = {
+            "input": text,
             "position": text,
             "canonical": p.canonical(),
             "players": 3,

@@ -284,6 +284,25 @@ def moves_from_words(p: Position, words: MoveWords) -> list[Move]:
     return moves
 
 
+def move_from_words(p: Position, text: str) -> Move:
+    """The move that the words ``text`` name in ``p``.
+
+    Where the words fit several moves that all give the same position (up to the
+    symmetries of the exact form), the first is the move: they are the same move for
+    the game, as interchangeable boundaries are (Alfeld §5.9).  Where they give
+    different positions the words are refused (IllegalMoveError), naming the positions
+    ``giving`` can choose from; :func:`move_words` always adds it in that case.
+    """
+    fits = moves_from_words(p, parse_words(text))
+    kids = sorted({apply_move(p, m, check=False).canonical() for m in fits})
+    if len(kids) > 1:
+        raise IllegalMoveError(
+            f"{text.strip()!r} fits moves giving {len(kids)} different positions; "
+            f"add 'giving' and one of: {', '.join(kids)}"
+        )
+    return fits[0]
+
+
 def _enclosures(
     p: Position, ri: int, bi: int, ci: int, cj: int, named: frozenset[int]
 ) -> list[tuple[Move, bool]]:
@@ -353,6 +372,12 @@ def distinct_named_moves(p: Position) -> list[NamedMove]:
     return named
 
 
+def words_of_children(p: Position) -> dict[str, str]:
+    """The words of one move to each distinct child, by the child's exact form (``p``'s own
+    spot numbers: a saved game's as drawn, a string's in order of appearance)."""
+    return {nm.canonical: nm.words for nm in distinct_named_moves(p)}
+
+
 def _words_order(words: str) -> tuple[list[int], int, list[int], str]:
     nums = [int(t) for t in re.findall(r"\d+", words.split(" giving ")[0])]
     return (nums[:2], len(nums), nums, words)
@@ -389,6 +414,7 @@ __all__ = [
     "describe_effect",
     "distinct_named_moves",
     "lives_text",
+    "move_from_words",
     "move_shape",
     "move_words",
     "moves_from_words",
@@ -400,4 +426,5 @@ __all__ = [
     "parse_words",
     "same_effect",
     "spot_list",
+    "words_of_children",
 ]
