@@ -58,7 +58,12 @@ def test_children_lists_and_counts() -> None:
     assert r.output.splitlines() == ["0.AB|AB", "1a1a"]  # into a pipe: one child per line (the count: wc -l)
     r = run("children", "--json", "0*3")
     obj = json.loads(r.output)
-    assert obj == {"position": "0*3", "count": 3, "children": ["0*2.AB|AB", "0.1a1a", "0.AB|0.AB"]}
+    assert obj == {
+        "input": "0*3",
+        "position": "0*3",
+        "count": 3,
+        "children": ["0*2.AB|AB", "0.1a1a", "0.AB|0.AB"],
+    }
 
 
 def test_children_bad_input() -> None:

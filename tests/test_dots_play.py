@@ -121,7 +121,7 @@ def test_cli_solve_text_json_and_stdin() -> None:
     r = run("dots", "solve", "-", "--json", "--must-complete", input="2x3\n# a comment\n1x1:1110\n")
     objs = [json.loads(line) for line in r.output.splitlines()]
     assert [o["value"] for o in objs] == [-2, 1]
-    assert set(objs[0]) == {"position", "rule", "value", "best_moves", "seconds", "nodes"}
+    assert set(objs[0]) == {"input", "position", "rule", "value", "best_moves", "seconds", "nodes"}
     assert objs[0]["rule"] == "must-complete" and objs[0]["best_moves"] is None
     r = run("dots", "solve", "1x1:1110", "--json", "--moves")
     assert json.loads(r.output)["best_moves"] == ["b1-b2"]

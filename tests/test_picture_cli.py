@@ -26,7 +26,7 @@ def test_layout_writes_a_game_that_reads_back(runner, tmp_path):
     r = runner.invoke(main, ["layout", "0.1a1a.AB|AB", "-o", str(out), "--json", "--jobs", "1"])
     assert r.exit_code == 0, r.output
     line = json.loads(r.stdout.strip().splitlines()[-1])
-    assert set(line) == {"position", "canonical", "min_clearance", "seconds", "output"}
+    assert set(line) == {"input", "position", "canonical", "min_clearance", "seconds", "output"}
     assert line["canonical"] == Position.from_string("0.1a1a.AB|AB").canonical()
     assert line["min_clearance"] > 0
     assert analyse(load_game(out)).canonical() == line["canonical"]

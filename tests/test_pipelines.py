@@ -39,9 +39,11 @@ def test_render_reads_stdin_and_numbers_its_outputs(tmp_path) -> None:
     r = CliRunner().invoke(main, ["render", "-", "-o", str(out), "--json", "--jobs", "1"], input=stdin)
     assert r.exit_code == 2  # the bad line, after the good ones were drawn
     lines = _json_lines(r.stdout)
+    assert lines[-1]["line"] == 5 and lines[-1]["input"] == "not a position" and lines[-1]["error"]
+    lines = lines[:-1]  # the refused line's object, in its place
     assert [(x["line"], x["canonical"]) for x in lines] == [(1, "0*2"), (4, "0.AB|AB")]
     assert [x["output"] for x in lines] == [str(tmp_path / "pic-1.svg"), str(tmp_path / "pic-4.svg")]
-    assert all(set(x) == {"position", "canonical", "output", "seconds", "line"} for x in lines)
+    assert all(set(x) == {"input", "position", "canonical", "output", "seconds", "line"} for x in lines)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pic-1.svg", "pic-4.svg"]
     assert "line 5:" in r.stderr
 
@@ -83,7 +85,7 @@ def test_layout_reads_stdin_with_json(tmp_path) -> None:
     lines = _json_lines(r.stdout)
     assert [x["line"] for x in lines] == [1, 2]
     for x in lines:
-        assert set(x) == {"position", "canonical", "min_clearance", "seconds", "output", "line"}
+        assert set(x) == {"input", "position", "canonical", "min_clearance", "seconds", "output", "line"}
         assert analyse(load_game(x["output"])).canonical() == x["canonical"]
     r = CliRunner().invoke(main, ["layout", "-", "-o", str(out), "--jobs", "1"], input="0*2\n")
     assert r.exit_code == 0 and r.stdout.strip().endswith("s)") and "g-1.json" in r.stdout

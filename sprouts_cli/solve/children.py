@@ -51,8 +51,9 @@ def read_land(text: str) -> Position:
     The solver reads back every land it expands, and the strings are its own (reduced
     forms of one land: no heaps, no blanks, nothing to report), so this trusts them
     and skips the checks and the column bookkeeping of ``notation.parse_position``:
-    about five times faster, and the same spots in the same order, hence the same
-    moves in the same order (``tests/test_solve_children.py`` compares the two).
+    about five times faster, and the same spots in the same order (``tests/test_solve_children.py``
+    compares the two).  Each region is read as written: the notation's reader also turns
+    regions to agree (``engine/drawing.py``), which changes no game and no reduced form.
     """
     lives: list[int] = []
     regions: list[tuple[tuple[int, ...], ...]] = []
