@@ -81,7 +81,9 @@ def test_stdin_and_a_bad_line() -> None:
     r = run("-", "--json", stdin="0*2\n# a comment\n0*2+\n1a1a\n")
     assert r.exit_code == 2
     objs = json_lines(r.stdout)
-    assert [o["position"] for o in objs] == ["0*2", "1a1a"]
+    assert [o["input"] for o in objs] == ["0*2", "0*2+", "1a1a"]
+    assert objs[1]["line"] == 3 and "column" in objs[1]["error"]
+    assert [o["position"] for o in objs if "error" not in o] == ["0*2", "1a1a"]
     assert "line 3" in r.stderr and "column" in r.stderr
     assert "Traceback" not in r.output
 

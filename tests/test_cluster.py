@@ -232,6 +232,9 @@ def test_cli_cluster_json_and_batches_in_input_order(local_ray) -> None:
     )
     assert result.exit_code == 2  # the bad line
     rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert [r["input"] for r in rows] == lines  # one object per line, the refused one in its place
+    assert "error" in rows[2]
+    rows = rows[:2] + rows[3:]
     assert [r["position"] for r in rows] == ["0*4", "0*2", "0*3+*1", "0*5"]
     assert [r["outcome"] for r in rows] == ["win", "loss", "loss", "win"]
     assert all(r["backend"] == "ray" and r["workers"] == 2 for r in rows)

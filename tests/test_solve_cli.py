@@ -36,8 +36,8 @@ def test_json_has_every_field(tmp_path) -> None:
     assert first["positions_solved"] > 0
     assert isinstance(first["seconds"], float)
     assert set(first) == {
-        "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "seconds", "positions_solved",
-        "imported_facts_used", "kernels", "backend", "workers",
+        "input", "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "winning_move_words",
+        "seconds", "positions_solved", "imported_facts_used", "kernels", "backend", "workers",
     }  # fmt: skip
     assert first["kernels"] in ("off", "jit", "aot", "python")  # what coded its lands (`sprouts kernels`)
     assert first["imported_facts_used"] is False
@@ -90,7 +90,8 @@ def test_winning_moves_for_people(tmp_path) -> None:
     lines = r.stdout.splitlines()
     wins = sorted(c for c in brute_children("0*3") if brute_nimber(c) == 0)
     assert lines[1].strip() == f"winning moves: {len(wins)} of 3 children"
-    assert [line.strip() for line in lines[2:]] == wins
+    assert [line.split("→")[-1].strip() for line in lines[2:]] == wins  # each beside its move in words
+    assert all(line.strip().startswith(("1 → ", "2 → ", "3 → ")) for line in lines[2:])
 
 
 def test_option_errors() -> None:
