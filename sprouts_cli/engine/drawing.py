@@ -36,8 +36,10 @@ kept as written).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .position import Boundary, Region
+if TYPE_CHECKING:  # types only: this module imports nothing of the engine (no import cycle)
+    from .position import Boundary, Region
 
 #: Directions tried for one piece before giving up on it (each a genus count).
 MAX_TRIALS = 1 << 14
