@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +29,8 @@ from .picture.model import Picture
 #: Spot colours by lives: seeds, sprouts, links, stumps.
 LIFE_COLOURS = {3: "#2a9d55", 2: "#2b6cb0", 1: "#e07b00", 0: "#8a8a8a"}
 CURVE_COLOUR = "#1d2733"
+#: The colour of the curves a move has just drawn (``highlight``), so a viewer sees the new curve.
+NEW_CURVE_COLOUR = "#d9480f"
 
 
 #: Words for the legend.
@@ -45,14 +48,19 @@ def render(
     legend: bool = False,
     scale: float = 1.0,
     dpi: float = BASE_DPI,
+    highlight: Sequence[int] = (),
 ) -> None:
-    """Draw the picture to ``path``; the format (SVG or PNG) follows the file's extension."""
+    """Draw the picture to ``path``; the format (SVG or PNG) follows the file's extension.
+
+    ``highlight``: indices of curves drawn in the new-curve colour (the last move's two curves).
+    """
     fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise SproutsError(f"{path}: cannot tell the format; the file name should end in .svg or .png")
     data = render_bytes(
-        pic, fmt, numbers=numbers, lives=lives, title=title, legend=legend, scale=scale, dpi=dpi
-    )
+        pic, fmt, numbers=numbers, lives=lives, title=title, legend=legend, scale=scale, dpi=dpi,
+        highlight=highlight,
+    )  # fmt: skip
     write_atomic(path, data)
 
 
@@ -65,6 +73,7 @@ def render_bytes(
     legend: bool = False,
     scale: float = 1.0,
     dpi: float = BASE_DPI,
+    highlight: Sequence[int] = (),
 ) -> bytes:
     import matplotlib
 
@@ -96,7 +105,8 @@ def render_bytes(
         ax.set_aspect("equal")
         ax.axis("off")
         ax.add_patch(plt.Rectangle((0, 0), w, h, facecolor="white", edgecolor="#d0d4d9", lw=1.0))
-        for c in pic.curves:
+        marked = set(highlight)
+        for e, c in enumerate(pic.curves):
             verts = [c.pieces[0, 0]]
             codes = [MPath.MOVETO]
             for pc in c.pieces:
@@ -104,7 +114,10 @@ def render_bytes(
                 codes.extend([MPath.CURVE4] * 3)
             ax.add_patch(
                 PathPatch(
-                    MPath(np.array(verts), codes), facecolor="none", edgecolor=CURVE_COLOUR, lw=1.6 * scale
+                    MPath(np.array(verts), codes),
+                    facecolor="none",
+                    edgecolor=NEW_CURVE_COLOUR if e in marked else CURVE_COLOUR,
+                    lw=(2.4 if e in marked else 1.6) * scale,
                 )
             )
         spot_lives = pic.lives()

@@ -62,19 +62,24 @@ def draw_frames(
     height: float = 450,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    fresh: bool = False,
 ) -> list[Picture]:
     """A checked picture of every position of the line of play, each move drawn into the last picture.
 
     As in ``sprouts play --save``: the start is laid out once and every move is drawn
     into the picture as it stands (the router, making room only when there is none),
     so spots keep their places from frame to frame; each picture is read back and
-    must be the game's position with the same spot numbers.
+    must be the game's position with the same spot numbers.  With ``fresh`` every
+    position is drawn afresh instead (Z and its polish: clean frames, but the spots
+    move from frame to frame), checked the same way.
     """
     from .engine.naming import moves_from_words, parse_words
     from .play.drawing import Drawer
     from .play.game import Game, PlayError
 
     steps = game.line_of_play
+    if fresh:
+        return _fresh_frames(game, width, height, jobs, progress)
     drawer = Drawer(width, height, jobs=jobs)
     play = Game(game.start, game.rules, first_to_move=game.first_to_move)
     pictures: list[Picture] = []
@@ -99,6 +104,32 @@ def draw_frames(
     return pictures
 
 
+def _fresh_frames(
+    game: ReplayedGame,
+    width: float,
+    height: float,
+    jobs: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[Picture]:
+    """Every position of the line of play drawn afresh, keeping the game's spot numbers (checked)."""
+    from .errors import PictureError
+    from .picture import analyse, layout_position
+
+    steps = game.line_of_play
+    pictures = []
+    for i, s in enumerate(steps):
+        if progress:
+            progress(i, len(steps))
+        try:
+            pic = layout_position(s.position, width, height, jobs=jobs)
+        except PictureError as e:
+            raise SproutsError(f"position {i} cannot be drawn afresh: {e}") from None
+        if numbered_key(analyse(pic))[:2] != numbered_key(s.position)[:2]:
+            raise SproutsError(f"position {i} drawn afresh does not keep the game's spot numbers")
+        pictures.append(pic)
+    return pictures
+
+
 def _drawn(drawer: Drawer) -> Picture:
     """The picture a drawer holds once it has drawn (it always holds one then)."""
     assert drawer.picture is not None
@@ -111,11 +142,30 @@ def frame_title(f: Frame, game: ReplayedGame) -> str:
     return f"move {f.move}: {f.words}"
 
 
-def svg_of(pic, title: str | None) -> str:
-    """The picture as SVG text (no XML prologue: ready to be inlined)."""
+def new_curves(pic) -> tuple[int, ...]:
+    """The curves of the move that made the picture's newest spot (a move's spot is numbered last)."""
+    if not len(pic.spots) or not pic.curves:
+        return ()
+    z = len(pic.spots) - 1
+    mine = tuple(e for e, c in enumerate(pic.curves) if z in (c.a, c.b))
+    return mine if len(mine) == 2 else ()
+
+
+def moves_left(lower: int, upper: int) -> str:
+    """How many moves are left, as a reader says it: "game over", "exactly 2 left", "2–5 left"."""
+    if upper == 0:
+        return "game over"
+    if lower == upper:
+        return f"exactly {upper} left"
+    return f"{lower}–{upper} left"
+
+
+def svg_of(pic, title: str | None, highlight: tuple[int, ...] = ()) -> str:
+    """The picture as SVG text (no XML prologue: ready to be inlined); ``highlight``: curves marked new."""
     from .render import render_bytes
 
-    text = render_bytes(pic, "svg", numbers=True, lives=True, title=title).decode("utf-8")
+    data = render_bytes(pic, "svg", numbers=True, lives=True, title=title, highlight=highlight)
+    text = data.decode("utf-8")
     start = text.find("<svg")
     return text[start:]
 
@@ -157,7 +207,7 @@ def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: 
         items.append(
             f'<li data-k="{i}"><button type="button" class="move" data-k="{i}">{esc(label)}</button>'
             f' <code>{esc(f.position.canonical())}</code>'
-            f' <span class="left">{f.lower}–{f.upper} left</span></li>'
+            f' <span class="left">{esc(moves_left(f.lower, f.upper))}</span></li>'
         )
     ended = game.ended or {}
     result = ""
@@ -187,7 +237,10 @@ def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, sour
     from .files import write_atomic
 
     frames = frames_of(game)
-    svgs = [svg_of(pic, None) for pic in pictures]  # the caption names the move
+    # the caption names the move; the move's new curve is marked
+    svgs = [
+        svg_of(pic, None, new_curves(pic) if f.move else ()) for f, pic in zip(frames, pictures, strict=True)
+    ]
     write_atomic(path, html_page(game, frames, svgs, source))
 
 
@@ -248,13 +301,17 @@ PAGE = """<!DOCTYPE html>
 body {{ font-family: system-ui, sans-serif; margin: 1em 2em; color: #1d2733; }}
 h1 {{ font-size: 1.3em; margin-bottom: 0.2em; }}
 .about {{ color: #555; margin-top: 0; }}
-main {{ display: flex; gap: 2em; align-items: flex-start; flex-wrap: wrap; }}
+main {{ display: grid; grid-template-columns: minmax(0, 1fr) minmax(15em, 28em); gap: 1.5em;
+        align-items: start; }}
+@media (max-width: 700px) {{ main {{ grid-template-columns: 1fr; }} }}
 .frame {{ margin: 0; }}
-.frame svg {{ max-width: 640px; height: auto; border: 1px solid #d0d4d9; }}
+.frame svg {{ width: 100%; height: auto; max-height: calc(100vh - 12em); border: 1px solid #d0d4d9; }}
+.moves h2 {{ margin-top: 0; }}
 figcaption {{ font-family: monospace; margin-top: 0.3em; }}
 .controls {{ display: flex; gap: 0.5em; align-items: center; margin: 0.6em 0; }}
 #slider {{ width: 320px; }}
-ol {{ list-style: none; padding: 0; margin: 0; max-height: 560px; overflow-y: auto; position: relative; }}
+ol {{ list-style: none; padding: 0; margin: 0; max-height: calc(100vh - 10em); overflow-y: auto;
+      position: relative; }}
 li {{ padding: 0.15em 0.3em; }}
 li.current {{ background: #fff3c4; }}
 button.move {{ background: none; border: none; padding: 0; cursor: pointer; font: inherit; }}
@@ -278,9 +335,9 @@ code {{ color: #555; }}
 <div id="frames">
 {figures}
 </div>
-<p class="result">{result}</p>
+<p class="result" id="result" hidden>{result}</p>
 </section>
-<section>
+<section class="moves">
 <h2>Moves</h2>
 <ol id="moves">
 {items}
@@ -313,6 +370,7 @@ code {{ color: #555; }}
     var item = document.querySelector('li[data-k="' + k + '"]');
     if (item) {{ item.classList.add("current"); keepInView(item); }}
     slider.value = String(k);
+    document.getElementById("result").hidden = k !== last;  // the result belongs to the end
     status.textContent = "position " + k + " of " + last + ": " + data.positions[k];
     document.body.setAttribute("data-current", String(k));
     try {{ history.replaceState(null, "", "#k=" + k); }} catch (err) {{ /* not where it is refused */ }}

@@ -128,3 +128,47 @@ def test_a_loop_round_more_gets_more_room():
     r = draw(pic, m, ("M", "A", "R", "Z"), a)
     rooms = region_rooms(r.picture, r.analysis)
     assert min(rooms) >= 2 * D0
+
+
+# ----------------------------------------------------------------------------- A and R add no wobble
+
+
+def _position(spots: int, seed: int, moves: int) -> Position:
+    import random
+
+    from sprouts_cli.engine.moves import random_move
+
+    rng = random.Random(seed)
+    p = Position.start(spots)
+    for _ in range(moves):
+        m = random_move(p, rng)
+        if m is None:
+            break
+        p = apply_move(p, m)
+    return p
+
+
+@pytest.mark.parametrize(("spots", "seed", "moves"), [(4, 2, 4), (5, 3, 4), (5, 4, 5), (6, 6, 6)])
+def test_adjust_and_rearrange_keep_smooth_pictures_smooth(spots, seed, moves):
+    from sprouts_cli.picture.quality import total_turning
+    from sprouts_cli.picture.relax import relax
+
+    p = _position(spots, seed, moves)
+    pic = layout_position(p, 800, 600, jobs=1)  # a fresh drawing: smooth curves
+    before = total_turning(pic)
+    for mode in ("adjust", "rearrange"):
+        out = relax(pic, mode)
+        assert analyse_picture(out).position.canonical() == p.canonical()
+        assert total_turning(out) <= 1.10 * before, mode
+
+
+def test_a_chain_is_not_smoothed_through_a_corner():
+    from sprouts_cli.picture.relax import Params, picture_corners, skeleton_from_picture, smooth_chains
+
+    # spot 2 joins two curves at a right angle: no spline runs through it
+    pic = picture([(100, 100), (300, 100), (300, 300)], [(0, 1, [(200, 100)]), (1, 2, [(300, 200)])])
+    assert picture_corners(pic) == frozenset({1})
+    sk = skeleton_from_picture(pic, analyse_picture(pic), Params().spacing, picture_corners(pic))
+    assert len(smooth_chains(sk)) == 2
+    straight = picture([(100, 100), (300, 100), (500, 100)], [(0, 1, [(200, 100)]), (1, 2, [(400, 100)])])
+    assert picture_corners(straight) == frozenset()

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from sprouts_cli.cli import main
 from sprouts_cli.log import replay_log
-from sprouts_cli.replay_html import prefix_ids
+from sprouts_cli.render import NEW_CURVE_COLOUR
+from sprouts_cli.replay_html import moves_left, prefix_ids
 
 SVG = "{http://www.w3.org/2000/svg}svg"
 
@@ -107,6 +108,49 @@ def test_prefix_ids_renames_references() -> None:
     assert 'id="f2-c1"' in out and "url(#f2-c1)" in out and 'href="#f2-c1"' in out
 
 
+def test_new_curve_marked_and_moves_left_in_words(watched) -> None:
+    page, _, moves = watched
+    text = page.read_text()
+    frames = re.findall(r'<figure class="frame".*?</figure>', text, flags=re.S)
+    assert len(frames) == moves + 1
+    assert NEW_CURVE_COLOUR not in frames[0]  # the start has no new curve
+    assert all(f.count(NEW_CURVE_COLOUR) == 2 for f in frames[1:])  # a move's two curves
+    left = re.findall(r'<span class="left">([^<]*)</span>', text)
+    assert left[-1] == "game over"
+    assert not any(re.fullmatch(r"(\d+)–\1 left", x) for x in left)  # never "2–2 left"
+    assert moves_left(2, 2) == "exactly 2 left" and moves_left(1, 4) == "1–4 left"
+    assert 'id="result" hidden' in text
+
+
+def test_fresh_frames_keep_the_spot_numbers(tmp_path: Path, watched) -> None:
+    page, _, moves = watched
+    log = page.with_name("game.log")
+    fresh = tmp_path / "fresh.html"
+    r = run("replay", str(log), "--html", str(fresh), "--area", "400x300", "--fresh")
+    assert r.exit_code == 0, r.output
+    assert fresh.read_text().count('<figure class="frame"') == moves + 1
+    out = tmp_path / "last.json"
+    r = run("replay", str(log), "-o", str(out), "--fresh")
+    assert r.exit_code == 0, r.output
+    from sprouts_cli.engine.naming import numbered_key
+    from sprouts_cli.picture import analyse, load_game
+
+    last = replay_log(log).games[-1].line_of_play[-1].position
+    assert numbered_key(analyse(load_game(out)))[:2] == numbered_key(last)[:2]
+
+
+def test_dots_render_scale(tmp_path: Path) -> None:
+    import struct
+
+    sizes = []
+    for scale in ("1", "2"):
+        png = tmp_path / f"d{scale}.png"
+        r = run("dots", "render", "2x3:" + "0" * 17, "-o", str(png), "--scale", scale)
+        assert r.exit_code == 0, r.output
+        sizes.append(struct.unpack(">II", png.read_bytes()[16:24]))
+    assert sizes[1][0] == 2 * sizes[0][0] and sizes[1][1] == 2 * sizes[0][1]
+
+
 def test_refusals(tmp_path: Path) -> None:
     r = run("replay", str(tmp_path / "none.log"), "--html", str(tmp_path / "x.txt"))
     assert r.exit_code == 2 and ".html" in r.output
@@ -124,6 +168,14 @@ def test_the_page_in_a_real_browser(watched, tmp_path: Path) -> None:
         shown = "[...document.querySelectorAll('figure.frame')].filter(f => !f.hidden).map(f => f.id)"
         assert browser.evaluate(current) == "0"
         assert browser.evaluate(shown) == ["frame-0"]
+        result_hidden = "document.getElementById('result').hidden"
+        assert browser.evaluate(result_hidden) is True  # the winner is not told at the start
+        # the move list stands beside the picture, not under it
+        beside = (
+            "document.querySelector('#moves').getBoundingClientRect().left >"
+            " document.querySelector('#frames').getBoundingClientRect().right - 1"
+        )
+        assert browser.evaluate(beside) is True
         for k in range(1, 4):
             browser.press("ArrowRight", KEYS["ArrowRight"])
             assert browser.evaluate(current) == str(k)
@@ -131,6 +183,7 @@ def test_the_page_in_a_real_browser(watched, tmp_path: Path) -> None:
         assert browser.evaluate("document.getElementById('slider').value") == "3"
         browser.press("End", KEYS["End"])
         assert browser.evaluate(current) == str(moves)
+        assert browser.evaluate(result_hidden) is False
         browser.press("ArrowRight", KEYS["ArrowRight"])  # nothing after the end
         assert browser.evaluate(current) == str(moves)
         browser.press("ArrowLeft", KEYS["ArrowLeft"])

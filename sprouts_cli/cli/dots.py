@@ -405,7 +405,13 @@ def run_replay(log: str, game_number: int | None, at: int | None, output: str | 
 @click.option(
     "--title/--no-title", default=True, help="Write the position (or game and score) above the board."
 )
-def render_command(position: str, output: str, game_number: int | None, at: int | None, title: bool) -> None:
+@click.option(
+    "--scale", type=click.FloatRange(min=0.25, max=8), default=1.0, show_default=True,
+    help="A larger picture: lines, dots and text with it (2 reads well on a projector).",
+)  # fmt: skip
+def render_command(
+    position: str, output: str, game_number: int | None, at: int | None, title: bool, scale: float = 1.0
+) -> None:
     """Draw POSITION ('RxC:LINES', or a game of a Dots-and-Boxes log): dots, lines in the
     colour of the player who drew them, taken boxes in their owner's colour with A or B
     (grey and black when a position string does not say who)."""
@@ -429,14 +435,14 @@ def render_command(position: str, output: str, game_number: int | None, at: int 
         step = g.steps[k]
         label = f"game {g.number}, move {k}: A {step.score[0]} - B {step.score[1]}" if title else None
         try:
-            render_dots(step.position, output, step.line_owner, step.box_owner, title=label)
+            render_dots(step.position, output, step.line_owner, step.box_owner, title=label, scale=scale)
         except SproutsError as e:
             fail(str(e))
         err.print(f"wrote {output}", style="dim")
         return
     try:
         p = DotsPosition.parse(position)
-        render_dots(p, output, title=str(p) if title else None)
+        render_dots(p, output, title=str(p) if title else None, scale=scale)
     except SproutsError as e:
         fail(str(e))
     err.print(f"wrote {output}", style="dim")

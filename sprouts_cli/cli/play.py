@@ -344,6 +344,10 @@ def _start_position(start: str | None, spots: int | None):
     "--svg", "svg_dir", type=click.Path(file_okay=False),
     help="Draw the game move by move, each move into the previous picture; a picture per move here.",
 )  # fmt: skip
+@click.option(
+    "--fresh", is_flag=True,
+    help="Draw each position afresh (Z and polish) for -o, --svg, --html and --gif, not move by move.",
+)  # fmt: skip
 def replay_log_command(
     log: str,
     game_number: int | None,
@@ -354,6 +358,7 @@ def replay_log_command(
     html_path: str | None,
     gif_path: str | None,
     svg_dir: str | None = None,
+    fresh: bool = False,
 ) -> None:
     """Rebuild every position of every game in LOG and check every move.
 
@@ -420,7 +425,7 @@ def replay_log_command(
             step = chosen.line_of_play[k]
             try:
                 if output:
-                    _write_output(output, chosen, k, width, height)
+                    _write_output(output, chosen, k, width, height, fresh)
                     err.print(f"wrote {output} (game {chosen.number}, after move {k})", style="dim")
                 elif not as_json:
                     _print_step(chosen, step)
@@ -429,9 +434,9 @@ def replay_log_command(
     if watch and chosen is not None and result.error is None:
         from .watch import write_watch
 
-        write_watch(chosen, html_path, gif_path, log, width, height)
+        write_watch(chosen, html_path, gif_path, log, width, height, fresh)
     if svg_dir and chosen is not None:
-        _draw_svgs(chosen, svg_dir, width, height, at)
+        _draw_svgs(chosen, svg_dir, width, height, at, fresh)
     if result.error is not None:
         fail(f"{log}: {result.error}")
     if not as_json and at is None and not output and not watch:
@@ -479,7 +484,7 @@ def _print_step(g, step) -> None:
     print_data(f"lives {step.position.total_lives}; moves left between {lower} and {upper}")
 
 
-def _draw_svgs(g, svg_dir: str, width: float, height: float, at: int | None) -> None:
+def _draw_svgs(g, svg_dir: str, width: float, height: float, at: int | None, fresh: bool = False) -> None:
     """Every position of the game's line of play (up to ``at``), drawn move by move, as SVG files."""
     from ..errors import PictureError
     from ..play.drawing import draw_line_of_play
@@ -488,14 +493,19 @@ def _draw_svgs(g, svg_dir: str, width: float, height: float, at: int | None) -> 
     titles = [
         f"game {g.number}, move {s.move}: {s.text}" if s.move else f"game {g.number}: start" for s in steps
     ]
+    from .watch import end_progress, progress_line
+
     try:
-        draw_line_of_play(steps, width, height, svg_dir, titles)
+        shown = progress_line("drawing position")
+        draw_line_of_play(steps, width, height, svg_dir, titles, progress=shown, fresh=fresh)
     except (PictureError, SproutsError) as e:
+        end_progress()
         fail(f"game {g.number}: {e}")
+    end_progress()
     err.print(f"wrote {len(steps)} pictures to {svg_dir} (game {g.number})", style="dim")
 
 
-def _write_output(path: str, g, k: int, width: float, height: float) -> None:
+def _write_output(path: str, g, k: int, width: float, height: float, fresh: bool = False) -> None:
     from ..errors import PictureError
     from ..picture import save_game
     from ..play.drawing import draw_line_of_play
@@ -504,7 +514,13 @@ def _write_output(path: str, g, k: int, width: float, height: float) -> None:
     p = g.line_of_play[k].position
     try:
         # drawn move by move, as the game was: the same picture a replay with --svg shows
-        pic = draw_line_of_play(g.line_of_play[: k + 1], width, height)
+        from .watch import end_progress, progress_line
+
+        try:
+            shown = progress_line("drawing position")
+            pic = draw_line_of_play(g.line_of_play[: k + 1], width, height, progress=shown, fresh=fresh)
+        finally:
+            end_progress()
     except PictureError as e:
         raise SproutsError(f"the position cannot be drawn: {e}") from None
     meta = pic.meta.setdefault("game", {})

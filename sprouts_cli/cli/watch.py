@@ -2,27 +2,54 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+
 from ..errors import SproutsError
 from .common import err, fail
 
 
-def write_watch(
-    game, html_path: str | None, gif_path: str | None, source: str, width: float, height: float
-) -> None:
-    """Draw every position of ``game`` once and write the page and/or the animation."""
-    from ..replay_html import draw_frames, frames_of, write_gif, write_html
-
-    frames = frames_of(game)
+def progress_line(what: str) -> Callable[[int, int], None]:
+    """A progress report on stderr that rewrites one line ("drawing position 3 of 27"), on a terminal only."""
     live = err.is_terminal
 
     def progress(i: int, total: int) -> None:
         if live:
-            err.print(f"\rdrawing position {i + 1} of {total}", end="", markup=False)
+            sys.stderr.write(f"\r\033[K{what} {i + 1} of {total}")
+            sys.stderr.flush()
 
+    return progress
+
+
+def end_progress() -> None:
+    """Clear the progress line (a terminal only)."""
+    if err.is_terminal:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
+def write_watch(
+    game,
+    html_path: str | None,
+    gif_path: str | None,
+    source: str,
+    width: float,
+    height: float,
+    fresh: bool = False,
+) -> None:
+    """Draw every position of ``game`` once and write the page and/or the animation.
+
+    ``fresh``: every position drawn afresh (Z and polish) rather than move by move.
+    """
+    from ..replay_html import draw_frames, frames_of, write_gif, write_html
+
+    frames = frames_of(game)
+    progress = progress_line("drawing position")
     try:
-        pictures = draw_frames(game, width, height, progress=progress)
-        if live:
-            err.print("", markup=False)
+        try:
+            pictures = draw_frames(game, width, height, progress=progress, fresh=fresh)
+        finally:
+            end_progress()
         if html_path:
             write_html(html_path, game, pictures, source=f"replayed from {source}")
             err.print(f"wrote {html_path} ({len(frames)} positions)", markup=False)

@@ -32,12 +32,16 @@ def render_dots(
     line_owner: dict[int, int] | None = None,
     box_owner: dict[int, int] | None = None,
     title: str | None = None,
+    scale: float = 1.0,
 ) -> None:
-    """Draw the position to ``path``; the format follows the extension (.svg or .png)."""
+    """Draw the position to ``path``; the format follows the extension (.svg or .png).
+
+    ``scale`` enlarges the whole picture, its lines, dots and text (2: twice as wide).
+    """
     fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise SproutsError(f"{path}: cannot tell the format; the file name should end in .svg or .png")
-    write_atomic(path, render_dots_bytes(position, fmt, line_owner, box_owner, title))
+    write_atomic(path, render_dots_bytes(position, fmt, line_owner, box_owner, title, scale))
 
 
 def render_dots_bytes(
@@ -46,6 +50,7 @@ def render_dots_bytes(
     line_owner: dict[int, int] | None = None,
     box_owner: dict[int, int] | None = None,
     title: str | None = None,
+    scale: float = 1.0,
 ) -> bytes:
     import matplotlib
 
@@ -63,9 +68,9 @@ def render_dots_bytes(
         "font.family": "DejaVu Sans",
     }
     with matplotlib.rc_context(rc):
-        scale = 0.9
+        inch = 0.9 * scale
         fig = plt.figure(
-            figsize=(scale * (board.cols + 1.2), scale * (board.rows + 1.2 + (0.4 if title else 0)))
+            figsize=(inch * (board.cols + 1.2), inch * (board.rows + 1.2 + (0.4 if title else 0)))
         )
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_xlim(-0.6, board.cols + 0.6)
@@ -85,7 +90,7 @@ def render_dots_bytes(
                     INITIALS[owner],
                     ha="center",
                     va="center",
-                    fontsize=16,
+                    fontsize=16 * scale,
                     color=LINE_COLOURS[owner],
                     fontweight="bold",
                 )
@@ -93,19 +98,27 @@ def render_dots_bytes(
             (r1, c1), (r2, c2) = board.endpoints(line)
             if position.drawn(line):
                 colour = LINE_COLOURS.get(line_owner.get(line), LINE_COLOURS[None])
-                ax.plot([c1, c2], [r1, r2], color=colour, linewidth=4, solid_capstyle="round", zorder=2)
+                ax.plot(
+                    [c1, c2], [r1, r2], color=colour, linewidth=4 * scale, solid_capstyle="round", zorder=2
+                )
             else:
-                ax.plot([c1, c2], [r1, r2], color="#c8c8c8", linewidth=0.8, linestyle=":", zorder=1)
+                ax.plot([c1, c2], [r1, r2], color="#c8c8c8", linewidth=0.8 * scale, linestyle=":", zorder=1)
         for r in range(board.rows + 1):
-            ax.text(-0.4, r, str(r + 1), ha="center", va="center", fontsize=9, color="#666666")
+            ax.text(-0.4, r, str(r + 1), ha="center", va="center", fontsize=9 * scale, color="#666666")
             for c in range(board.cols + 1):
-                ax.plot([c], [r], marker="o", markersize=7, color="black", zorder=3)
+                ax.plot([c], [r], marker="o", markersize=7 * scale, color="black", zorder=3)
         for c in range(board.cols + 1):
             ax.text(
-                c, board.rows + 0.4, chr(ord("a") + c), ha="center", va="center", fontsize=9, color="#666666"
+                c,
+                board.rows + 0.4,
+                chr(ord("a") + c),
+                ha="center",
+                va="center",
+                fontsize=9 * scale,
+                color="#666666",
             )
         if title:
-            ax.text(board.cols / 2, -0.75, title, ha="center", va="center", fontsize=9)
+            ax.text(board.cols / 2, -0.75, title, ha="center", va="center", fontsize=9 * scale)
         buf = io.BytesIO()
         fig.savefig(buf, format=fmt, dpi=100, metadata={"Date": None} if fmt == "svg" else {"Software": None})
         plt.close(fig)

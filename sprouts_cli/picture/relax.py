@@ -29,6 +29,7 @@ the others): when it answers True the work ends with PictureError.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable
@@ -47,6 +48,13 @@ REACH = 120.0  # px: how far the step caps look (so no step is longer than REACH
 STAGE_STEPS = (120, 100, 220)  # descent steps of the polish's stages (spots grow between them)
 HOPS = 4  # a point does not feel its own chain within this many steps along it
 STALL = 24  # steps without a visible change before the descent stops
+#: A chain of curves is smoothed as one spline through a two-curve spot only where it turns less
+#: than this there (radians); at a sharper corner each side gets its own spline.
+CORNER_ANGLE = math.radians(50.0)
+#: A and R charge bending at this many times Z's polish: they start from a drawn picture and must
+#: not trade its smooth curves for waves (with Z's weight, A on a fresh drawing raised the total
+#: turning by up to 2.7×); Z's polish straightens a grid drawing and keeps the lighter weight.
+AR_BEND = 4.0
 
 #: A test asked between steps of long work; True means give the work up.
 Stop = Callable[[], bool]
@@ -90,6 +98,9 @@ class Skeleton:
     height: float
     region_walks: list[list[tuple[int, ...]]]  # per region: its walks as half-edge cycles (or empty)
     region_lives: list[int]
+    #: two-curve spots where the picture has a corner (an older spot joined by two moves): no bend is
+    #: charged through them and the smooth curves are cut there (A keeps such a spot's corner)
+    corners: frozenset[int] = frozenset()
     segs: np.ndarray = field(init=False)
     pt_chain: np.ndarray = field(init=False)
     pt_pos: np.ndarray = field(init=False)
@@ -131,7 +142,7 @@ class Skeleton:
             around.setdefault(int(pts[-1]), []).append(int(pts[-2]))
         spread = []
         for s, nb in around.items():
-            if len(nb) == 2 and nb[0] != nb[1]:
+            if len(nb) == 2 and nb[0] != nb[1] and s not in self.corners:
                 bend.append((nb[0], s, nb[1]))
             if len(nb) == 3:
                 ang = [math.atan2(*(self.P[q] - self.P[s])[::-1]) for q in nb]
@@ -228,12 +239,14 @@ class Skeleton:
 # --------------------------------------------------------------------------- building skeletons
 
 
-def skeleton_from_picture(pic: Picture, analysis: Analysis, spacing: float) -> Skeleton:
+def skeleton_from_picture(
+    pic: Picture, analysis: Analysis, spacing: float, corners: frozenset[int] = frozenset()
+) -> Skeleton:
     """Polylines that follow the picture's curves closely enough to have its topology (checked)."""
     expected = analysis.position.canonical()
     for density in (1.0, 0.5, 0.25, 0.125):
         pts_list = [_curve_points(c, spacing * density) for c in pic.curves]
-        sk = _assemble(pic, analysis, pts_list)
+        sk = _assemble(pic, analysis, pts_list, corners)
         poly = skeleton_picture(sk, smooth=False)
         try:
             if analyse_picture(poly).position.canonical() == expected:
@@ -241,6 +254,27 @@ def skeleton_from_picture(pic: Picture, analysis: Analysis, spacing: float) -> S
         except PictureError:
             pass
     raise PictureError("the curves are too tangled to follow with polylines; try Z (sprouts layout) instead")
+
+
+def picture_corners(pic: Picture, angle: float = CORNER_ANGLE) -> frozenset[int]:
+    """The two-curve spots at which the picture's curves turn by more than ``angle`` (radians)."""
+    leaving: dict[int, list[np.ndarray]] = {}
+    for c in pic.curves:
+        if c.a == c.b:
+            continue
+        for s, pts in ((c.a, c.pieces[0]), (c.b, c.pieces[-1][::-1])):
+            d = next((p - pts[0] for p in pts[1:] if float(np.hypot(*(p - pts[0]))) > 1e-9), None)
+            if d is not None:
+                leaving.setdefault(s, []).append(d / float(np.hypot(*d)))
+    degrees = pic.degrees()
+    out = set()
+    for s, ds in leaving.items():
+        if len(ds) == 2 and int(degrees[s]) == 2:
+            # straight through: the two curves leave in opposite directions
+            turn = math.pi - math.acos(max(-1.0, min(1.0, float(ds[0] @ ds[1]))))
+            if turn > angle:
+                out.add(s)
+    return frozenset(out)
 
 
 def _curve_points(c: Curve, spacing: float) -> np.ndarray:
@@ -262,7 +296,9 @@ def _curve_points(c: Curve, spacing: float) -> np.ndarray:
     return np.array(pts)
 
 
-def _assemble(pic: Picture, analysis: Analysis, pts_list: list[np.ndarray]) -> Skeleton:
+def _assemble(
+    pic: Picture, analysis: Analysis, pts_list: list[np.ndarray], corners: frozenset[int] = frozenset()
+) -> Skeleton:
     n = len(pic.spots)
     P = [pic.spots.copy()]
     curve_pts = []
@@ -278,7 +314,7 @@ def _assemble(pic: Picture, analysis: Analysis, pts_list: list[np.ndarray]) -> S
     lives = [analysis.position.region_lives(i) for i in range(len(analysis.map.regions))]
     return Skeleton(
         allp, n, np.asarray(pic.sizes, dtype=float).copy(), curve_pts, [(c.a, c.b) for c in pic.curves],
-        pic.width, pic.height, regions, lives,
+        pic.width, pic.height, regions, lives, corners,
     )  # fmt: skip
 
 
@@ -313,7 +349,7 @@ def respace(sk: Skeleton, spacing: float) -> Skeleton | None:
         P.append(inner)
     new = Skeleton(
         np.concatenate(P), sk.n_spots, sk.sizes.copy(), curve_pts, sk.curve_ab, sk.width, sk.height,
-        sk.region_walks, sk.region_lives,
+        sk.region_walks, sk.region_lives, sk.corners,
     )  # fmt: skip
     if new.crosses() or not np.isfinite(new.energy(new.P, Params().array())[0]):
         return None
@@ -498,6 +534,58 @@ def chains(sk: Skeleton) -> list[tuple[list[tuple[int, bool]], bool]]:
     return out
 
 
+CORNER = CORNER_ANGLE
+
+
+def smooth_chains(sk: Skeleton, P: np.ndarray | None = None) -> list[tuple[list[tuple[int, bool]], bool]]:
+    """The chains of :func:`chains`, cut at the two-curve spots where they turn sharply.
+
+    One C² spline through a corner rings: it overshoots on both sides and every
+    curve of the chain beyond the corner waves (Alfeld joins a move's two curves,
+    whose spot lies on a smooth curve; a chain through an older spot can have a
+    corner there).  Cut at the corner, each side is a clamped spline that leaves
+    the spot the way its polyline does.
+    """
+    P = sk.P if P is None else P
+    out: list[tuple[list[tuple[int, bool]], bool]] = []
+    for chain, closed in chains(sk):
+        if len(chain) < 2:
+            out.append((chain, closed))
+            continue
+        # the spot between chain[k] and chain[k+1] (and, closed, between the last and the first)
+        cuts = []
+        joints = range(len(chain)) if closed else range(len(chain) - 1)
+        for k in joints:
+            e1, f1 = chain[k]
+            e2, f2 = chain[(k + 1) % len(chain)]
+            p1 = sk.curve_pts[e1] if f1 else sk.curve_pts[e1][::-1]
+            p2 = sk.curve_pts[e2] if f2 else sk.curve_pts[e2][::-1]
+            if int(p1[-1]) in sk.corners:
+                cuts.append(k + 1)
+                continue
+            u = P[p1[-1]] - P[p1[-2]]
+            v = P[p2[1]] - P[p2[0]]
+            nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+            if nu <= 0 or nv <= 0:
+                continue
+            turn = math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv))))
+            if turn > CORNER:
+                cuts.append(k + 1)
+        if not cuts:
+            out.append((chain, closed))
+            continue
+        if closed:
+            # open the ring at its first corner
+            first = cuts[0] % len(chain)
+            chain = chain[first:] + chain[:first]
+            cuts = sorted({(c - first) % len(chain) for c in cuts} - {0})
+        bounds = [0, *cuts, len(chain)]
+        for a, b in itertools.pairwise(bounds):
+            if b > a:
+                out.append((chain[a:b], False))
+    return out
+
+
 def _chain_points(sk: Skeleton, chain: list[tuple[int, bool]]) -> tuple[np.ndarray, list[int]]:
     idx: list[int] = []
     bounds = [0]
@@ -537,20 +625,66 @@ def _midpoint_spline(
     return pieces, h, marks
 
 
-def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] | None = None) -> Picture:
-    """The picture of a skeleton: every chain a spline (or polyline), cut at its spots into curves."""
-    curves: list[Curve | None] = [None] * len(sk.curve_ab)
-    for ci, (chain, closed) in enumerate(chains(sk)):
-        pts, bounds = _chain_points(sk, chain)
-        level = (levels or {}).get(ci, 0) if smooth else 2
-        if level == 1 and len(pts) > 2:
-            pieces, h, marks = _midpoint_spline(pts, closed, bounds)
-            bounds = marks
+#: How closely the smoothing fit of A and R follows a relaxed polyline (px).
+FIT_TOLERANCE = 1.0
+
+
+def _fitted_curves(pts: np.ndarray, bounds: list[int], closed: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each curve of a chain as the clamped least-squares spline near its points (within 1 px).
+
+    Spline interpolation through every relaxed point turns the descent's small
+    zigzags into waves; the least-squares fit (``fit.fit_clamped``, as the router's)
+    puts a knot only where the points need one.  The curves of a chain meet their
+    spots in one direction (the chord of the points beside the spot), so the chain
+    stays C¹ through its two-curve spots.
+    """
+    from .fit import fit_clamped
+
+    n = len(pts)
+
+    def tangent(k: int) -> np.ndarray:
+        if 0 < k < n - 1:
+            v = pts[k + 1] - pts[k - 1]
+        elif closed:
+            v = pts[1] - pts[n - 2]
         else:
-            pieces, h = _fit_chain(pts, closed, level, bounds)
-        for k, (e, fwd) in enumerate(chain):
-            pc = pieces[bounds[k] : bounds[k + 1]]
-            hh = h[bounds[k] : bounds[k + 1]]
+            v = pts[1] - pts[0] if k == 0 else pts[n - 1] - pts[n - 2]
+        norm = float(np.hypot(*v))
+        return v / norm if norm > 0 else np.array([1.0, 0.0])
+
+    out = []
+    for k in range(len(bounds) - 1):
+        seg = pts[bounds[k] : bounds[k + 1] + 1]
+        if len(seg) < 3:
+            out.append(straight_pieces(seg))
+        else:
+            out.append(fit_clamped(seg, tangent(bounds[k]), tangent(bounds[k + 1]), tol=FIT_TOLERANCE))
+    return out
+
+
+def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] | None = None) -> Picture:
+    """The picture of a skeleton: every chain a spline (or polyline), cut at its spots into curves.
+
+    Levels per chain: 0 the least-squares fit per curve, 1 the C² spline through the
+    points, 2 the spline through the legs' middles, 3 the polyline (``smooth=False``).
+    """
+    curves: list[Curve | None] = [None] * len(sk.curve_ab)
+    for ci, (chain, closed) in enumerate(smooth_chains(sk)):
+        pts, bounds = _chain_points(sk, chain)
+        level = (levels or {}).get(ci, 0) if smooth else LAST_LEVEL
+        parts: list[tuple[np.ndarray, np.ndarray]]
+        if level == 0 and len(pts) > 2:
+            parts = _fitted_curves(pts, bounds, closed)
+        else:
+            if level == 2 and len(pts) > 2:
+                pieces, h, marks = _midpoint_spline(pts, closed, bounds)
+                bounds = marks
+            else:
+                pieces, h = _fit_chain(pts, closed, level - 1 if level >= 1 else 0, bounds)
+            parts = [
+                (pieces[bounds[k] : bounds[k + 1]], h[bounds[k] : bounds[k + 1]]) for k in range(len(chain))
+            ]
+        for (e, fwd), (pc, hh) in zip(chain, parts, strict=True):
             a, b = sk.curve_ab[e]
             if not fwd:
                 pc = pc[::-1, ::-1]
@@ -562,16 +696,20 @@ def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] |
     return Picture(sk.width, sk.height, sk.P[: sk.n_spots].copy(), curves, sk.sizes.copy())  # type: ignore[arg-type]
 
 
+#: The last fallback of :func:`skeleton_picture`: the polylines themselves.
+LAST_LEVEL = 3
+
+
 def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) -> Picture:
     """Splines through the relaxed polylines, with fallbacks, checked to read back as ``expected``."""
-    n_chains = len(chains(sk))
+    n_chains = len(smooth_chains(sk))
     levels = dict.fromkeys(range(n_chains), 0)
     chain_of_curve = {}
-    for ci, (chain, _) in enumerate(chains(sk)):
+    for ci, (chain, _) in enumerate(smooth_chains(sk)):
         for e, _ in chain:
             chain_of_curve[e] = ci
     last_error = ""
-    for _ in range(3 * n_chains + 3):
+    for _ in range(LAST_LEVEL * n_chains + 3):
         check_stop(stop)
         pic = skeleton_picture(sk, True, levels)
         try:
@@ -587,10 +725,13 @@ def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) ->
         except PictureError as e:
             last_error = str(e)
             bad = getattr(e, "curves", None)
-        raise_these = [chain_of_curve[c] for c in bad] if bad else [ci for ci, lv in levels.items() if lv < 2]
+        if bad:
+            raise_these = [chain_of_curve[c] for c in bad]
+        else:
+            raise_these = [ci for ci, lv in levels.items() if lv < LAST_LEVEL]
         raised = False
         for ci in raise_these:
-            if levels[ci] < 2:
+            if levels[ci] < LAST_LEVEL:
                 levels[ci] += 1
                 raised = True
         if not raised:
@@ -615,8 +756,8 @@ def relax(pic: Picture, mode: str = "adjust", seconds: float = 20.0, d0: float =
     expected = a.position.canonical()
     if not pic.curves:
         return fit_sizes(pic.copy(), a, d0, grow_only=True)[0]
-    params = Params()
-    sk = skeleton_from_picture(pic, a, params.spacing)
+    params = Params(w_bend=AR_BEND * COMFORT * COMFORT)
+    sk = skeleton_from_picture(pic, a, params.spacing, picture_corners(pic))
     sk = descend(sk, mode, params, max_steps=800, seconds=seconds)
     if mode == "rearrange" or smaller_spots(pic):
         sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), seconds, mode)

@@ -160,7 +160,16 @@ class Drawer:
         return pic
 
 
-def draw_line_of_play(steps, width: float, height: float, svg_dir=None, titles=None, jobs: int | None = 1):
+def draw_line_of_play(
+    steps,
+    width: float,
+    height: float,
+    svg_dir=None,
+    titles=None,
+    jobs: int | None = 1,
+    progress=None,
+    fresh: bool = False,
+):
     """A replayed game drawn move by move, each move into the previous picture; the last picture.
 
     ``steps`` are the start and the moves of a log's line of play (each with its
@@ -168,6 +177,8 @@ def draw_line_of_play(steps, width: float, height: float, svg_dir=None, titles=N
     move is found again in the picture by its words and the position it gives and
     drawn by the router and its ladder, so a replay shows the same drawing growing
     as the game did.  With ``svg_dir`` a picture of every position is written.
+    ``progress(i, total)`` is called before each position; with ``fresh`` every
+    position is drawn afresh (Z and polish; only the last one when no ``svg_dir``).
     """
     from ..errors import PictureError
     from ..picture import analyse_picture, layout_position
@@ -178,9 +189,13 @@ def draw_line_of_play(steps, width: float, height: float, svg_dir=None, titles=N
         Path(svg_dir).mkdir(parents=True, exist_ok=True)
     pic = None
     for k, step in enumerate(steps):
+        if fresh and svg_dir is None and k < len(steps) - 1:
+            continue
+        if progress is not None:
+            progress(k, len(steps))
         intended = step.position
         drawn = None
-        if pic is not None:
+        if pic is not None and not fresh:
             a = analyse_picture(pic)
             move = same_move(a.position, intended, step.text)
             if move is not None:
