@@ -191,7 +191,9 @@ class Skeleton:
         seg_pos = np.zeros(len(self.segs), dtype=np.int64)
         lens = []
         used_segs: set[int] = set()
-        for ci, (chain, closed) in enumerate(chains(self)):
+        # a corner parts the chain: the curves on either side feel each other near it, as at a
+        # three-curve spot, since no bend is charged there to keep them apart
+        for ci, (chain, closed) in enumerate(chains(self, self.corners)):
             idx: list[int] = []
             for e, fwd in chain:
                 pts = self.curve_pts[e] if fwd else self.curve_pts[e][::-1]
@@ -496,8 +498,11 @@ def _two_loop(g: np.ndarray, S: list[np.ndarray], Y: list[np.ndarray]) -> np.nda
 # --------------------------------------------------------------------------- from polylines to splines
 
 
-def chains(sk: Skeleton) -> list[tuple[list[tuple[int, bool]], bool]]:
-    """Curves joined through two-curve spots: lists of (curve, forward), and whether the chain is closed."""
+def chains(sk: Skeleton, cut: frozenset[int] = frozenset()) -> list[tuple[list[tuple[int, bool]], bool]]:
+    """Curves joined through two-curve spots: lists of (curve, forward), and whether the chain is closed.
+
+    Chains are not joined through the spots in ``cut`` (corners).
+    """
     at: dict[int, list[int]] = {}
     for e, (a, b) in enumerate(sk.curve_ab):
         at.setdefault(a, []).append(e)
@@ -515,7 +520,7 @@ def chains(sk: Skeleton) -> list[tuple[list[tuple[int, bool]], bool]]:
             used[e] = True
             s = b if forward else a
             nb = at[s]
-            if len(nb) != 2 or nb[0] == nb[1]:
+            if len(nb) != 2 or nb[0] == nb[1] or s in cut:
                 return seq
             e2 = nb[0] if nb[1] == e else nb[1]
             if used[e2]:
@@ -523,7 +528,7 @@ def chains(sk: Skeleton) -> list[tuple[list[tuple[int, bool]], bool]]:
             e = e2
 
     for s, es in at.items():
-        if len(es) == 2 and es[0] != es[1]:
+        if len(es) == 2 and es[0] != es[1] and s not in cut:
             continue
         for e in es:
             if not used[e]:
@@ -548,7 +553,7 @@ def smooth_chains(sk: Skeleton, P: np.ndarray | None = None) -> list[tuple[list[
     """
     P = sk.P if P is None else P
     out: list[tuple[list[tuple[int, bool]], bool]] = []
-    for chain, closed in chains(sk):
+    for chain, closed in chains(sk, sk.corners):
         if len(chain) < 2:
             out.append((chain, closed))
             continue
@@ -560,9 +565,6 @@ def smooth_chains(sk: Skeleton, P: np.ndarray | None = None) -> list[tuple[list[
             e2, f2 = chain[(k + 1) % len(chain)]
             p1 = sk.curve_pts[e1] if f1 else sk.curve_pts[e1][::-1]
             p2 = sk.curve_pts[e2] if f2 else sk.curve_pts[e2][::-1]
-            if int(p1[-1]) in sk.corners:
-                cuts.append(k + 1)
-                continue
             u = P[p1[-1]] - P[p1[-2]]
             v = P[p2[1]] - P[p2[0]]
             nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
