@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 KERNELS := $(VENV)/.kernels
+CHROMIUM := $(VENV)/.chromium
 
 .PHONY: demo test test-all lint bench clean
 
@@ -20,6 +21,18 @@ $(KERNELS): $(STAMP) $(wildcard sprouts_cli/engine/*.py)
 	$(BIN)/sprouts kernels --build || true
 	touch $(KERNELS)
 
+# Debian's chromium for the browser tests (tests/browser.py), installed where it is missing and
+# apt-get may be used (as root); otherwise those tests say why they are skipped.  Never
+# `playwright install`: playwright drives the system's browser by its path.
+$(CHROMIUM): $(STAMP)
+	@if command -v chromium >/dev/null 2>&1; then touch $(CHROMIUM); \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser tests (apt-get)…"; \
+		(apt-get install -y -q chromium >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1)) && touch $(CHROMIUM) || \
+		echo "chromium could not be installed: the browser tests will be skipped"; \
+	else echo "no chromium and no apt-get as root: the browser tests will be skipped"; fi
+
 demo: $(KERNELS)
 	$(BIN)/sprouts canonical 0*3 "0.0.0.}]!"
 	$(BIN)/sprouts children 0*3
@@ -29,12 +42,12 @@ demo: $(KERNELS)
 	$(BIN)/sprouts render "0*3.AB|1a1a.AB" -o out/demo.svg
 	@echo "demo picture: out/demo.svg"
 
-test: $(KERNELS)
+test: $(KERNELS) $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
-test-all: $(KERNELS)
+test-all: $(KERNELS) $(CHROMIUM)
 	$(BIN)/python -m pytest -q -m ""
 
 lint: $(STAMP)

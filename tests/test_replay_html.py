@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from browser import KEYS, Browser, find_chromium
+from browser import browser_page, skip_reason
 from click.testing import CliRunner
 
 from sprouts_cli.cli import main
@@ -158,44 +158,50 @@ def test_refusals(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "no such directory" in r.output
 
 
-@pytest.mark.skipif(find_chromium() is None, reason="Chromium is not installed")
+@pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
 def test_the_page_in_a_real_browser(watched, tmp_path: Path) -> None:
-    page, _, moves = watched
-    browser = Browser(find_chromium(), tmp_path / "profile")
-    try:
-        browser.open(page.as_uri())
-        current = "document.body.getAttribute('data-current')"
-        shown = "[...document.querySelectorAll('figure.frame')].filter(f => !f.hidden).map(f => f.id)"
-        assert browser.evaluate(current) == "0"
-        assert browser.evaluate(shown) == ["frame-0"]
-        result_hidden = "document.getElementById('result').hidden"
-        assert browser.evaluate(result_hidden) is True  # the winner is not told at the start
+    page_file, _, moves = watched
+    with browser_page() as page:
+        page.goto(page_file.as_uri())
+
+        def current() -> str:
+            return page.evaluate("document.body.getAttribute('data-current')")
+
+        def shown() -> list[str]:
+            return page.evaluate(
+                "[...document.querySelectorAll('figure.frame')].filter(f => !f.hidden).map(f => f.id)"
+            )
+
+        assert current() == "0"
+        assert shown() == ["frame-0"]
+
+        def result_hidden() -> bool:
+            return page.evaluate("document.getElementById('result').hidden")
+
+        assert result_hidden() is True  # the winner is not told at the start
         # the move list stands beside the picture, not under it
-        beside = (
+        assert page.evaluate(
             "document.querySelector('#moves').getBoundingClientRect().left >"
             " document.querySelector('#frames').getBoundingClientRect().right - 1"
         )
-        assert browser.evaluate(beside) is True
         for k in range(1, 4):
-            browser.press("ArrowRight", KEYS["ArrowRight"])
-            assert browser.evaluate(current) == str(k)
-            assert browser.evaluate(shown) == [f"frame-{k}"]
-        assert browser.evaluate("document.getElementById('slider').value") == "3"
-        browser.press("End", KEYS["End"])
-        assert browser.evaluate(current) == str(moves)
-        assert browser.evaluate(result_hidden) is False
-        browser.press("ArrowRight", KEYS["ArrowRight"])  # nothing after the end
-        assert browser.evaluate(current) == str(moves)
-        browser.press("ArrowLeft", KEYS["ArrowLeft"])
-        assert browser.evaluate(current) == str(moves - 1)
-        assert "position" in browser.evaluate("document.getElementById('status').textContent")
-        png = browser.screenshot()
+            page.keyboard.press("ArrowRight")
+            assert current() == str(k)
+            assert shown() == [f"frame-{k}"]
+        assert page.evaluate("document.getElementById('slider').value") == "3"
+        page.keyboard.press("End")
+        assert current() == str(moves)
+        assert result_hidden() is False
+        page.keyboard.press("ArrowRight")  # nothing after the end
+        assert current() == str(moves)
+        page.keyboard.press("ArrowLeft")
+        assert current() == str(moves - 1)
+        assert "position" in page.inner_text("#status")
+        png = page.screenshot()
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
         (tmp_path / "screenshot.png").write_bytes(png)
-        browser.press("Home", KEYS["Home"])
-        assert browser.evaluate(current) == "0"
-        browser.open("about:blank")
-        browser.open(page.as_uri() + "#k=2")  # a fragment opens the page at a position
-        assert browser.evaluate(current) == "2"
-    finally:
-        browser.close()
+        page.keyboard.press("Home")
+        assert current() == "0"
+        page.goto("about:blank")
+        page.goto(page_file.as_uri() + "#k=2")  # a fragment opens the page at a position
+        assert current() == "2"

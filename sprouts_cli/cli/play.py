@@ -77,7 +77,10 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--quiet", "-q", is_flag=True, help="Computer against computer: print only the result.")
 @click.option("--host", "host_game", is_flag=True, help="Host a game over the network; print a room code.")
 @click.option(
-    "--port", type=click.IntRange(0, 65535), default=0, help="--host: the port (default: any free one)."
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    help="--host: the port; --web: the page's port (default: any free one).",
 )
 @click.option(
     "--bind",
@@ -86,6 +89,8 @@ def _area(text: str) -> tuple[float, float]:
     help="--host: listen on this address (another computer's guest needs this computer's address).",
 )
 @click.option("--join", "join_code", help="Join the network game with this room code (HOST:PORT/SECRET).")
+@click.option("--web", is_flag=True, help="Play in a browser page served on 127.0.0.1 (draw moves by hand).")
+@click.option("--no-open", is_flag=True, help="--web: print the page's address, open no browser.")
 @click.option("--heartbeat", type=click.FloatRange(0.05), default=3.0, hidden=True)
 @click.option("--silence", type=click.FloatRange(0.2), default=10.0, hidden=True)
 @click.option("--wait", "net_wait", type=click.FloatRange(1.0), default=120.0, hidden=True)
@@ -118,6 +123,8 @@ def play_command(
     port: int,
     bind: str,
     join_code: str | None,
+    web: bool,
+    no_open: bool,
     heartbeat: float,
     silence: float,
     net_wait: float,
@@ -138,6 +145,7 @@ def play_command(
       --third KIND / --players 3     three players, the last mover wins
       --host [--port P]              play a person at another terminal; prints a room code
       --join CODE                    join that game (the host chooses the start)
+      --web [--port P] [--no-open]   play in a browser page: draw the moves by hand
       --batch N --stats F.csv        N computer games in parallel, a row per game
     """
     from ..log import LogWriter
@@ -148,6 +156,15 @@ def play_command(
     width, height = _area(area)
     if join_code is not None or host_game:
         _people_only()
+    if web:
+        from .play_web import web_command
+
+        web_command(
+            start, spots, first, second, third, players, misere, seconds, games, depth, sharp, seed, jobs,
+            save, svg_dir, log_path, width, height, db, no_db, quiet, host_game, port, bind, join_code,
+            no_open, heartbeat, silence, net_wait, batch,
+        )  # fmt: skip
+        return
     if join_code is not None:
         from .play_net import join
 

@@ -45,8 +45,10 @@ class Channel:
         silence: float = SILENCE,
         wait: float = WAIT,
         on_change: Callable[[], None] | None = None,
+        guard: contextlib.AbstractContextManager | None = None,
     ) -> None:
         self.protocol = protocol
+        self.guard = guard if guard is not None else contextlib.nullcontext()
         self.sealer = Sealer(secret, protocol.role)
         self.silence = silence
         self.wait = wait
@@ -64,9 +66,14 @@ class Channel:
     # ------------------------------------------------------------------ running the protocol
     async def call(self, fn: Callable[[], object], in_thread: bool = False) -> object:
         """Run one step of the protocol (one at a time), then send what it produced."""
+
+        def guarded() -> object:
+            with self.guard:
+                return fn()
+
         async with self.busy:
             try:
-                result = await asyncio.to_thread(fn) if in_thread else fn()
+                result = await asyncio.to_thread(guarded) if in_thread else guarded()
             except NetError as e:
                 self.protocol.fail(e)
                 result = None
@@ -74,7 +81,9 @@ class Channel:
         return result
 
     async def flush(self) -> None:
-        for message in self.protocol.take_outbox():
+        with self.guard:
+            outbox = self.protocol.take_outbox()
+        for message in outbox:
             await self.send(message)
         if self.protocol.finished:
             self.finished.set()

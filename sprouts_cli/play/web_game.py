@@ -1,0 +1,964 @@
+"""The game of ``sprouts play --web``: moves drawn by hand, computers' moves, the ladder (Alfeld §3.1, §4).
+
+A :class:`WebGame` keeps one game, its picture after every move, and what the page
+shows (status, log, a move waiting for room).  The page's server calls it from its
+threads; one lock keeps every change whole, and every change bumps ``version`` so
+that a page waiting for news (``wait``) wakes up.
+
+**Reading the player's intention** (Alfeld §3.1).  A press goes to the nearest spot
+with a life (``press``), and the spots a move from it can reach light up: those
+that share the region under the pointer with it (the other side's, when the side
+pressed leads nowhere).  The move then arrives as its two spots, the point
+pressed, the spots marked to be enclosed and the stroke drawn (``move``):
+
+* a stroke that is usable (it joins the two spots and touches nothing) says by its
+  own drawing which move it is (its picture is read back); it is the start of the
+  curve, which the router's band then smooths (``router.draw_route``), keeping its
+  way round things; in heroic mode (§4.7) it is kept exactly as drawn;
+* otherwise the move is the one with these spots, in the region pressed, enclosing
+  the marked spots, and the router draws it (``room.draw``).
+
+**The ladder** (§4.1): a person's move climbs the rungs M, A, R, Z, • that the
+person's Room boxes allow (an unchecked A is skipped, any other unchecked box
+stops the climb); if it still finds no room, the move waits, the page says why
+(the widest way and what was needed) and offers the rungs left, by hand.  The
+computer climbs its own boxes.  Heroic mode switches the person's boxes off.
+
+The position is the authority: every picture is read back and must be the
+intended position with the same spot numbers, or the move is not made.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine.moves import Move, all_moves, apply_move
+from ..engine.naming import MoveWords, move_shape, moves_from_words, numbered_key, numbered_text
+from ..engine.position import Position
+from ..errors import IllegalMoveError, PictureError, PlayError, SproutsError
+from .game import Game, Played
+
+#: The rungs of the ladder, in order (Alfeld §4.1); "." is •.
+RUNGS = ("M", "A", "R", "Z", ".")
+HUMAN = "human"
+REMOTE = "remote"
+#: Lines of the log the page is sent (the whole log goes to ``--log``).
+LOG_LINES = 400
+
+
+@dataclass
+class WebSettings:
+    """The page's Settings and Room menu: clearance, comfort, room against length, spot size, boxes."""
+
+    d0: float = 6.0
+    D: float = 40.0
+    lam: float = 1.0
+    spot: float = 5.0
+    human: tuple[str, ...] = ("M", "R")
+    computer: tuple[str, ...] = ("M", "R", "Z", ".")
+    heroic: bool = False
+
+    def update(self, data: dict) -> None:
+        """Take the settings the page sent (ValueError, saying which, for a bad one; nothing changed then)."""
+        new = WebSettings(**asdict(self))
+        for name, low, high in (
+            ("d0", 1.0, 40.0),
+            ("D", 5.0, 400.0),
+            ("lam", 0.0, 10.0),
+            ("spot", 1.5, 15.0),
+        ):
+            if name in data:
+                value = data[name]
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                    raise ValueError(f"{name} must be a number from {low:g} to {high:g}")
+                setattr(new, name, float(value))
+        for name in ("human", "computer"):
+            if name in data:
+                rungs = data[name]
+                if not isinstance(rungs, list) or any(r not in RUNGS for r in rungs):
+                    raise ValueError(f"{name}: a list of rungs out of M, A, R, Z, .")
+                setattr(new, name, tuple(r for r in RUNGS if r in rungs))
+        if "heroic" in data:
+            if not isinstance(data["heroic"], bool):
+                raise ValueError("heroic is true or false")
+            new.heroic = data["heroic"]
+        for name, value in asdict(new).items():
+            setattr(self, name, value)
+
+    def route(self, d0: float | None = None):
+        from ..picture.router import RouteSettings
+
+        return RouteSettings(d0=self.d0 if d0 is None else d0, D=self.D, lam=self.lam)
+
+
+def human_ladder(
+    boxes: tuple[str, ...], heroic: bool, start: str | None = None
+) -> tuple[tuple[str, ...], list[str]]:
+    """The rungs a person's move climbs by itself from ``start``, and the rungs then offered by hand."""
+    order = list(RUNGS if start is None else RUNGS[RUNGS.index(start) :])
+    if heroic:
+        offered = [r for r in order if r != "M"]
+        return ((start,) if start is not None else ()), offered
+    climbed: list[str] = []
+    skipped: list[str] = []
+    if start is not None:
+        climbed.append(order.pop(0))
+    while order:
+        r = order[0]
+        if r in boxes:
+            climbed.append(order.pop(0))
+        elif r == "A":
+            skipped.append(order.pop(0))
+        else:
+            break
+    return tuple(climbed), skipped + order
+
+
+@dataclass
+class Waiting:
+    """A person's move that found no room: what it is, why, and the rungs offered."""
+
+    move: Move
+    words: str
+    why: str
+    offered: list[str]
+    player: int
+
+
+@dataclass
+class Snapshot:
+    """What the page is sent about the game (``WebGame.state``)."""
+
+    version: int
+    data: dict = field(default_factory=dict)
+
+
+class WebGame:
+    """One game played through the page: the game, its pictures, the players and what the page shows."""
+
+    def __init__(
+        self,
+        start: Position | None,
+        kinds: tuple[str, ...],
+        rules,
+        width: float = 800,
+        height: float = 600,
+        first_to_move: int = 1,
+        picture=None,
+        player_settings=None,
+        seed: int | None = None,
+        log=None,
+        save: str | Path | None = None,
+        jobs: int = 1,
+        settings: WebSettings | None = None,
+    ) -> None:
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.version = 0
+        self.width, self.height = width, height
+        self.start, self.rules, self.first = start, rules, first_to_move
+        self.kinds = kinds
+        self.player_settings = player_settings
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        self.rng = random.Random(self.seed)
+        self.log = log
+        self.log_number = 0
+        self.save_path = Path(save) if save else None
+        self.jobs = jobs
+        self.settings = settings or WebSettings()
+        self.lines: list[str] = []
+        self.pictures: list = []
+        self.start_picture = picture
+        self.waiting: Waiting | None = None
+        self.thinking: int | None = None  # the player whose computer is thinking
+        self.verdict = ""
+        self.last_summary = ""
+        self.epoch = 0  # bumped by undo and new game: a computer's late answer is then dropped
+        self.stopped = False
+        self.error = ""
+        self.remote: Any = None  # network play: ``web_net.Remote``
+        self._svg: tuple[int, str] | None = None
+        self._analysis: tuple[int, Any] | None = None
+        self._players: dict[int, Any] = {}
+        self._longest: dict[str, int | None] = {}
+        self.game: Game | None = None
+        if start is not None:
+            self._begin(Game(start, rules, first_to_move=first_to_move), picture)
+
+    # ------------------------------------------------------------------ set-up
+    def _begin(self, game: Game, picture=None) -> None:
+        from ..picture import analyse
+
+        self.game = game
+        pic = picture if picture is not None else self._layout(game.start)
+        if live_key(analyse(pic)) != live_key(game.start):
+            raise PlayError(f"the drawing of the start is not {game.start.canonical()}")
+        self.pictures = [pic]
+        self.waiting = None
+        self.verdict = ""
+        if self.log is not None and self.remote is None:
+            self.log_number = self.log.new_game(
+                game.start,
+                [
+                    ("rules", game.rules.value),
+                    ("first", self.kinds[0]),
+                    ("second", self.kinds[1]),
+                    *([("third", self.kinds[2])] if len(self.kinds) > 2 else []),
+                    ("seed", self.seed),
+                    ("time", f"{getattr(self.player_settings, 'seconds', 0):g}"),
+                    ("area", f"{self.width:g}x{self.height:g}"),
+                    ("to-move", game.first_to_move),
+                ],
+            )
+        self.say(
+            f"A game from {game.start.canonical()}: "
+            + ", ".join(self.label(i + 1) for i in range(len(self.kinds)))
+        )
+        self._touch()
+
+    def _layout(self, p: Position):
+        from ..picture import layout_position
+
+        try:
+            return layout_position(p, self.width, self.height, jobs=self.jobs)
+        except PictureError as e:
+            raise PlayError(f"the position {p.canonical()} cannot be drawn: {e}") from None
+
+    def label(self, player: int) -> str:
+        return f"player {player} ({self.kinds[player - 1]})"
+
+    def say(self, text: str) -> None:
+        with self.lock:
+            self.lines.append(text)
+            del self.lines[:-LOG_LINES]
+            self._touch()
+
+    def _touch(self) -> None:
+        with self.lock:
+            self.version += 1
+            self.changed.notify_all()
+
+    def _record(self, kind: str, number: int, fields) -> None:
+        if self.log is not None and self.remote is None:
+            self.log.record(kind, number, fields)
+
+    @property
+    def picture(self):
+        return self.pictures[-1]
+
+    def analysis(self):
+        from ..picture.analyse import analyse_picture
+
+        if self._analysis is None or self._analysis[0] != id(self.picture):
+            self._analysis = (id(self.picture), analyse_picture(self.picture))
+        return self._analysis[1]
+
+    def kind_to_move(self) -> str | None:
+        g = self.game
+        if g is None or g.is_over():
+            return None
+        return self.kinds[g.to_move - 1]
+
+    # ------------------------------------------------------------------ what the page shows
+    def wait(self, since: int, timeout: float) -> None:
+        """Until the game changes after ``since`` (or ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while self.version <= since and not self.stopped:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self.changed.wait(left)
+
+    def svg(self) -> str:
+        from ..render import render_bytes
+
+        if self._svg is None or self._svg[0] != id(self.picture):
+            data = render_bytes(self.picture, "svg", numbers=True, lives=True)
+            text = data.decode("utf-8")
+            self._svg = (id(self.picture), text[text.index("<svg") :])
+        return self._svg[1]
+
+    def state(self) -> dict:
+        with self.lock:
+            g = self.game
+            out: dict[str, Any] = {
+                "version": self.version,
+                "log": self.lines[-LOG_LINES:],
+                "settings": asdict(self.settings),
+                "kinds": list(self.kinds),
+                "rungs": list(RUNGS),
+                "error": self.error,
+            }
+            if g is None:
+                out.update({"status": "waiting for the host's game…", "started": False})
+                return out
+            pic = self.picture
+            lives = pic.lives()
+            out.update(
+                {
+                    "started": True,
+                    "width": float(pic.width),
+                    "height": float(pic.height),
+                    "svg": self.svg(),
+                    "spots": [
+                        [round(float(x), 2), round(float(y), 2), round(float(r), 2), int(lives[i])]
+                        for i, ((x, y), r) in enumerate(zip(pic.spots, pic.sizes, strict=True))
+                    ],
+                    "last": self._last_curves(),
+                    "moves": g.moves_made,
+                    "position": g.position.canonical(),
+                    "numbered": numbered_text(g.position),
+                    "to_move": g.to_move,
+                    "to_move_kind": self.kind_to_move(),
+                    "over": g.is_over(),
+                    "winner": g.winner(),
+                    "thinking": self.thinking,
+                    "waiting": None
+                    if self.waiting is None
+                    else {
+                        "words": self.waiting.words,
+                        "why": self.waiting.why,
+                        "offered": self.waiting.offered,
+                    },
+                    "status": self.status(),
+                    "pending": bool(self.remote is not None and self.remote.pending()),
+                }
+            )
+            return out
+
+    def _last_curves(self) -> list[str]:
+        """The last move's two curves as SVG path data (picture units), to mark them."""
+        pic = self.picture
+        g = self.game
+        if g is None or not g.played or len(pic.curves) < 2:
+            return []
+        z = len(pic.spots) - 1
+        paths = []
+        for c in pic.curves:
+            if z in (c.a, c.b):
+                d = f"M{c.pieces[0, 0, 0]:.2f},{c.pieces[0, 0, 1]:.2f}" + "".join(
+                    "C" + " ".join(f"{x:.2f},{y:.2f}" for x, y in pc[1:]) for pc in c.pieces
+                )
+                paths.append(d)
+        return paths
+
+    def status(self) -> str:
+        g = self.game
+        assert g is not None
+        upper, lower = g.bounds()
+        parts = []
+        if g.is_over():
+            winner = g.winner()
+            parts.append(f"game over after {g.moves_made} moves: {self.label(winner or 0)} wins")
+        elif self.thinking is not None:
+            parts.append(f"{self.label(self.thinking)} is thinking…")
+        else:
+            parts.append(f"move {g.moves_made + 1}: {self.label(g.to_move)} to move")
+        parts.append(f"position {g.position.canonical()}")
+        parts.append(f"moves left {lower}–{upper}" if lower != upper else f"moves left {lower}")
+        longest = self._longest_game(g.position)
+        if longest is not None:
+            parts.append(f"longest game {g.moves_made + longest} moves")
+        if self.verdict:
+            parts.append(self.verdict)
+        return " · ".join(parts)
+
+    def _longest_game(self, p: Position) -> int | None:
+        """The longest game from here, when a short search proves it (kept per position)."""
+        key = p.canonical()
+        if key not in self._longest:
+            from ..solve.lengths import LengthOracle
+
+            try:
+                self._longest[key] = LengthOracle(max_children=20_000).longest(p, time.monotonic() + 0.2)
+            except (SproutsError, RecursionError, MemoryError):
+                self._longest[key] = None
+        return self._longest[key]
+
+    # ------------------------------------------------------------------ a person's press
+    def nearest_live_spot(self, x: float, y: float) -> int | None:
+        pic = self.picture
+        lives = np.asarray(pic.lives())
+        if not (lives > 0).any():
+            return None
+        d = np.hypot(pic.spots[:, 0] - x, pic.spots[:, 1] - y)
+        d[lives == 0] = np.inf
+        return int(np.argmin(d))
+
+    def region_at(self, x: float, y: float) -> int | None:
+        """The region under the point: the smallest inner face around it, else the outside."""
+        from ..picture.analyse import face_polygon
+
+        a = self.analysis()
+        point = np.array([x, y], dtype=float)
+        best, best_area = None, math.inf
+        outside = None
+        for i, region in enumerate(a.map.regions):
+            if not region or region[0][0] != "cycle" or a.face_area.get(region[0][1], -1.0) <= 0:
+                outside = i if outside is None else outside
+                continue
+            face = region[0][1]
+            area = a.face_area[face]
+            if area < best_area and _winding(face_polygon(a.certificate, face), point):
+                best, best_area = i, area
+        return best if best is not None else outside
+
+    def reachable(self, s: int, region: int | None) -> tuple[list[int], int | None]:
+        """The spots a move from ``s`` reaches in ``region`` (else the other side's), and the region."""
+        g = self.game
+        assert g is not None
+        p = self.analysis().position  # the picture's numbering and order of regions
+        by_region: dict[int, set[int]] = {}
+        for m in all_moves(p):
+            shape = move_shape(p, m)
+            if s in (shape.x, shape.y):
+                by_region.setdefault(m.region, set()).add(shape.y if shape.x == s else shape.x)
+        if region in by_region:
+            return sorted(by_region[region]), region
+        if by_region:
+            r = min(by_region)
+            return sorted(by_region[r]), r
+        return [], region
+
+    def press(self, x: float, y: float) -> dict:
+        with self.lock:
+            why = self._why_not_human()
+            if why:
+                return {"ok": False, "why": why}
+            s = self.nearest_live_spot(x, y)
+            if s is None:
+                return {"ok": False, "why": "no spot has a life left"}
+            lit, region = self.reachable(s, self.region_at(x, y))
+            return {"ok": True, "spot": s, "lit": lit, "region": region}
+
+    def _why_not_human(self) -> str:
+        g = self.game
+        if g is None:
+            return "the game has not started yet"
+        if g.is_over():
+            return "the game is over (undo, or a new game)"
+        if self.kind_to_move() != HUMAN:
+            return f"it is {self.label(g.to_move)}'s turn"
+        if self.remote is not None and self.remote.pending():
+            return "waiting for the other side to confirm the last action"
+        return ""
+
+    # ------------------------------------------------------------------ a person's move
+    def move(self, data: dict) -> dict:
+        """A move drawn on the page: ``{start, end, press, marks, stroke}`` (spots 0-based, picture units)."""
+        with self.lock:
+            why = self._why_not_human()
+            if why:
+                return {"ok": False, "why": why}
+            g = self.game
+            assert g is not None
+            p = self.analysis().position
+            n = len(p.lives)
+            s, t = int(data["start"]), int(data["end"])
+            marks = frozenset(int(v) for v in data.get("marks", []))
+            if not (0 <= s < n and 0 <= t < n) or any(not 0 <= v < n for v in marks):
+                return {"ok": False, "why": f"the spots are 1 to {n}"}
+            stroke = _points(data.get("stroke", []))
+            press = _points([data["press"]])[0] if data.get("press") is not None else None
+            self.waiting = None
+            got = self._from_stroke(s, t, stroke, marks) if len(stroke) >= 2 else None
+            if isinstance(got, str):
+                return self._refuse(got, [])
+            if got is not None:
+                move, pic = got
+                return self._commit_human(move, pic)
+            try:
+                fits = moves_from_words(p, MoveWords(s, t, marks - {s, t}, None))
+            except IllegalMoveError as e:
+                return self._refuse(str(e), [])
+            if press is not None and len(fits) > 1:
+                region = self.region_at(*press)
+                here = [m for m in fits if m.region == region]
+                fits = here or fits
+            move = fits[0]
+            return self._ladder(move, None)
+
+    def _refuse(self, why: str, offered: list[str]) -> dict:
+        self.say(f"     refused: {why}")
+        return {"ok": False, "why": why, "offered": offered}
+
+    def _from_stroke(self, s: int, t: int, stroke: np.ndarray, marks: frozenset[int]):
+        """The move a usable stroke draws and its picture; None: not usable; a str: why not."""
+        from ..picture.analyse import analyse_picture
+        from ..picture.router import clearance_of_move, draw_route, make_plan, same_numbered
+
+        g = self.game
+        assert g is not None
+        pic, a = self.picture, self.analysis()
+        path = _stroke_path(pic, s, t, stroke)
+        drawn = _straight_picture(pic, s, t, path, g.to_move - 1, self.settings.spot)
+        sa = None
+        if drawn is not None:
+            with contextlib.suppress(PictureError, ValueError):
+                sa = analyse_picture(drawn, (pic, a))
+        move = None
+        if sa is not None:
+            p = a.position
+            for m in all_moves(p):
+                shape = move_shape(p, m)
+                if {shape.x, shape.y} == {s, t} and same_numbered(apply_move(p, m, check=False), sa.position):
+                    move = m
+                    break
+        if move is None or sa is None:
+            if self.settings.heroic:
+                return (
+                    "the stroke touches or crosses a curve or a spot (heroic mode keeps the curve as drawn)"
+                )
+            return None
+        if marks - {s, t}:
+            side = move_shape(a.position, move).side_a
+            inside = side.spots if side is not None else frozenset()
+            if not (marks - {s, t}) <= inside and not (marks - {s, t}).isdisjoint(inside):
+                return "the stroke does not enclose the marked spots"
+        if self.settings.heroic:
+            if clearance_of_move(drawn, sa) <= 0:
+                return "the stroke touches a curve or a spot"
+            return move, drawn
+        st = self.settings.route()
+        try:
+            plan = make_plan(pic, a, move, st)
+            smooth = draw_route(plan, path, apply_move(a.position, move), g.to_move - 1)
+        except (PictureError, ValueError):
+            return move, None
+        if smooth.clearance >= st.certified:
+            return move, smooth.picture
+        return move, None
+
+    def _commit_human(self, move: Move, pic) -> dict:
+        if pic is None:
+            return self._ladder(move, None)
+        return self._play(move, HUMAN, pic, "stroke")
+
+    def _ladder(self, move: Move, start: str | None) -> dict:
+        """Draw a person's move, climbing the rungs the person's boxes allow (from ``start``, by hand)."""
+        from ..errors import NoRoom
+        from ..picture.room import draw
+
+        g = self.game
+        assert g is not None
+        climb, offered = human_ladder(self.settings.human, self.settings.heroic, start)
+        words = _words(self.analysis().position, move)
+        try:
+            result = draw(
+                self.picture, move, climb, self.analysis(), self.settings.route(), g.to_move - 1, self.jobs
+            )
+        except NoRoom as e:
+            self.waiting = Waiting(move, words, str(e), offered, g.to_move)
+            self.say(f"     no room for {words}: {e}")
+            self._touch()
+            return {"ok": False, "why": str(e), "offered": offered, "waiting": words}
+        except PictureError as e:
+            return self._refuse(f"{words} cannot be drawn: {e}", offered)
+        return self._play(move, HUMAN, result.picture, result.drawn_by)
+
+    def rung(self, name: str) -> dict:
+        """A rung pressed by hand: the waiting move tried again from it; else A, R or Z on the picture."""
+        with self.lock:
+            if name not in RUNGS:
+                return {"ok": False, "why": f"{name!r} is not a rung (M, A, R, Z or •)"}
+            if self.game is None:
+                return {"ok": False, "why": "the game has not started yet"}
+            if self.waiting is not None and not self._why_not_human():
+                w = self.waiting
+                return self._ladder(w.move, name)
+            if name == "M":
+                return {"ok": False, "why": "M makes room for a move waiting for it; no move is waiting"}
+            return self._rearrange(name)
+
+    def _rearrange(self, name: str) -> dict:
+        """A, R or Z (•) by hand: the picture changed, never the position (checked)."""
+        from ..picture import analyse, relax
+
+        g = self.game
+        assert g is not None
+        try:
+            if name in ("A", "R"):
+                pic = relax(self.picture, "adjust" if name == "A" else "rearrange", d0=self.settings.d0)
+            else:
+                pic = self._layout(g.position)
+        except (PictureError, PlayError) as e:
+            return self._refuse(f"{name}: {e}", [])
+        if live_key(analyse(pic)) != live_key(g.position):
+            return self._refuse(f"{name} could not keep the spots' numbers; the picture is kept", [])
+        pic.meta = self.picture.meta
+        self.pictures[-1] = pic
+        self.say(f"     {name}: the picture was drawn again")
+        self._touch()
+        return {"ok": True}
+
+    # ------------------------------------------------------------------ playing
+    def _play(self, move: Move, by: str, pic, how: str) -> dict:
+        from ..log import move_fields
+
+        g = self.game
+        assert g is not None
+        before = g.position
+        # the move is one of the picture's position (its order of regions): the same move in the game's
+        here = self.analysis().position
+        found = find_move(before, apply_move(here, move), _words(here, move))
+        if found is None:
+            return self._refuse("the move drawn is not a move of the game (a bug: please report it)", [])
+        move = found
+        if self.remote is not None and by == HUMAN:
+            why = self.remote.act_move(move, pic)
+            if why:
+                return self._refuse(why, [])
+            return {"ok": True}
+        step = g.play(move, by)
+        self.pictures.append(pic)
+        self.waiting = None
+        self._record(
+            "move",
+            g.moves_made,
+            [
+                ("player", step.player),
+                ("by", by),
+                *move_fields(before, step.after, step.words, step.effect, g.complete),
+            ],
+        )
+        self._record("note", g.moves_made, [("drawn-by", how)])
+        self._announce(step)
+        self._saved()
+        self.after_change()
+        return {"ok": True}
+
+    def _announce(self, step: Played) -> None:
+        g = self.game
+        assert g is not None
+        note = f" — {self.last_summary}" if step.by not in (HUMAN, REMOTE) and self.last_summary else ""
+        self.say(f"{g.moves_made:>3}. {self.label(step.player)}: {step.words}{note}")
+        if g.is_over():
+            winner = g.winner()
+            rule = "wins (misère play)" if g.rules.stuck_player_wins else "loses (normal play)"
+            self.say(f"Game over: player {g.to_move} cannot move and {rule}; {self.label(winner or 0)} wins.")
+            self._record(
+                "end",
+                self.log_number,
+                [
+                    ("moves", g.moves_made),
+                    ("winner", winner or "none"),
+                    ("reason", f"player {g.to_move} cannot move"),
+                ],
+            )
+
+    def undo(self) -> dict:
+        """Take back the last move (and the computer's before it, back to a person's turn)."""
+        with self.lock:
+            g = self.game
+            if g is None or not g.played:
+                return {"ok": False, "why": "there is no move to take back"}
+            self.waiting = None
+            self.epoch += 1
+            self.thinking = None
+            if self.remote is not None:
+                why = self.remote.act_undo()
+                return {"ok": not why, "why": why}
+            while g.played:
+                step = g.undo()
+                del self.pictures[g.moves_made + 1 :]
+                self._record(
+                    "undo",
+                    g.moves_made + 1,
+                    [
+                        ("player", step.player),
+                        ("position", g.position.canonical()),
+                        ("numbered", numbered_text(g.position)),
+                    ],
+                )
+                self.say(f"     took back move {g.moves_made + 1} ({step.words})")
+                if self.kind_to_move() in (HUMAN, None) or HUMAN not in self.kinds:
+                    break
+            self._saved()
+            self.after_change()
+            return {"ok": True}
+
+    def new_game(self) -> dict:
+        with self.lock:
+            if self.remote is not None or self.start is None:
+                return {"ok": False, "why": "over the network the host starts games (start sprouts again)"}
+            self.epoch += 1
+            self.thinking = None
+            self._begin(Game(self.start, self.rules, first_to_move=self.first), self.start_picture)
+            self.after_change()
+            return {"ok": True}
+
+    def save(self) -> dict:
+        with self.lock:
+            if self.save_path is None:
+                return {"ok": False, "why": "start with --save FILE.json to keep the game"}
+            self._saved(force=True)
+            return {"ok": True, "path": str(self.save_path)}
+
+    def _saved(self, force: bool = False) -> None:
+        """The picture and the moves in ``--save`` (a temporary file renamed over the old one)."""
+        if self.save_path is None or self.game is None:
+            return
+        from ..picture import save_game
+
+        g = self.game
+        pic = self.picture
+        meta = pic.meta.setdefault("game", {})
+        meta.update({"rules": g.rules.value, "player": g.to_move - 1, "moves": g.moves_made, "phase": "play"})
+        try:
+            save_game(self.save_path, pic, g.position.canonical(), [s.words for s in g.played])
+        except (OSError, SproutsError) as e:
+            self.say(f"     the game could not be saved: {e}")
+
+    def set_settings(self, data: dict) -> dict:
+        with self.lock:
+            try:
+                self.settings.update(data)
+            except ValueError as e:
+                return {"ok": False, "why": str(e)}
+            if "spot" in data and self.game is not None:
+                self._resize_spots()
+            self._touch()
+            return {"ok": True}
+
+    def _resize_spots(self) -> None:
+        """Spots drawn at the size asked for, where the picture still reads back the same."""
+        from ..picture.analyse import analyse_picture
+
+        pic = self.picture.copy()
+        pic.sizes = np.full(len(pic.spots), self.settings.spot)
+        try:
+            a = analyse_picture(pic)
+        except PictureError as e:
+            self.say(f"     spots of size {self.settings.spot:g} do not fit: {e}")
+            return
+        if live_key(a.position) == live_key(self.game.position):  # type: ignore[union-attr]
+            self.pictures[-1] = pic
+
+    # ------------------------------------------------------------------ computers
+    def after_change(self) -> None:
+        """Start the computer when it is its turn (in a thread: thinking takes its time)."""
+        self._touch()
+        g = self.game
+        kind = self.kind_to_move()
+        if g is None or kind in (None, HUMAN, REMOTE) or self.thinking is not None or self.stopped:
+            return
+        self.thinking = g.to_move
+        epoch = self.epoch
+        threading.Thread(
+            target=self._computer, args=(epoch, g.to_move, kind), daemon=True, name="computer"
+        ).start()
+
+    def _player(self, who: int, kind: str):
+        from ..players import make_player
+
+        if who not in self._players:
+            self._players[who] = make_player(kind, self.player_settings, len(self.kinds))
+        return self._players[who]
+
+    def _computer(self, epoch: int, who: int, kind: str) -> None:
+        from ..errors import NoRoom
+        from ..picture.room import cluster_move, draw
+
+        try:
+            with self.lock:
+                g = self.game
+                assert g is not None
+                position, rng = g.position, random.Random(self.rng.random())
+            choice = self._player(who, kind).choose(position, g.misere, rng)
+            with self.lock:
+                if epoch != self.epoch or self.stopped or self.game is not g or g.position is not position:
+                    return
+                self.thinking = None
+                self.last_summary = choice.summary
+                if "(won)" in choice.summary or choice.summary.startswith("won"):
+                    self.verdict = f"proved: {self.label(who)} had a winning position"
+                elif "(lost)" in choice.summary:
+                    self.verdict = f"proved: {self.label(who)} was lost against best play"
+                chosen = cluster_move(self.picture, position, choice.move)
+                here = self.analysis().position
+                move = find_move(here, apply_move(position, chosen), _words(position, chosen))
+                if move is None:
+                    raise PlayError(f"{_words(position, chosen)} is not a move of the picture")
+                try:
+                    st = self.settings
+                    result = draw(
+                        self.picture, move, st.computer, self.analysis(), st.route(), who - 1, self.jobs
+                    )
+                except (NoRoom, PictureError) as e:
+                    self.error = f"the computer's move {_words(here, move)} cannot be drawn: {e}"
+                    self.say(f"!! {self.error}; press A, R or Z to make room, then undo or go on")
+                    return
+                self._play(move, kind, result.picture, result.drawn_by)
+        except Exception as e:  # a failed computer must not kill the page silently
+            with self.lock:
+                self.thinking = None
+                self.error = f"{self.label(who)} failed: {e}"
+                self.say(f"!! {self.error}")
+        finally:
+            with self.lock:
+                if self.thinking == who and epoch == self.epoch:
+                    self.thinking = None
+                self._touch()
+
+    # ------------------------------------------------------------------ network play's drawer
+    def draw(self, game: Game) -> None:
+        """The pictures made to follow ``game`` after the protocol changed it (PlayError if they cannot)."""
+        from ..errors import NoRoom
+        from ..picture.room import draw
+
+        with self.lock:
+            self.game = game
+            k = game.moves_made
+            if not self.pictures:
+                self.pictures = [self._layout(game.start)]
+            if k + 1 < len(self.pictures):
+                del self.pictures[k + 1 :]
+            elif k + 1 > len(self.pictures):
+                step = game.played[-1]
+                prev = self.pictures[-1]
+                a = self.analysis()
+                move = find_move(a.position, step.after, step.words)
+                if move is None:
+                    raise PlayError(f"{step.words} is not a move of the picture")
+                try:
+                    result = draw(
+                        prev,
+                        move,
+                        self.settings.computer,
+                        a,
+                        self.settings.route(),
+                        step.player - 1,
+                        self.jobs,
+                    )
+                except (NoRoom, PictureError) as e:
+                    raise PlayError(str(e)) from None
+                self.pictures.append(result.picture)
+            self.waiting = None
+            self._saved()
+            self._touch()
+
+    def close(self) -> None:
+        with self.lock:
+            self.stopped = True
+            self.epoch += 1
+            self._touch()
+        for p in self._players.values():
+            with contextlib.suppress(Exception):
+                p.close()
+
+
+# ---------------------------------------------------------------------- geometry of a stroke
+
+
+def _winding(poly: np.ndarray, p: np.ndarray) -> int:
+    x = poly[:, 0] - p[0]
+    y = poly[:, 1] - p[1]
+    x2, y2 = np.roll(x, -1), np.roll(y, -1)
+    up = (y <= 0) & (y2 > 0)
+    down = (y > 0) & (y2 <= 0)
+    cross = x * y2 - x2 * y
+    return int(np.sum(up & (cross > 0)) - np.sum(down & (cross < 0)))
+
+
+def _points(raw: object, limit: int = 4000) -> np.ndarray:
+    """Points sent by the page as an array (ValueError for anything else)."""
+    if not isinstance(raw, list) or len(raw) > limit:
+        raise ValueError(f"a list of at most {limit} points")
+    pts = np.array(
+        [[float(v) for v in pt] for pt in raw if isinstance(pt, list) and len(pt) == 2], dtype=float
+    ).reshape(-1, 2)
+    if len(pts) != len(raw) or not np.isfinite(pts).all():
+        raise ValueError("points are pairs of numbers")
+    return pts
+
+
+def _stroke_path(pic, s: int, t: int, stroke: np.ndarray) -> np.ndarray:
+    """The stroke from spot ``s``'s centre to ``t``'s, outside their discs, points at least 3 px apart."""
+    a, b = pic.spots[s], pic.spots[t]
+    ra, rb = float(pic.sizes[s]) + 1.0, float(pic.sizes[t]) + 1.0
+    keep = [a]
+    for q in stroke:
+        if np.hypot(*(q - a)) <= ra or np.hypot(*(q - b)) <= rb:
+            continue
+        if np.hypot(*(q - keep[-1])) >= 3.0:
+            keep.append(q)
+    keep.append(b)
+    return np.array(keep, dtype=float)
+
+
+def _straight_picture(pic, s: int, t: int, path: np.ndarray, player: int, size: float):
+    """The picture with the stroke as a curve of straight pieces and the new spot halfway (heroic mode)."""
+    from ..picture.fit import cut_at
+    from ..picture.model import Curve
+    from ..picture.spline import straight_pieces
+
+    if len(path) < 3 and s == t:
+        return None
+    if len(path) < 2 or float(np.hypot(*np.diff(path, axis=0).T).sum()) < 4 * size:
+        return None
+    try:
+        pieces, h = straight_pieces(path)
+        first, second, z = cut_at(pieces, h, 0.5)
+    except (ValueError, IndexError):
+        return None
+    out = pic.copy()
+    out.spots = np.vstack([out.spots, z])
+    out.sizes = np.append(out.sizes, float(np.median(pic.sizes)) if len(pic.sizes) else size)
+    zi = len(pic.spots)
+    out.curves.append(Curve(s, zi, first[0], first[1], player))
+    out.curves.append(Curve(zi, t, second[0], second[1], player))
+    return out
+
+
+def find_move(p: Position, target: Position, words: str) -> Move | None:
+    """The move of ``p`` that gives ``target`` (same spot numbers, up to mirroring): by its words, else any.
+
+    ``p`` may be the mirror image of the position the words were read in (a picture
+    may draw the game either way round), and the words of a move that splits a
+    boundary need not name the same side there; every legal move is then tried.
+    """
+    from ..picture.room import same_move
+    from ..picture.router import same_numbered
+
+    found = same_move(p, target, words)
+    if found is not None:
+        return found
+    for m in all_moves(p):
+        if same_numbered(apply_move(p, m, check=False), target):
+            return m
+    want = live_key(target)
+    for m in all_moves(p):
+        if live_key(apply_move(p, m, check=False)) == want:
+            return m
+    return None
+
+
+def live_key(p: Position):
+    """``numbered_key`` of the position without its dead boundaries: the same position for play.
+
+    A boundary all of whose spots are dead takes no part in any move, and the engine
+    puts it on either side of a move that splits its region; a drawing may put it
+    on the other.  The two readings are the same position, spots and all.
+    """
+    lives = p.lives
+    regions = [[b for b in r if any(lives[s] for s in b)] for r in p.regions]
+    return numbered_key(Position.trusted(tuple(tuple(r) for r in regions if r), lives))[:2]
+
+
+def _words(p: Position, m: Move) -> str:
+    from ..engine.naming import move_words
+
+    return move_words(p, m)
+
+
+__all__ = ["RUNGS", "WebGame", "WebSettings", "human_ladder"]
