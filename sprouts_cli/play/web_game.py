@@ -644,8 +644,13 @@ class WebGame:
         self.say(f"{g.moves_made:>3}. {self.label(step.player)}: {step.words}{note}")
         if g.is_over():
             winner = g.winner()
-            rule = "wins (misère play)" if g.rules.stuck_player_wins else "loses (normal play)"
-            self.say(f"Game over: player {g.to_move} cannot move and {rule}; {self.label(winner or 0)} wins.")
+            if g.rules.players == 3:
+                rule = f"player {winner} made the last move (three players)"
+            elif g.rules.stuck_player_wins:
+                rule = f"player {g.to_move} cannot move and wins (misère play)"
+            else:
+                rule = f"player {g.to_move} cannot move and loses (normal play)"
+            self.say(f"Game over: {rule}; {self.label(winner or 0)} wins.")
             self._record(
                 "end",
                 self.log_number,
