@@ -779,7 +779,7 @@ class WebGame:
                 g = self.game
                 assert g is not None
                 position, rng = g.position, random.Random(self.rng.random())
-            choice = self._player(who, kind).choose(position, g.misere, rng)
+            choice = self._player(who, kind).choose(position, g.rules, rng)
             with self.lock:
                 if epoch != self.epoch or self.stopped or self.game is not g or g.position is not position:
                     return
