@@ -10,11 +10,13 @@ the command line and the worker processes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing is not imported: the script sets its signal handlers first (entry.py)
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from .api import Bounds, Position, Solution, bounds, draw, solution
 
 _API = ("Bounds", "Position", "Solution", "bounds", "draw", "solution")

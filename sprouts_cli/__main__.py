@@ -1,5 +1,5 @@
-"""``python -m sprouts_cli`` runs the command line."""
+"""``python -m sprouts_cli`` runs the command line (as the ``sprouts`` script does)."""
 
-from .cli import main
+from .entry import main
 
 main()

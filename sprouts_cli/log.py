@@ -69,6 +69,20 @@ SEP = " ; "
 PLAYERS = ("human", "random", "montecarlo", "parity", "perfect")
 
 
+def unreadable(error: OSError) -> str:
+    """Why a file could not be read, without its name (the caller gives it once)."""
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory, not a file"
+    return f"cannot read: {error.strerror or error}"
+
+
+def shown(text: str) -> str:
+    """A value of the log quoted as it is written there."""
+    return f"'{text}'"
+
+
 def _clean_value(value: object) -> str:
     text = str(value).replace("\n", " ").replace("\r", " ")
     return text.replace(SEP, " , ")
@@ -277,8 +291,8 @@ def replay_log(source: str | os.PathLike, text: str | None = None) -> Replay:
     if text is None:
         try:
             raw = Path(source).read_bytes()
-        except OSError as e:
-            return Replay([], LogError(f"{source}: cannot read: {e.strerror or e}"), 0)
+        except OSError as e:  # the caller names the file: the message does not name it again
+            return Replay([], LogError(unreadable(e)), 0)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -373,7 +387,9 @@ class _ReplayState:
             raise LogError(f"the start position cannot be read: {e}", r.line) from None
         if start.canonical() != stated:
             raise LogError(
-                f"the numbered start is {start.canonical()}, but the record says start {stated}", r.line
+                f"the numbered start {shown(r.fields['numbered'])} is {start.canonical()}, but the "
+                f"record says start {shown(r.fields['start'])}",
+                r.line,
             )
         if "spots" in r.fields and r.fields["spots"] != str(len(lives)):
             raise LogError(f"spots {r.fields['spots']} but {len(lives)} spot lives are given", r.line)
@@ -484,8 +500,7 @@ def _recorded_position(r: Record, before: Position, fits: list, g: ReplayedGame)
         got = sorted({a.canonical() for a in results})
         raise LogError(
             f"move {r.number} '{r.fields['play']}' does not lead to the recorded position: "
-            f"it gives {' or '.join(got)}, the log records {want.canonical()} numbered as "
-            f"{r.fields['numbered']}",
+            f"it gives {' or '.join(got)}, the log records numbered {shown(r.fields['numbered'])}",
             r.line,
         )
     stated = _stated(r)
@@ -496,7 +511,7 @@ def _recorded_position(r: Record, before: Position, fits: list, g: ReplayedGame)
     got = sorted({a.canonical() for a in results})
     raise LogError(
         f"move {r.number} '{r.get('play')}' does not lead to the recorded position: it gives "
-        f"{' or '.join(got)}, the log records {stated}",
+        f"{' or '.join(got)}, the log records position {shown(r.fields['position'])}",
         r.line,
     )
 
@@ -516,9 +531,17 @@ def _stated(r: Record) -> str:
 def _check_same(r: Record, p: Position, when: str) -> None:
     stated = _stated(r)
     if p.canonical() != stated:
-        raise LogError(f"the position {when} is {p.canonical()}, but the log records {stated}", r.line)
+        raise LogError(
+            f"the position {when} is {p.canonical()}, but the log records position "
+            f"{shown(r.fields['position'])}",
+            r.line,
+        )
     if "lives" in r.fields and r.fields["lives"] != str(p.total_lives):
-        raise LogError(f"the position {when} has {p.total_lives} lives, not {r.fields['lives']}", r.line)
+        raise LogError(
+            f"the position {when} has {p.total_lives} lives, but the log records lives "
+            f"{shown(r.fields['lives'])}",
+            r.line,
+        )
 
 
 def _check_effect(r: Record, before: Position, m) -> None:
@@ -540,4 +563,6 @@ __all__ = [
     "move_fields",
     "parse_record",
     "replay_log",
+    "shown",
+    "unreadable",
 ]

@@ -1,4 +1,4 @@
-"""Worker processes that end with their parent, and a parent that stops cleanly on SIGTERM.
+"""Worker processes that end with their parent, and a parent that stops cleanly on a signal.
 
 A worker must never outlive the process that started it, however that process ends
 (Ctrl-C, SIGTERM from ``timeout``, even SIGKILL, which nobody can catch).  Two
@@ -10,10 +10,23 @@ mechanisms, so that one failing is not fatal:
   (``os.getppid()``) within half a second and sends the worker SIGTERM itself.
 
 A worker ends on SIGTERM silently (no traceback, no BrokenPipeError), and ignores
-Ctrl-C: the parent decides what to keep and when to stop.  The parent side
-(``sigterm_as_interrupt``) turns SIGTERM into ``Terminated``, a ``KeyboardInterrupt``,
-so that SIGTERM takes the same clean path as Ctrl-C (keeping what was proved) and
-the command exits with 143.
+Ctrl-C: the parent decides what to keep and when to stop.
+
+The main process (``stops_cleanly``, entered by the ``sprouts`` script before the
+command line is even imported, and by the command line's group for every command)
+turns SIGINT into ``KeyboardInterrupt`` and SIGTERM into ``Terminated`` (a
+``KeyboardInterrupt`` too), so that both take one clean path (keeping what was
+proved or drawn) and the command exits with 130 or 143.
+
+A signal's Python handler runs wherever the interpreter next checks for signals, and
+that may be Python code that numba's compiled code calls back (it unpickles the
+constants it boxes, compiles, types its arguments).  An exception raised there does
+not come out as itself: the dispatcher returns a result with the exception set, and
+Python reports a ``SystemError`` with a long traceback.  So every handler here is
+*deferred while inside numba* (``deferred_in_compiled``): the signal is kept and
+delivered again a moment later, until it lands in the project's own code.  A kernel
+that runs long in one call polls a stop flag instead; ``run_stoppable`` runs it in a
+thread and sets the flag when the signal comes.
 """
 
 from __future__ import annotations
@@ -25,17 +38,23 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
 
 T = TypeVar("T")
+Handler = Callable[[int, "FrameType | None"], None]
 
 #: ``prctl`` option asking for a signal when the parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
 #: Seconds between two looks of the watchdog at the parent.
 WATCH_SECONDS = 0.5
+#: Seconds after which a signal kept back with no frame to stop in is delivered again.
+RETRY_SECONDS = 0.02
+#: Seconds between two looks at the signals while a kernel runs in its thread.
+WAIT_SECONDS = 0.1
 #: Exit codes of a command stopped by Ctrl-C and by SIGTERM (128 + the signal's number).
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
@@ -45,22 +64,158 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM reached the main process: stop as for Ctrl-C, keeping what was proved."""
 
 
-def _raise_terminated(signum: int, frame: object) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
-    raise Terminated()
+# ------------------------------------------------------------------ never inside numba
+
+
+def _compiled_dirs() -> tuple[str, ...]:
+    """The directories of numba and llvmlite, once they are loaded (nothing before)."""
+    dirs = []
+    for name in ("numba", "llvmlite"):
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if path:
+            dirs.append(os.path.dirname(path) + os.sep)
+    return tuple(dirs)
+
+
+def outermost_compiled(frame: FrameType | None) -> FrameType | None:
+    """The lowest frame of the stack from ``frame`` down that is numba's (or llvmlite's) own
+    Python code, or None: Python called back from compiled code (unpickling a constant
+    it boxes, typing arguments, compiling), where an exception cannot pass out as itself."""
+    dirs = _compiled_dirs()
+    outer = None
+    while dirs and frame is not None:
+        if frame.f_code.co_filename.startswith(dirs):
+            outer = frame
+        frame = frame.f_back
+    return outer
+
+
+def inside_compiled(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or a frame below it is numba's own code (``outermost_compiled``)."""
+    return outermost_compiled(frame) is not None
+
+
+def _when_back_in(frame: FrameType, action: Callable[[], None]) -> None:
+    """Run ``action`` at the next event (line or return) of ``frame``, the Python code that
+    called into numba: the way pdb stops in a frame (its local trace function, and a
+    global one so that tracing is on).  An exception ``action`` raises comes out of that
+    frame as itself; tracing ends with it, and the tracer before is put back otherwise."""
+    before = sys.gettrace()
+
+    def local(f: FrameType, event: str, arg: object) -> None:
+        sys.settrace(before)
+        f.f_trace = None
+        action()
+
+    def quiet(f: FrameType, event: str, arg: object) -> None:
+        return None  # no frame but ``frame`` is traced
+
+    frame.f_trace = local
+    sys.settrace(quiet)
+
+
+class _Retry:
+    """At most one pending delivery again of a signal kept back, per signal (when no Python
+    frame is left to stop in: numba's code at the bottom of the stack)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.timers: dict[int, threading.Timer] = {}
+
+    def later(self, signum: int, handler: Handler) -> None:
+        with self.lock:
+            if signum in self.timers:
+                return
+            timer = threading.Timer(RETRY_SECONDS, self._deliver, (signum, handler))
+            timer.daemon = True
+            self.timers[signum] = timer
+        timer.start()
+
+    def _deliver(self, signum: int, handler: Handler) -> None:
+        with self.lock:
+            self.timers.pop(signum, None)
+        import _thread
+
+        if signal.getsignal(signum) is handler:  # not when the handler was put away meanwhile
+            _thread.interrupt_main(signal.Signals(signum))  # ``handler`` runs at the next check
+
+    def cancel(self, signum: int) -> None:
+        with self.lock:
+            timer = self.timers.pop(signum, None)
+        if timer is not None:
+            timer.cancel()
+
+
+_retry = _Retry()
+
+
+def deferred_in_compiled(handler: Handler) -> Handler:
+    """``handler``, run only once the main thread is out of numba's code (see the module's note).
+
+    A signal that lands inside is kept, and ``handler`` runs at the next line of the
+    Python code that called the kernel: between two kernel calls.
+    """
+
+    @functools.wraps(handler)
+    def safe(signum: int, frame: FrameType | None) -> None:
+        outer = outermost_compiled(frame)
+        if outer is None:
+            handler(signum, frame)
+        elif outer.f_back is None:  # pragma: no cover - numba's code is never the whole stack
+            _retry.later(signum, safe)
+        else:
+            caller = outer.f_back
+            _when_back_in(caller, lambda: handler(signum, caller))
+
+    return safe
+
+
+# ------------------------------------------------------------------ the main process
+
+
+def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    if signum == signal.SIGTERM:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
+        raise Terminated()
+    raise KeyboardInterrupt()
+
+
+#: The handler of SIGINT and SIGTERM in the main process.
+on_stop_signal = deferred_in_compiled(_raise_interrupt)
+
+
+@contextlib.contextmanager
+def stops_cleanly(signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
+    """While inside, SIGINT raises ``KeyboardInterrupt`` and SIGTERM ``Terminated`` in the main
+    thread, never inside numba's code; the handlers before are put back at the end.
+
+    A signal ignored when the block starts stays ignored (a shell's background job
+    ignores Ctrl-C).  Outside the main thread, or nested, it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old: dict[int, Any] = {}
+    for signum in signals:
+        before = signal.getsignal(signum)
+        if before is signal.SIG_IGN or before is on_stop_signal:
+            continue
+        old[signum] = before
+        signal.signal(signum, on_stop_signal)
+    try:
+        yield
+    finally:
+        for signum, before in old.items():
+            _retry.cancel(signum)
+            signal.signal(signum, before)
 
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """While inside, SIGTERM raises ``Terminated`` in the main thread (a ``KeyboardInterrupt``)."""
-    if threading.current_thread() is not threading.main_thread():
+    with stops_cleanly((signal.SIGTERM,)):
         yield
-        return
-    old = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
 
 
 def stops_cleanly_on_sigterm(command: Callable[..., T]) -> Callable[..., T]:
@@ -77,6 +232,90 @@ def stops_cleanly_on_sigterm(command: Callable[..., T]) -> Callable[..., T]:
 def interrupted_exit_code(error: BaseException) -> int:
     """130 for Ctrl-C, 143 for SIGTERM."""
     return EXIT_TERMINATED if isinstance(error, Terminated) else EXIT_INTERRUPTED
+
+
+def run_stoppable(work: Callable[[], T], stop: Callable[[], None], deadline: float | None = None) -> T:
+    """``work()``, a long kernel call that polls a stop flag, run in a thread so that a signal
+    is handled at once: ``stop()`` sets the flag, the work is waited for, and the
+    ``KeyboardInterrupt`` goes on.  At ``deadline`` (``time.monotonic``) ``stop()`` is
+    called too, and the work's own answer returned.  Outside the main thread (signals
+    are the main thread's) and with no deadline, ``work()`` runs in place.
+    """
+    import time
+
+    if deadline is None and threading.current_thread() is not threading.main_thread():
+        return work()
+    box: dict[str, object] = {}
+    # An Event, not Thread.join: a join interrupted by the signal may take the thread
+    # for ended while it runs (Python 3.11's _wait_for_tstate_lock).
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as e:  # pragma: no cover - passed on below
+            box["error"] = e
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name="kernel", daemon=True).start()
+    try:
+        while not done.is_set():
+            # short waits: a signal delivered to another thread (or simulated) is seen at once
+            if deadline is None:
+                done.wait(WAIT_SECONDS)
+            elif (left := deadline - time.monotonic()) > 0:
+                done.wait(min(left, WAIT_SECONDS))
+            else:
+                stop()
+                done.wait()
+    except BaseException:
+        stop()
+        while not done.is_set():  # the kernel returns soon after it sees the flag
+            with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: the first one goes on
+                done.wait(WAIT_SECONDS)
+        raise
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def _forget_handled_interrupt() -> None:
+    """Clear CPython's note of a ``KeyboardInterrupt`` that left code run by ``exec`` of a
+    string (a dataclass or namedtuple being made when Ctrl-C came): the command handled
+    it and exits with 130, but the interpreter would end itself by SIGINT instead.  The
+    flag is a C global of CPython 3.11 and before; elsewhere nothing is done."""
+    try:
+        import ctypes
+
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
+    except (ImportError, AttributeError, ValueError):  # pragma: no cover - another interpreter
+        pass
+
+
+def console_main(first: int | None = None, unblock: tuple[int, ...] = ()) -> None:
+    """The command line, stopping cleanly on SIGINT and SIGTERM from the first moment: ``first``
+    is a signal that came before (``entry.py``), ``unblock`` the signals it held back
+    while it handed over; then every command (the group's own ``stops_cleanly``)."""
+    with stops_cleanly():
+        if unblock:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, unblock)
+        try:
+            if first is not None:
+                _raise_interrupt(first, None)
+            from .cli import main
+        except KeyboardInterrupt as e:
+            sys.stderr.write(("terminated" if isinstance(e, Terminated) else "interrupted") + "\n")
+            _forget_handled_interrupt()
+            raise SystemExit(interrupted_exit_code(e)) from None
+        try:
+            main()
+        except SystemExit:  # every way out of a command, an interrupt handled among them
+            _forget_handled_interrupt()
+            raise
+
+
+# ------------------------------------------------------------------ workers
 
 
 def _ask_kernel_for_parent_death_signal() -> None:
@@ -112,7 +351,8 @@ def die_with_parent(
 ) -> None:
     """Make this worker end when ``parent`` (default: the current parent) ends, by any signal.
 
-    ``on_term`` handles SIGTERM (default: exit at once, silently).  Ctrl-C is ignored,
+    ``on_term`` handles SIGTERM (default: exit at once, silently); a handler given is
+    never run inside numba's code (``deferred_in_compiled``).  Ctrl-C is ignored,
     or with ``quit_on_interrupt`` ends the worker silently (a pool worker in the
     terminal's process group: the parent gets the same Ctrl-C and stops the work).
     Called first thing in a worker (a ``ProcessPoolExecutor`` initializer, or a
@@ -120,7 +360,7 @@ def die_with_parent(
     """
     parent = os.getppid() if parent is None else parent
     signal.signal(signal.SIGINT, _quiet_exit if quit_on_interrupt else signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, on_term or _quiet_exit)
+    signal.signal(signal.SIGTERM, deferred_in_compiled(on_term) if on_term else _quiet_exit)
     _ask_kernel_for_parent_death_signal()
     if os.getppid() != parent:  # the parent died before the kernel was asked
         os.kill(os.getpid(), signal.SIGTERM)
@@ -148,10 +388,17 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_TERMINATED",
     "Terminated",
+    "console_main",
+    "deferred_in_compiled",
     "die_with_parent",
     "end_pool",
+    "inside_compiled",
     "interrupted_exit_code",
+    "on_stop_signal",
+    "outermost_compiled",
     "pool_initializer",
+    "run_stoppable",
     "sigterm_as_interrupt",
+    "stops_cleanly",
     "stops_cleanly_on_sigterm",
 ]

@@ -68,6 +68,20 @@ class LazyGroup(click.Group):
         name, cmd, rest = super().resolve_command(ctx, args)
         return (cmd.name if cmd else name), cmd, rest
 
+    def invoke(self, ctx: click.Context):
+        """Every command stops cleanly on SIGINT (exit 130) and SIGTERM (143), never with a
+        traceback or click's ``Aborted!`` (``procs.stops_cleanly``)."""
+        from ..procs import Terminated, interrupted_exit_code, stops_cleanly
+
+        with stops_cleanly():
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt as e:  # not handled by the command itself
+                from .common import err
+
+                err.print("terminated" if isinstance(e, Terminated) else "interrupted", style="red")
+                raise SystemExit(interrupted_exit_code(e)) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         labelled = []
         for name in self.list_commands(ctx):

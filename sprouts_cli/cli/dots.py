@@ -82,6 +82,8 @@ def solve_command(
         started = time.perf_counter()
         try:
             result = solver.solve(position, moves=moves, time_limit=time_limit)
+        except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (procs.Terminated): say what was proved
+            _interrupted(e, position, solver.bounds)
         except OutOfTime as e:
             unfinished += 1
             lo, hi = e.bounds or (-position.boxes_left, position.boxes_left)
@@ -131,6 +133,16 @@ def solve_command(
     reporter.exit()
     if unfinished:
         raise SystemExit(1)
+
+
+def _interrupted(error: KeyboardInterrupt, position, bounds: tuple[int, int] | None) -> None:
+    """The one line of a solve stopped by a signal: the bounds proved so far, then exit 130 or 143."""
+    from ..procs import Terminated, interrupted_exit_code
+
+    how = "terminated" if isinstance(error, Terminated) else "interrupted"
+    lo, hi = bounds or (-position.boxes_left, position.boxes_left)
+    err.print(f"{how}: {position}: the value is in [{lo}, {hi}] so far", markup=False, style="red")
+    raise SystemExit(interrupted_exit_code(error)) from None
 
 
 # ------------------------------------------------------------------ play
@@ -242,9 +254,11 @@ def play_command(
             _picture(game, svg_dir)
     except SproutsError as e:
         fail(str(e))
-    except KeyboardInterrupt:
-        err.print("interrupted", style="red")
-        raise SystemExit(130) from None
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
+        from ..procs import Terminated, interrupted_exit_code
+
+        err.print("terminated" if isinstance(e, Terminated) else "interrupted", style="red")
+        raise SystemExit(interrupted_exit_code(e)) from None
     finally:
         if log_path and "log" in locals() and log is not None:
             if game.finished or reason.startswith("quit"):
@@ -419,6 +433,8 @@ def render_command(
     from ..dots.log import is_dots_log
     from ..dots.render import render_dots
 
+    if not Path(position).exists() and ("." in position or "/" in position):  # no board has either
+        fail(f"{position}: no such file")
     if Path(position).is_file() and is_dots_log(position):
         from ..dots.log import replay_dots_log
 

@@ -556,12 +556,16 @@ def replay_log_command(
                     _print_step(chosen, step)
             except SproutsError as e:
                 fail(str(e))
-    if watch and chosen is not None and result.error is None:
+    stopped = None  # a log that does not replay to its end: the part kept is drawn
+    if result.error is not None and chosen is not None:
+        stopped = f"the log stops at line {result.error.line}, after move {chosen.moves}"
+        stopped += f" of game {chosen.number}"
+    if watch and chosen is not None:
         from .watch import write_watch
 
-        write_watch(chosen, html_path, gif_path, log, width, height, fresh)
+        write_watch(chosen, html_path, gif_path, log, width, height, fresh, stopped)
     if svg_dir and chosen is not None:
-        _draw_svgs(chosen, svg_dir, width, height, at, fresh)
+        _draw_svgs(chosen, svg_dir, width, height, at, fresh, stopped)
     if result.error is not None:
         fail(f"{log}: {result.error}")
     if not as_json and at is None and not output and not watch:
@@ -609,7 +613,15 @@ def _print_step(g, step) -> None:
     print_data(f"lives {step.position.total_lives}; moves left between {lower} and {upper}")
 
 
-def _draw_svgs(g, svg_dir: str, width: float, height: float, at: int | None, fresh: bool = False) -> None:
+def _draw_svgs(
+    g,
+    svg_dir: str,
+    width: float,
+    height: float,
+    at: int | None,
+    fresh: bool = False,
+    stopped: str | None = None,
+) -> None:
     """Every position of the game's line of play (up to ``at``), drawn move by move, as SVG files."""
     from ..errors import PictureError
     from ..play.drawing import draw_line_of_play
@@ -627,7 +639,8 @@ def _draw_svgs(g, svg_dir: str, width: float, height: float, at: int | None, fre
         end_progress()
         fail(f"game {g.number}: {e}")
     end_progress()
-    err.print(f"wrote {len(steps)} pictures to {svg_dir} (game {g.number})", style="dim")
+    kept = f"; {stopped}" if stopped else ""
+    err.print(f"wrote {len(steps)} pictures to {svg_dir} (game {g.number}{kept})", style="dim")
 
 
 def _write_output(path: str, g, k: int, width: float, height: float, fresh: bool = False) -> None:

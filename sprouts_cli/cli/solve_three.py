@@ -52,9 +52,11 @@ def solve_three(
                 forcing = solver.forcing_children(p)
             seconds = time.perf_counter() - t0
             _print(item.text, p, result, forcing, seconds, as_json)
-    except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
-        raise SystemExit(130) from None
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
+        from ..procs import Terminated, interrupted_exit_code
+
+        err.print("terminated" if isinstance(e, Terminated) else "interrupted", markup=False)
+        raise SystemExit(interrupted_exit_code(e)) from None
     report.exit()
 
 

@@ -36,10 +36,13 @@ def write_watch(
     width: float,
     height: float,
     fresh: bool = False,
+    stopped: str | None = None,
 ) -> None:
     """Draw every position of ``game`` once and write the page and/or the animation.
 
     ``fresh``: every position drawn afresh (Z and polish) rather than move by move.
+    ``stopped`` says where a log that does not replay to its end stops: the part
+    kept is drawn, and the page and the terminal say so.
     """
     from ..replay_html import draw_frames, frames_of, write_gif, write_html
 
@@ -50,12 +53,13 @@ def write_watch(
             pictures = draw_frames(game, width, height, progress=progress, fresh=fresh)
         finally:
             end_progress()
+        kept = f"; {stopped}" if stopped else ""
         if html_path:
-            write_html(html_path, game, pictures, source=f"replayed from {source}")
-            err.print(f"wrote {html_path} ({len(frames)} positions)", markup=False)
+            write_html(html_path, game, pictures, source=f"replayed from {source}{kept}")
+            err.print(f"wrote {html_path} ({len(frames)} positions{kept})", markup=False)
         if gif_path:
             count = write_gif(gif_path, game, pictures)
-            err.print(f"wrote {gif_path} ({count} frames)", markup=False)
+            err.print(f"wrote {gif_path} ({count} frames{kept})", markup=False)
     except SproutsError as e:
         fail(str(e))
 

@@ -217,10 +217,12 @@ def replay_dots_log(source: str | os.PathLike, text: str | None = None) -> DotsR
     if text is None:
         try:
             text = Path(source).read_bytes().decode("utf-8")
-        except OSError as e:
-            return DotsReplay([], DotsLogError(f"{source}: cannot read: {e.strerror or e}"))
+        except OSError as e:  # the caller names the file once
+            from ..log import unreadable
+
+            return DotsReplay([], DotsLogError(unreadable(e)))
         except UnicodeDecodeError:
-            return DotsReplay([], DotsLogError(f"{source}: not UTF-8 text"))
+            return DotsReplay([], DotsLogError("not UTF-8 text"))
     lines = text.splitlines(keepends=True)
     games: list[ReplayedGame] = []
     game: DotsGame | None = None

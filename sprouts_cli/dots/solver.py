@@ -28,7 +28,6 @@ pruning) is the reference the tests compare it with.
 from __future__ import annotations
 
 import importlib.util
-import threading
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,6 +37,7 @@ from types import ModuleType
 import numpy as np
 
 from ..errors import LimitError, OutOfTime
+from ..procs import run_stoppable
 from . import _kernels
 from .board import Board, DotsPosition
 
@@ -220,6 +220,8 @@ class Solver:
     etc_min: int = _kernels.ETC_MIN
     nodes: int = 0
     steps: list[Step] = field(default_factory=list)  # the null-window searches of the last ``value``
+    #: what the last ``value`` proved so far: the value lies in [lo, hi] (kept when it is interrupted)
+    bounds: tuple[int, int] | None = None
     _k: ModuleType = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -234,8 +236,10 @@ class Solver:
 
     # ------------------------------------------------------------ the kernel
 
-    def _search(self, lines: int, alpha: int, beta: int) -> int:
-        v = self._k.search(
+    def _search(self, lines: int, alpha: int, beta: int, deadline: float | None = None) -> int:
+        """One null-window search; stopped at ``deadline`` (``time.monotonic``) if given, and at
+        once by Ctrl-C or SIGTERM (``procs.run_stoppable``: the search polls its stop flag)."""
+        args = (
             np.int64(lines),
             np.int64(alpha),
             np.int64(beta),
@@ -247,30 +251,12 @@ class Solver:
             self.stats,
             self.work,
         )
-        return int(v)
+        if self.pure and deadline is None:  # plain Python: a signal raises where it lands
+            return int(self._k.search(*args))
+        return int(run_stoppable(lambda: self._k.search(*args), self._stop, deadline))
 
-    def _run(self, work, deadline: float | None):
-        """Run ``work`` (kernel calls), stopping it at ``deadline`` (time.monotonic) if given."""
-        self.stats[1] = self.stats[2] = 0
-        if deadline is None or self.pure:
-            return work()
-        box: dict[str, object] = {}
-
-        def target() -> None:
-            try:
-                box["value"] = work()
-            except BaseException as e:  # pragma: no cover - passed on below
-                box["error"] = e
-
-        thread = threading.Thread(target=target, daemon=True)
-        thread.start()
-        thread.join(max(0.0, deadline - time.monotonic()))
-        if thread.is_alive():
-            self.stats[1] = 1
-            thread.join()
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
-        return box.get("value")
+    def _stop(self) -> None:
+        self.stats[_kernels.STOP] = 1
 
     # ------------------------------------------------------------ questions
 
@@ -284,19 +270,21 @@ class Solver:
         deadline = None if time_limit is None else started + time_limit
         guess = 0
         self.steps = []
+        self.bounds = (lo, hi)
         while lo < hi:
             beta = max(guess, lo + 1)
             step_nodes, step_cpu = int(self.stats[0]), time.process_time()
-            v = self._run(lambda b=beta: self._search(position.lines, b - 1, b), deadline)
+            self.stats[_kernels.STOP] = self.stats[_kernels.STOPPED] = 0
+            v = self._search(position.lines, beta - 1, beta, deadline)
             self.steps.append(
                 Step(
                     beta,
-                    v if not self.stats[2] else None,
+                    v if not self.stats[_kernels.STOPPED] else None,
                     int(self.stats[0]) - step_nodes,
                     time.process_time() - step_cpu,
                 )
             )
-            if self.stats[2]:
+            if self.stats[_kernels.STOPPED]:
                 self.nodes += int(self.stats[0]) - start_nodes
                 nodes, seconds = int(self.stats[0]) - start_nodes, time.monotonic() - started
                 raise OutOfTime(
@@ -311,6 +299,7 @@ class Solver:
                 hi = v
             else:
                 lo = v
+            self.bounds = (lo, hi)
         self.nodes += int(self.stats[0]) - start_nodes
         return lo
 
@@ -324,7 +313,7 @@ class Solver:
 
     def best_moves(self, position: DotsPosition, value: int) -> list[int]:
         """Every legal line whose value is ``value`` (the position's value)."""
-        self.stats[1] = self.stats[2] = 0
+        self.stats[_kernels.STOP] = self.stats[_kernels.STOPPED] = 0
         before = int(self.stats[0])
         moves = [
             line
