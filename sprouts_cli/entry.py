@@ -2,8 +2,8 @@
 the first moment of the package.
 
 Only ``signal`` is imported before the handlers are set: a signal that comes while
-the rest loads is noted, and ``procs.console_main`` stops on it cleanly (exit 130 or
-143, one line) as soon as it can.
+the rest loads is noted, and the command line stops on it cleanly (exit 130 or 143,
+one line) as soon as ``procs`` is loaded.
 """
 
 import signal
@@ -20,9 +20,25 @@ def main() -> None:
             old[signum] = before
             signal.signal(signum, lambda signum, frame: noted.append(signum))
     try:
-        from .procs import console_main
+        from . import procs
     finally:
         signal.pthread_sigmask(signal.SIG_BLOCK, _STOP)  # the hand-over loses no signal
         for signum, before in old.items():
             signal.signal(signum, before)
-    console_main(noted[0] if noted else None, unblock=_STOP)
+    with procs.stops_cleanly():
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP)
+        try:
+            if noted:
+                procs.on_stop_signal(noted[0], None)  # raises as the signal would have
+            from .cli import main as cli
+        except KeyboardInterrupt as e:
+            import sys
+
+            sys.stderr.write(("terminated" if isinstance(e, procs.Terminated) else "interrupted") + "\n")
+            procs.forget_handled_interrupt()
+            raise SystemExit(procs.interrupted_exit_code(e)) from None
+        try:
+            cli()
+        except SystemExit:  # every way out of a command, an interrupt handled among them
+            procs.forget_handled_interrupt()
+            raise

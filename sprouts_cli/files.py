@@ -22,6 +22,15 @@ from .limits import check_game_size
 JSON_RECURSION_LIMIT = 1000
 
 
+def unreadable(error: OSError) -> str:
+    """Why a file could not be read, without its name (the caller gives it once)."""
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory, not a file"
+    return f"cannot read: {error.strerror or error}"
+
+
 def read_json_file(p: Path) -> object:
     """A JSON file's contents; a missing, unreadable, binary, oversized or malformed file is a
     ``GameFileError`` of one line that names the file once."""
@@ -115,4 +124,4 @@ def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
         raise
 
 
-__all__ = ["check_directory", "check_output", "read_json_file", "write_atomic"]
+__all__ = ["check_directory", "check_output", "read_json_file", "unreadable", "write_atomic"]

@@ -62,20 +62,12 @@ from .engine.naming import (
 from .engine.position import Position
 from .engine.rules import Rules
 from .errors import LogError, SproutsError
+from .files import unreadable
 
 HEADER = "sprouts-log 1"
 KINDS = ("game", "move", "think", "undo", "end", "note")
 SEP = " ; "
 PLAYERS = ("human", "random", "montecarlo", "parity", "perfect")
-
-
-def unreadable(error: OSError) -> str:
-    """Why a file could not be read, without its name (the caller gives it once)."""
-    if isinstance(error, FileNotFoundError):
-        return "no such file"
-    if isinstance(error, IsADirectoryError):
-        return "is a directory, not a file"
-    return f"cannot read: {error.strerror or error}"
 
 
 def shown(text: str) -> str:
@@ -564,5 +556,4 @@ __all__ = [
     "parse_record",
     "replay_log",
     "shown",
-    "unreadable",
 ]

@@ -280,7 +280,7 @@ def run_stoppable(work: Callable[[], T], stop: Callable[[], None], deadline: flo
     return box["value"]  # type: ignore[return-value]
 
 
-def _forget_handled_interrupt() -> None:
+def forget_handled_interrupt() -> None:
     """Clear CPython's note of a ``KeyboardInterrupt`` that left code run by ``exec`` of a
     string (a dataclass or namedtuple being made when Ctrl-C came): the command handled
     it and exits with 130, but the interpreter would end itself by SIGINT instead.  The
@@ -291,28 +291,6 @@ def _forget_handled_interrupt() -> None:
         ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
     except (ImportError, AttributeError, ValueError):  # pragma: no cover - another interpreter
         pass
-
-
-def console_main(first: int | None = None, unblock: tuple[int, ...] = ()) -> None:
-    """The command line, stopping cleanly on SIGINT and SIGTERM from the first moment: ``first``
-    is a signal that came before (``entry.py``), ``unblock`` the signals it held back
-    while it handed over; then every command (the group's own ``stops_cleanly``)."""
-    with stops_cleanly():
-        if unblock:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, unblock)
-        try:
-            if first is not None:
-                _raise_interrupt(first, None)
-            from .cli import main
-        except KeyboardInterrupt as e:
-            sys.stderr.write(("terminated" if isinstance(e, Terminated) else "interrupted") + "\n")
-            _forget_handled_interrupt()
-            raise SystemExit(interrupted_exit_code(e)) from None
-        try:
-            main()
-        except SystemExit:  # every way out of a command, an interrupt handled among them
-            _forget_handled_interrupt()
-            raise
 
 
 # ------------------------------------------------------------------ workers
@@ -388,10 +366,10 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_TERMINATED",
     "Terminated",
-    "console_main",
     "deferred_in_compiled",
     "die_with_parent",
     "end_pool",
+    "forget_handled_interrupt",
     "inside_compiled",
     "interrupted_exit_code",
     "on_stop_signal",

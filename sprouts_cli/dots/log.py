@@ -218,7 +218,7 @@ def replay_dots_log(source: str | os.PathLike, text: str | None = None) -> DotsR
         try:
             text = Path(source).read_bytes().decode("utf-8")
         except OSError as e:  # the caller names the file once
-            from ..log import unreadable
+            from ..files import unreadable
 
             return DotsReplay([], DotsLogError(unreadable(e)))
         except UnicodeDecodeError:
