@@ -209,7 +209,8 @@ def test_replay_of_a_log_with_a_swapped_move_is_one_line_naming_it(game_log: Pat
     r = run("replay", str(edited))
     assert r.exit_code == 2 and "Traceback" not in r.output
     line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("move 6 ;"))
-    assert f"line {line}: the log and the game part here" in r.stderr
+    assert f"line {line}: move 6 '2 → 8 enclosing 7' does not lead to the recorded position" in r.stderr
+    assert "the log records numbered '[" in r.stderr  # quoted as the log writes it
     assert "5. " in r.stdout  # the moves before it were replayed and shown
 
 
