@@ -310,6 +310,7 @@ def _solve_all(
                 result = _solve_one(session, p, misere, nimber, moves)
                 seconds = time.perf_counter() - t
                 solved = session.counters().positions_solved - before.positions_solved
+                result["nodes"] = session.counters().nodes - before.nodes
                 # conservative: once an imported fact was read, what this session proves may rest on it
                 result["imported_facts_used"] = session.counters().imported_used > 0
                 progress.clear()
@@ -375,6 +376,8 @@ def _print(
         obj["imported_facts_used"] = result["imported_facts_used"]
         obj["seconds"] = round(seconds, 3)
         obj["positions_solved"] = solved
+        if "nodes" in result:
+            obj["nodes"] = result["nodes"]
         obj["kernels"] = kernels_in_use()
         obj.update(where or {})
         print_json(obj)

@@ -49,7 +49,7 @@ from ..errors import ClusterError
 from ..procs import Terminated
 from .jobs import Fact, Job, JobResult, JobSolver
 from .misere import MisereSolver
-from .nimbers import NormalSolver, land_lives
+from .nimbers import NormalSearch, land_lives
 
 #: Search nodes a job may spend before it comes back undecided (about 1-5 s of one core).
 JOB_NODES = 4000
@@ -356,7 +356,7 @@ def _first_line(e: BaseException) -> str:
 class NormalRules:
     """Normal play nodes: ``(land, k)`` for one land and a heap, ``(lands, k)`` for a sum."""
 
-    def __init__(self, solver: NormalSolver) -> None:
+    def __init__(self, solver: NormalSearch) -> None:
         self.solver = solver
 
     def settled(self, node: Any) -> bool | None:
@@ -885,7 +885,7 @@ class ClusterBackend:
     def stats(self) -> ClusterStats:
         return self.search.stats
 
-    def normal_wins(self, solver: NormalSolver, land: str, k: int) -> bool:
+    def normal_wins(self, solver: NormalSearch, land: str, k: int) -> bool:
         """Is ``land + *k`` a win? (normal play)"""
         rules = NormalRules(solver)
         return self.search.solve(rules, (land, k))
@@ -894,7 +894,7 @@ class ClusterBackend:
         """Is ``position`` a misère win for the player to move?"""
         return self.search.solve(MisereRules(solver, table), position)
 
-    def whole(self, jobs: list[Job], normal: NormalSolver, misere: Any, table: Any) -> list[JobResult]:
+    def whole(self, jobs: list[Job], normal: NormalSearch, misere: Any, table: Any) -> list[JobResult]:
         """Whole positions (``("position", …)`` jobs) on the workers, answered in order."""
         normal_rules = NormalRules(normal)
         misere_rules = MisereRules(misere, table) if misere is not None else None

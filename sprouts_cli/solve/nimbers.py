@@ -34,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import reduce
 from operator import xor
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from ..engine.caches import BoundedCache
 from ..engine.position import Position
@@ -133,6 +133,9 @@ class NormalSolver:
     children are an array of numbers (``LazyChildren`` with ``name``).  So a land's
     string is held once, and no tuple or string is made per node or per child.
     """
+
+    #: One thread: ``Session`` gives a large question's children to worker processes.
+    threads = 1
 
     def __init__(
         self,
@@ -622,14 +625,68 @@ def _lowest_clear_bit(mask: int) -> int:
     return (~mask & (mask + 1)).bit_length() - 1
 
 
+class NormalSearch(Protocol):
+    """What the callers of a normal-play solver use: ``NormalSolver`` (the plain-Python
+    reference) and ``compiled.CompiledNormalSolver`` (the same search, compiled) both give it."""
+
+    table: NormalTable | None
+    progress: Callable[[dict[str, int]], None] | None
+    #: How many threads one search runs on (more than one: the solver is parallel itself).
+    threads: int
+
+    @property
+    def stats(self) -> dict[str, int]: ...
+
+    def outcome(self, position: Position | str, deadline: float | None = None) -> bool: ...
+
+    def nimber(self, position: Position | str, deadline: float | None = None) -> int: ...
+
+    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]: ...
+
+    def child_outcomes(
+        self, position: Position | str, deadline: float | None = None
+    ) -> list[tuple[str, bool]]: ...
+
+    def known_nimber(self, land: str) -> int | None: ...
+
+    def node_of(self, lands: Lands, k: int) -> bool | tuple[str | Lands, int]: ...
+
+    def children_of(self, land: str) -> list[Lands]: ...
+
+    def remembered(self, land: str) -> tuple[int | None, int]: ...
+
+    def record_win(self, land: str, k: int) -> None: ...
+
+    def record_nimber(self, land: str, k: int) -> None: ...
+
+    def forget_lookups(self) -> None: ...
+
+    def sum_wins(self, lands: Lands, k: int) -> bool: ...
+
+    def land_nimber(self, land: str) -> int: ...
+
+
+def normal_solver(table: NormalTable | None = None, threads: int = 1, **options: Any) -> NormalSearch:
+    """The normal-play solver for this process: the compiled core's (``compiled.py``, searching
+    on ``threads`` threads) unless ``SPROUTS_PURE_PYTHON=1`` or ``SPROUTS_COMPILED_SEARCH=0``,
+    else the reference (one thread: ``threads`` is then the caller's to use, with processes)."""
+    from .compiled import CompiledNormalSolver, compiled_available
+
+    if compiled_available():
+        return CompiledNormalSolver(table, threads=threads, **options)
+    return NormalSolver(table, **options)
+
+
 def normal_outcome(position: Position | str, table: NormalTable | None = None) -> bool:
     """Is ``position`` a normal-play win for the player to move? (a one-off solver)"""
-    return NormalSolver(table).outcome(position)
+    return normal_solver(table).outcome(position)
 
 
 __all__ = [
+    "NormalSearch",
     "NormalSolver",
     "land_lives",
     "normal_outcome",
+    "normal_solver",
     "position_parts",
 ]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.position import Position
-from .nimbers import NormalSolver, land_lives, position_parts
+from .nimbers import land_lives, normal_solver, position_parts
 from .store import Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,6 +45,8 @@ class Counters:
     jobs_done: int = 0
     facts_merged: int = 0
     workers_alive: int = 0
+    #: search nodes visited (df-pn's calls, as SPOTS counts its nodes), here and in the workers
+    nodes: int = 0
 
 
 class Session:
@@ -65,7 +67,7 @@ class Session:
         self.misere = misere
         self.progress = progress
         self.parallel_lives = parallel_lives
-        self.normal = NormalSolver(table, progress=lambda _: self._report(), refresh_seconds=None)
+        self.normal = normal_solver(table, progress=lambda _: self._report(), refresh_seconds=None)
         self._misere_instance: MisereSolver | None = None
         self._pool: WorkerPool | None = None
         self._pool_stats = PoolStats()
@@ -112,13 +114,18 @@ class Session:
         if self._misere_instance is not None:
             solved += self._misere_instance.stats.get("positions_solved", 0)
             hits += self._misere_instance.stats.get("table_hits", 0)
+        nodes = self.normal.stats["nodes"] + self._pool_stats.total("nodes")
+        if self._misere_instance is not None:
+            nodes += self._misere_instance.stats.get("nodes", 0)
         imported = self._pool_stats.total("imported_used")
         if self.table is not None:
             imported += self.table.imported_used
         if self.cluster is not None:
             c = self.cluster.stats
-            return Counters(solved, hits, imported, c.jobs_out, c.jobs_done, c.facts_merged, c.workers_alive)
-        return Counters(solved, hits, imported)
+            return Counters(
+                solved, hits, imported, c.jobs_out, c.jobs_done, c.facts_merged, c.workers_alive, nodes
+            )
+        return Counters(solved, hits, imported, nodes=nodes)
 
     @property
     def backend(self) -> str:
@@ -156,7 +163,7 @@ class Session:
 
     # ========================================================== normal play
     def _sum_wins(self, lands: tuple[str, ...], k: int) -> bool:
-        """Like ``NormalSolver.sum_wins``, with the root's children on the workers when it is large."""
+        """Like ``NormalSearch.sum_wins``, with the root's children on the workers when it is large."""
         normal = self.normal
         while True:
             node = normal.node_of(lands, k)

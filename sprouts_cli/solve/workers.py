@@ -142,14 +142,14 @@ def _serve(db_path: str, use_imports: bool) -> None:
     if _CAN_SIGNAL:
         signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__("asked", True))
     from ..errors import SolveAborted
-    from .nimbers import NormalSolver
+    from .nimbers import normal_solver
     from .store import Table
 
     inp = sys.stdin.buffer
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")  # the channel to the main process
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt it
     table = Table(db_path, use_imports=use_imports)
-    normal = NormalSolver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
+    normal = normal_solver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
     misere: Any = None
     last = [time.monotonic()]
 
@@ -199,6 +199,7 @@ def _stats(normal: Any, misere: Any, table: Any) -> dict[str, int]:
         "positions_solved": normal.stats["positions_solved"],
         "table_hits": normal.stats["table_hits"],
         "lands_expanded": normal.stats["lands_expanded"],
+        "nodes": normal.stats["nodes"],
         "cpu_ms": int(time.process_time() * 1000),
     }
     if misere is not None:

@@ -1,0 +1,681 @@
+"""Normal play on the compiled proof-number core (``pncore``), with ``NormalSolver``'s interface.
+
+``CompiledNormalSolver`` asks the questions ``NormalSolver`` asks and gets the same
+answers (``tests/test_solve_compiled.py`` compares them), with the search in compiled
+code.  This file is its Python edge: the arrays the core works in (grown when the core
+asks for room), the table of solved lands (read for each land when first met, written
+in batches), the clock, progress and stopping (the core returns every so many nodes).
+
+Loading numba and the core costs a process about a second and 150 MB, more than the
+reference takes on small questions: so questions on fewer than ``COMPILE_LIVES`` lives
+go to the reference until the core is loaded, and everything goes to the core after.
+``normal_solver`` picks the solver for this process: this one unless
+``SPROUTS_PURE_PYTHON=1`` or ``SPROUTS_COMPILED_SEARCH=0`` (then the reference alone).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..engine import aot
+from ..engine.position import Position
+from ..errors import OutOfTime, SolveInterrupted
+from .clock import Deadline
+from .nimbers import SMALL_LIVES, Lands, NormalSolver, NormalTable, land_lives, position_parts
+
+#: ``pncore``, once loaded (``_load_core``): importing it loads numba.
+core: Any = None
+
+#: Entries of the transposition table (buckets of four; a power of two).
+TT_ENTRIES = 1 << 20
+#: What another thread at a child adds to its numbers when a thread chooses the child to search
+#: (``pncore.G_VIRTUAL``).
+VIRTUAL = 1
+#: Aim for a return to Python (clock, progress, table) about this often.
+RETURN_SECONDS = 0.02
+#: Facts are written to the table at least this often while a search runs.
+WRITE_SECONDS = 0.5
+#: Questions on fewer lives than this go to the reference while the core is not loaded.
+COMPILE_LIVES = 30
+_WINS_MASK = (1 << 63) - 1
+#: As ``pncore.HEAP_LIMIT`` (heaps of a node stay below it).
+HEAP_LIMIT = 63
+
+
+def _load_core() -> Any:
+    global core
+    if core is None:
+        from . import pncore
+
+        core = pncore
+    return core
+
+
+class _Shared:
+    """What the threads of one search share in Python: the answer, an error, the lands whose
+    table entries the helpers asked for, and the barrier of a pause to grow the arrays."""
+
+    def __init__(self, threads: int) -> None:
+        self.result: bool | None = None
+        self.error: BaseException | None = None
+        self.barrier = threading.Barrier(threads)
+        self._asked: list[int] = []
+        self._lock = threading.Lock()
+
+    def ask(self, lands: list[int]) -> None:
+        with self._lock:
+            self._asked.extend(lands)
+
+    def take(self) -> list[int]:
+        with self._lock:
+            out, self._asked = self._asked, []
+        return out
+
+
+class Unsupported(Exception):
+    """The core met a land it does not take (a move past the packing's limits); the reference answers."""
+
+
+class State:
+    """The arrays the core works in, and their growth (doubling, keeping ``pncore``'s room free).
+
+    Every thread has its own ``T`` (status, stack pointer, counters), stack, pending
+    lookups and parse buffer; everything else is shared.  ``S`` is thread 0's tuple.
+    """
+
+    def __init__(
+        self, small_lives: int, has_table: bool, tt_entries: int = TT_ENTRIES, threads: int = 1
+    ) -> None:
+        self.G = np.zeros(core.NG, np.int64)
+        self.G[core.G_SMALL] = small_lives
+        self.G[core.G_HAS_TABLE] = 1 if has_table else 0
+        self.G[core.G_VIRTUAL] = VIRTUAL
+        n = 1 << 12
+        self.I64 = np.zeros((core.N64, n), np.int64)
+        self.I32 = np.zeros((core.N32, n), np.int32)
+        self.TEXT = np.zeros(1 << 17, np.uint8)
+        self.SUMS = np.zeros(1 << 14, np.int64)
+        self.KIDS = np.zeros(1 << 16, np.int64)
+        self.HTAB = np.zeros(1 << 14, np.int64)
+        self.STAB = np.zeros(1 << 14, np.int64)
+        self.CTAB = np.zeros(1 << 14, np.int64)
+        self.CE = np.zeros((3, n), np.int64)
+        self.CODE = np.zeros(1 << 17, np.uint8)
+        size = 1 << max(2, (tt_entries - 1).bit_length())
+        self.TTK = np.full(size, -1, np.int64)
+        self.TTV = np.zeros((core.NV, size), np.int64)
+        self.BUSY = np.zeros(1 << 16, np.int64)
+        self.T: list[np.ndarray] = []
+        self.STK: list[np.ndarray] = []
+        self.PEND: list[np.ndarray] = []
+        self.PBUF: list[np.ndarray] = []
+        self.threads = 0
+        self.add_threads(threads)
+        self.S = self.tuple_for(0)
+
+    def add_threads(self, threads: int) -> None:
+        """Arrays for ``threads`` threads in all."""
+        while self.threads < threads:
+            t = np.zeros(core.NT, np.int64)
+            t[core.T_CUR] = -1
+            self.T.append(t)
+            self.STK.append(np.zeros((core.NF, 512), np.int64))
+            self.PEND.append(np.zeros(1 << 12, np.int64))
+            self.PBUF.append(np.zeros(1 << 12, np.int64))
+            self.threads += 1
+
+    def tuple_for(self, i: int) -> tuple[np.ndarray, ...]:
+        """The state as thread ``i``'s kernels take it."""
+        return (
+            self.G, self.T[i], self.I64, self.I32, self.TEXT, self.SUMS, self.KIDS, self.HTAB, self.STAB,
+            self.CTAB, self.CE, self.CODE, self.TTK, self.TTV, self.STK[i], self.PEND[i], self.PBUF[i],
+            self.BUSY,
+        )  # fmt: skip
+
+    def total(self, field: int) -> int:
+        """A per-thread counter summed over the threads."""
+        return sum(int(t[field]) for t in self.T)
+
+    def grow(self) -> None:
+        """Make the room ``pncore._room`` (and a frame or a parse that did not fit) asks for.
+        No thread may be in the core meanwhile."""
+        g = self.G
+        numbers = int(g[core.G_NUMBERS])
+
+        def longer(a: np.ndarray, need: int) -> np.ndarray:
+            size = a.shape[-1]
+            if need <= size:
+                return a
+            while size < need:
+                size *= 2
+            out = np.zeros((*a.shape[:-1], size), a.dtype)
+            out[..., : a.shape[-1]] = a
+            return out
+
+        self.I64 = longer(self.I64, numbers + core.ROOM_NUMBERS)
+        self.I32 = longer(self.I32, numbers + core.ROOM_NUMBERS)
+        self.CE = longer(self.CE, int(g[core.G_CODES]) + core.ROOM_NUMBERS)
+        self.TEXT = longer(self.TEXT, int(g[core.G_TEXT_TOP]) + core.ROOM_TEXT)
+        self.SUMS = longer(self.SUMS, int(g[core.G_SUM_TOP]) + core.ROOM_SUMS)
+        self.CODE = longer(self.CODE, int(g[core.G_CODE_TOP]) + core.ROOM_CODE)
+        kcap = int(self.I32[core.L_KCAP].max()) if numbers else 0
+        self.KIDS = longer(self.KIDS, int(g[core.G_KID_TOP]) + max(core.ROOM_KIDS, 4 * kcap + 8))
+        for i, t in enumerate(self.T):
+            self.STK[i] = longer(self.STK[i], int(t[core.T_SP]) + 2 * core.ROOM_STACK)
+            self.PBUF[i] = longer(self.PBUF[i], int(t[core.T_NEED_PBUF]))
+        rehash = False
+        for name, count in (("HTAB", core.G_HCOUNT), ("STAB", core.G_SCOUNT), ("CTAB", core.G_CCOUNT)):
+            table = getattr(self, name)
+            need = 2 * (int(g[count]) + core.ROOM_NUMBERS)
+            if need > table.shape[0]:
+                size = table.shape[0]
+                while size < need:
+                    size *= 2
+                setattr(self, name, np.zeros(size, np.int64))
+                rehash = True
+        self.S = self.tuple_for(0)
+        if rehash:
+            self.HTAB[:] = 0
+            self.STAB[:] = 0
+            self.CTAB[:] = 0
+            core.rehash(self.S)
+
+    def text(self, number: int) -> str:
+        start = int(self.I64[core.L_START, number])
+        return self.TEXT[start : start + int(self.I32[core.L_LEN, number])].tobytes().decode("ascii")
+
+    def members(self, number: int) -> list[int]:
+        start = int(self.I64[core.L_START, number])
+        return [int(x) for x in self.SUMS[start : start + int(self.I32[core.L_LEN, number])]]
+
+    def is_land(self, number: int) -> bool:
+        return bool(self.I32[core.L_KIND, number] == core.K_LAND)
+
+    def lands_of(self, number: int) -> Lands:
+        """A number's lands as sorted reduced strings."""
+        if self.is_land(number):
+            return (self.text(number),)
+        return tuple(sorted(self.text(x) for x in self.members(number)))
+
+
+class CompiledNormalSolver:
+    """``NormalSolver``'s questions answered by the compiled core (same arguments, same answers).
+
+    ``table``, ``abort``, ``progress``, ``progress_seconds`` and ``refresh_seconds`` mean
+    what they mean for ``NormalSolver``; ``tt_entries`` sizes the transposition table.
+    """
+
+    def __init__(
+        self,
+        table: NormalTable | None = None,
+        *,
+        abort: Callable[[], bool] | None = None,
+        progress: Callable[[dict[str, int]], None] | None = None,
+        progress_seconds: float = 0.25,
+        refresh_seconds: float | None = None,
+        small_lives: int | None = None,
+        tt_entries: int = TT_ENTRIES,
+        compile_lives: int = COMPILE_LIVES,
+        threads: int = 1,
+        **_ignored: Any,
+    ) -> None:
+        self.abort = abort
+        self.progress = progress
+        self.progress_seconds = progress_seconds
+        self.refresh_seconds = refresh_seconds
+        self.small_lives = SMALL_LIVES if small_lives is None else small_lives
+        self.tt_entries = tt_entries
+        self.compile_lives = compile_lives
+        self.threads = max(1, threads)
+        self._state: State | None = None
+        self._table = table
+        self._hits = 0
+        self._deadline = Deadline(message="the solver ran out of time")
+        self._chunks = [256] * self.threads
+        self._last_progress = time.monotonic()
+        self._last_refresh = time.monotonic()
+        self._last_write = time.monotonic()
+        self._reference_solver: NormalSolver | None = None
+        self._facts = np.zeros((2, 1 << 14), np.int64)
+
+    # ============================================================ the table, the statistics
+    @property
+    def state(self) -> State:
+        """The core's arrays (loading the core the first time)."""
+        if self._state is None:
+            _load_core()
+            self._state = State(self.small_lives, self._table is not None, self.tt_entries, self.threads)
+        return self._state
+
+    @property
+    def loaded(self) -> bool:
+        """Whether this solver searches on the core (else, so far, on the reference)."""
+        return self._state is not None
+
+    @property
+    def table(self) -> NormalTable | None:
+        return self._table
+
+    @table.setter
+    def table(self, table: NormalTable | None) -> None:
+        self.write_facts()
+        self._table = table
+        if self._reference_solver is not None:
+            self._reference_solver.table = table
+        if self._state is not None:
+            self._state.G[core.G_HAS_TABLE] = 1 if table is not None else 0
+
+    @property
+    def stats(self) -> dict[str, int]:
+        out = {"positions_solved": 0, "table_hits": 0, "lands_expanded": 0, "nodes": 0}
+        if self._state is not None:
+            out.update(self._core_stats(self._state))
+        if self._reference_solver is not None:
+            for key, value in self._reference_solver.stats.items():
+                out[key] = out.get(key, 0) + value
+        return out
+
+    def _core_stats(self, st: State) -> dict[str, int]:
+        return {
+            "positions_solved": int(st.G[core.G_SOLVED]) + st.total(core.T_SOLVED),
+            "table_hits": self._hits,
+            "lands_expanded": st.total(core.T_EXPANDED),
+            "nodes": st.total(core.T_TICKS),
+            "lands_read": st.total(core.T_PARSES),
+            "moves_made": st.total(core.T_MOVES),
+            "lands_reduced": st.total(core.T_REDUCED),
+        }
+
+    # ================================================================= public
+    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
+        """True when the player to move wins ``position`` (heaps included) in normal play."""
+        lands, k = position_parts(position)
+        with self._deadline.until(deadline):
+            return self.sum_wins(lands, k)
+
+    def nimber(self, position: Position | str, deadline: float | None = None) -> int:
+        """The nimber of a position: the xor of its lands' nimbers and its heaps."""
+        lands, k = position_parts(position)
+        with self._deadline.until(deadline):
+            for land in lands:
+                k ^= self.land_nimber(land)
+        return k
+
+    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
+        """The children (exact canonical forms, sorted) that are losses for the player who gets them."""
+        return [child for child, win in self.child_outcomes(position, deadline) if not win]
+
+    def child_outcomes(
+        self, position: Position | str, deadline: float | None = None
+    ) -> list[tuple[str, bool]]:
+        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
+        p = Position.from_string(position) if isinstance(position, str) else position
+        out = []
+        with self._deadline.until(deadline):
+            for child in sorted(p.children()):
+                lands, k = position_parts(child)
+                out.append((child, self.sum_wins(lands, k)))
+        return out
+
+    def known_nimber(self, land: str) -> int | None:
+        """The nimber of a land if it is known (memory or table), without searching."""
+        if not self.loaded:
+            return self._reference().known_nimber(land)
+        x = self._land_number(land)
+        st = self.state
+        if st.I32[core.L_NIM, x] < 0 and st.I32[core.L_LOOKED, x] == 0:
+            self._lookup([x])
+        n = int(st.I32[core.L_NIM, x])
+        return None if n < 0 else n
+
+    def node_of(self, lands: Lands, k: int) -> bool | tuple[str | Lands, int]:
+        """What ``lands + *k`` comes to with the known nimbers folded into the heap (as ``NormalSolver``)."""
+        if not self.loaded:
+            return self._reference().node_of(lands, k)
+        node = self._node(self._child_number(sorted(lands)), k)
+        if node is True or node is False:
+            return node
+        number, heap = node & core.NODE_MASK, node >> core.NODE_BITS
+        if self.state.is_land(number):
+            return self.state.text(number), heap
+        return self.state.lands_of(number), heap
+
+    def children_of(self, land: str) -> list[Lands]:
+        """Every distinct child of a land (each its sorted reduced lands), in the order found."""
+        if not self.loaded:
+            return self._reference().children_of(land)
+        x = self._land_number(land)
+        numbers = self._retry(core.children_of, x)
+        return [self.state.lands_of(int(c)) for c in numbers]
+
+    def remembered(self, land: str) -> tuple[int | None, int]:
+        """(nimber or None, win mask) of a land as this solver holds it (no table lookup)."""
+        if not self.loaded:
+            return self._reference().remembered(land)
+        st = self.state
+        x = int(core.find_text(st.S, _bytes(land)))
+        if x < 0:
+            return None, 0
+        n = int(self.state.I32[core.L_NIM, x])
+        return (None, int(self.state.I64[core.L_WINS, x])) if n < 0 else (n, 0)
+
+    def record_win(self, land: str, k: int) -> None:
+        """Keep the fact "land + *k is a win" (proved elsewhere)."""
+        if not self.loaded or k >= HEAP_LIMIT:
+            self._reference().record_win(land, k)
+            return
+        x = self._land_number(land)
+        st = self.state
+        if st.I32[core.L_NIM, x] < 0:
+            st.I64[core.L_WINS, x] |= 1 << k
+            st.G[core.G_SOLVED] += 1
+        self.write_facts()
+
+    def record_nimber(self, land: str, k: int) -> None:
+        """Keep the fact "land has nimber k" (proved elsewhere)."""
+        if not self.loaded:
+            self._reference().record_nimber(land, k)
+            return
+        x = self._land_number(land)
+        st = self.state
+        st.I32[core.L_NIM, x] = k
+        st.I64[core.L_WINS, x] = 0
+        st.G[core.G_SOLVED] += 1
+        self.write_facts()
+
+    def forget_lookups(self) -> None:
+        """Read the table again for every land when next met (it holds what other processes proved)."""
+        if self._reference_solver is not None:
+            self._reference_solver.forget_lookups()
+        if self._state is not None:
+            self._state.I32[core.L_LOOKED, :] = 0
+
+    # ============================================================ the questions
+    def sum_wins(self, lands: Lands, k: int) -> bool:
+        """Is ``lands[0] + lands[1] + … + *k`` a win for the player to move?"""
+        if not self.loaded and sum(land_lives(x) for x in lands) < self.compile_lives:
+            return self._reference().sum_wins(lands, k)
+        if k >= HEAP_LIMIT:  # beyond the cores' masks: by the nimbers
+            for land in lands:
+                k ^= self.land_nimber(land)
+            return k != 0
+        what = self._child_number(sorted(lands))
+        try:
+            return self._search(what, k)
+        except Unsupported:
+            return self._reference().sum_wins(lands, k)
+
+    def land_nimber(self, land: str) -> int:
+        """The nimber of one land: the least k for which land + *k is a loss (the mex rule)."""
+        n = self.known_nimber(land)
+        if n is not None:
+            return n
+        k = 0
+        while k < HEAP_LIMIT and self.sum_wins((land,), k):
+            k += 1
+        if k == HEAP_LIMIT:  # pragma: no cover - no land of Sprouts has a nimber this large
+            return self._reference().land_nimber(land)
+        return k
+
+    def write_facts(self) -> None:
+        """Write the facts proved since the last call to the table (in one batch)."""
+        table = self._table
+        self._last_write = time.monotonic()
+        if table is None or self._state is None:
+            return
+        st = self.state
+        while True:
+            n = int(core.new_facts(st.S, self._facts))
+            if n >= 0:
+                break
+            self._facts = np.zeros((2, 2 * self._facts.shape[1]), np.int64)
+        lands, values = self._facts[0, :n].tolist(), self._facts[1, :n].tolist()
+        for x, v in zip(lands, values, strict=True):
+            text = st.text(x)
+            if v >= 0:
+                table.put_nimber(text, v)
+            else:
+                table.put_win(text, -1 - v)
+
+    # ============================================================== internals
+    def _reference(self) -> NormalSolver:
+        if self._reference_solver is None:
+            self._reference_solver = NormalSolver(self._table, abort=self.abort, small_lives=self.small_lives)
+        self._reference_solver.table = self._table
+        return self._reference_solver
+
+    def _search(self, what: int, k: int) -> bool:
+        """Is ``what`` + *k a win?  Thread 0 (this one) searches alone first; a question it does not
+        settle within its first return gets ``threads - 1`` more threads of the same search."""
+        st = self.state
+        g = st.G
+        g[core.G_STOP] = 0
+        g[core.G_PAUSE] = 0
+        g[core.G_THREADS] = 1
+        for t in st.T:
+            t[core.T_ROOT] = what
+            t[core.T_ROOTK] = k
+            t[core.T_SP] = 0
+            t[core.T_NPEND] = 0
+        helpers: list[threading.Thread] = []
+        shared = _Shared(self.threads)
+        try:
+            while True:
+                status = self._run(0)
+                if status == core.DONE:
+                    return bool(st.T[0][core.T_RESULT])
+                if status == core.NEED_ROOM:
+                    g[core.G_PAUSE] = 1
+                self._serve(shared)
+                if g[core.G_PAUSE]:
+                    if helpers:
+                        self._pause(shared, 0)
+                    else:
+                        st.grow()
+                        g[core.G_PAUSE] = 0
+                if shared.error is not None:
+                    raise shared.error
+                if shared.result is not None:
+                    return shared.result
+                if g[core.G_STOP]:  # pragma: no cover - a helper ends only with an answer or an error
+                    raise RuntimeError("the search's threads stopped without an answer")
+                if status in (core.NEED_LOOKUP, core.UNSUPPORTED):
+                    self._handle(0, status)
+                self._clock(time.monotonic())
+                if not helpers and self.threads > 1:
+                    g[core.G_THREADS] = self.threads
+                    helpers = [
+                        threading.Thread(target=self._helper, args=(i, shared), daemon=True)
+                        for i in range(1, self.threads)
+                    ]
+                    for h in helpers:
+                        h.start()
+        finally:
+            g[core.G_STOP] = 1
+            shared.barrier.abort()
+            for h in helpers:
+                h.join()
+            for i in range(st.threads):
+                core.leave(st.tuple_for(i))
+            g[core.G_THREADS] = 1
+            if self._table is not None and time.monotonic() - self._last_write >= WRITE_SECONDS:
+                self.write_facts()
+
+    def _run(self, i: int) -> int:
+        """One call of the core by thread ``i`` (its chunk of nodes fitted to ``RETURN_SECONDS``)."""
+        st = self.state
+        t = st.T[i]
+        t[core.T_STOP_AT] = t[core.T_TICKS] + self._chunks[i]
+        start = time.monotonic()
+        status = int(core.run(st.tuple_for(i)))
+        if status == core.PAUSED:
+            spent = time.monotonic() - start
+            if spent < RETURN_SECONDS / 2 and self._chunks[i] < 1 << 22:
+                self._chunks[i] *= 2
+            elif spent > RETURN_SECONDS * 2 and self._chunks[i] > 16:
+                self._chunks[i] //= 2
+        return status
+
+    def _helper(self, i: int, shared: _Shared) -> None:
+        """Thread ``i`` (> 0): the same search until the root is decided or every thread is stopped.
+        Its table lookups are made by thread 0 (SQLite's connection belongs to it)."""
+        st = self.state
+        g = st.G
+        try:
+            while not g[core.G_STOP]:
+                status = self._run(i)
+                if status == core.DONE:
+                    shared.result = bool(st.T[i][core.T_RESULT])
+                    break
+                if status == core.UNSUPPORTED:
+                    shared.error = Unsupported()
+                    break
+                if status == core.NEED_ROOM:
+                    g[core.G_PAUSE] = 1
+                elif status == core.NEED_LOOKUP:
+                    t = st.T[i]
+                    n = int(t[core.T_NPEND])
+                    t[core.T_NPEND] = 0
+                    shared.ask([int(x) for x in st.PEND[i][:n]])
+                    time.sleep(0.001)  # thread 0 reads the table at its next return
+                if g[core.G_PAUSE]:
+                    self._pause(shared, i)
+        except threading.BrokenBarrierError:
+            pass
+        except BaseException as error:  # pragma: no cover - a bug in a helper: thread 0 raises it
+            shared.error = error
+        g[core.G_STOP] = 1  # whatever ended this thread ends the others' search
+        shared.barrier.abort()
+
+    def _pause(self, shared: _Shared, i: int) -> None:
+        """Every thread out of the core; thread 0 grows the arrays; every thread goes on.  (A
+        thread that ends breaks the barrier, and stops the others: then nothing is grown.)"""
+        try:
+            shared.barrier.wait()
+            if i == 0:
+                self.state.grow()
+                self.state.G[core.G_PAUSE] = 0
+            shared.barrier.wait()
+        except threading.BrokenBarrierError:
+            if i:
+                raise
+
+    def _serve(self, shared: _Shared) -> None:
+        """Thread 0 reads the table for the lands the helpers asked about."""
+        lands = shared.take()
+        if lands:
+            self._lookup(lands)
+
+    def _handle(self, i: int, status: int) -> None:
+        st = self.state
+        if status == core.NEED_ROOM:
+            st.grow()
+        elif status == core.NEED_LOOKUP:
+            t = st.T[i]
+            n = int(t[core.T_NPEND])
+            t[core.T_NPEND] = 0
+            self._lookup([int(x) for x in st.PEND[i][:n]])
+        elif status == core.UNSUPPORTED:
+            raise Unsupported
+
+    def _retry(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(S, *args)`` for a kernel that may stop for room or a lookup: again until it does not."""
+        st = self.state
+        while True:
+            t = st.T[0]
+            t[core.T_STATUS] = core.RUNNING
+            result = fn(st.S, *args)
+            status = int(t[core.T_STATUS])
+            if status == core.RUNNING:
+                return result
+            self._handle(0, status)
+
+    def _clock(self, now: float) -> None:
+        if self._deadline.passed(now):
+            raise OutOfTime(self._deadline.message)
+        if self.abort is not None and self.abort():
+            raise SolveInterrupted("the solver was asked to stop")
+        if self.progress is not None and now - self._last_progress >= self.progress_seconds:
+            self._last_progress = now
+            self.progress(self.stats)
+        if self.refresh_seconds is not None and now - self._last_refresh >= self.refresh_seconds:
+            self._last_refresh = now
+            self.forget_lookups()
+        if self._table is not None and now - self._last_write >= WRITE_SECONDS:
+            self.write_facts()
+
+    def _lookup(self, numbers: list[int]) -> None:
+        """Read what the table knows of these lands (and mark them read)."""
+        st = self.state
+        table = self._table
+        for x in numbers:
+            if st.I32[core.L_LOOKED, x] == 0:
+                st.I32[core.L_LOOKED, x] = 2
+            if table is None:
+                continue
+            hit = table.get_normal(st.text(x))
+            if hit is None:
+                continue
+            nimber, wins = hit
+            if nimber is not None:
+                if st.I32[core.L_NIM, x] < 0:
+                    self._hits += 1
+                st.I32[core.L_NIM, x] = nimber
+                st.I32[core.L_SAVED_NIM, x] = nimber
+                st.I64[core.L_WINS, x] = 0
+            elif st.I32[core.L_NIM, x] < 0:
+                wins &= _WINS_MASK
+                if wins & ~int(st.I64[core.L_WINS, x]):
+                    self._hits += 1
+                st.I64[core.L_WINS, x] |= wins
+                st.I64[core.L_SAVED_WINS, x] |= wins
+
+    def _land_number(self, land: str) -> int:
+        data = _bytes(land)
+        st = self.state  # loads the core
+        while True:
+            x = int(core.intern_text(st.S, data))
+            if x >= 0:
+                return x
+            self.state.grow()
+
+    def _child_number(self, lands: list[str] | Lands) -> int:
+        numbers = [self._land_number(x) for x in lands]
+        if len(numbers) == 1:
+            return numbers[0]
+        array = np.array(sorted(numbers), np.int64)
+        st = self.state
+        while True:
+            x = int(core.intern_sum(st.S, array))
+            if x >= 0:
+                return x
+            self.state.grow()
+
+    def _node(self, number: int, k: int) -> int | bool:
+        r = int(self._retry(core.node_of, number, k))
+        if r == core.WIN:
+            return True
+        if r == core.LOSS:
+            return False
+        return r
+
+
+def _bytes(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("ascii"), np.uint8)
+
+
+def compiled_available() -> bool:
+    """Whether this process may solve normal play on the compiled core (numba, not plain Python)."""
+    if aot.PURE_PYTHON or os.environ.get("SPROUTS_COMPILED_SEARCH", "1") == "0":
+        return False
+    return importlib.util.find_spec("numba") is not None
+
+
+__all__ = ["CompiledNormalSolver", "State", "Unsupported", "compiled_available"]

@@ -1,0 +1,1512 @@
+"""The proof-number core, compiled: df-pn with the 1+ε trick and the sum search over node numbers.
+
+``nimbers.NormalSolver`` is the plain-Python reference; this module runs the same search
+(the same questions "is ``L + *k`` a win?", the same thresholds, move order, pricing of
+fresh nodes and of sums, the same mex rule on small lands) in one compiled loop
+(numba, ``nogil=True``) over arrays, and Python is left at the edges: reading the
+question, the table of solved lands (read when a land is first met, written in
+batches), progress and the clock (the loop returns every so many nodes).
+
+What the loop holds (``State``):
+
+* **the numbering**: every land (its reduced string, in a byte arena) and every sum of
+  lands (its sorted land numbers) met gets a number, through open-addressing hash
+  tables; per number, fixed-width fields in two 2-D arrays (lives, nimber, the heaps
+  proved won as a bit mask, whether the table was read, the children);
+* **the children** of a land, found one at a time as the search asks (a win needs one
+  losing child): the moves are listed by the engine's kernels (``list_moves_kernel``),
+  each child's lands made and coded (``child_lands_kernel``), looked up by their code
+  (a complete invariant: a hash table from code to land number), and a land met for
+  the first time is reduced (``reduced_land_kernel``) and numbered by its string;
+* **the transposition table**: a fixed-size array of buckets of four entries
+  (node, pn, dn, work done below it), the entry with the least work replaced, as in
+  SPOTS (Čížek) and the Dots-and-Boxes solver;
+* **the stack** of df-pn's frames (node and thresholds): the loop is iterative, so it
+  can stop at any frame and go on later (to grow an array, read the table, look at the
+  clock) with nothing lost, as each frame's step is recomputed from the table.
+
+The loop's kernels call the engine's kernels (``engine/kernels.py``).  numba caches a
+kernel until its *own* file changes and keeps a compiled copy of every kernel it calls,
+so the caches of this module are stamped with the engine's kernel sources as well
+(``_StampedCache``): a change to the engine recompiles the search.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from ..engine import aot
+
+PURE_PYTHON = aot.PURE_PYTHON
+
+# ------------------------------------------------------------------ constants (as nimbers.py)
+INF = 1 << 60
+EPSILON = 0.25
+DN_PER_LIFE = 1
+SMALL_LIVES = 5
+NODE_BITS = 32
+NODE_MASK = (1 << NODE_BITS) - 1
+#: Heaps of a node stay below this (the heaps proved won of a land are a 63-bit mask).
+HEAP_LIMIT = 63
+
+# node_of's answers besides a node
+LOSS = -1
+WIN = -2
+STOP = -3
+
+# statuses of a run
+RUNNING = 0
+DONE = 1
+NEED_ROOM = 2
+NEED_LOOKUP = 3
+PAUSED = 4
+UNSUPPORTED = 5
+
+# kinds of numbers
+K_LAND = 0
+K_SUM = 1
+
+# int64 fields of a number (rows of I64)
+L_START = 0  # a land: its string in TEXT; a sum: its lands in SUMS
+L_WINS = 1  # bit k: land + *k is a win
+L_SAVED_WINS = 2  # the wins already written to the table
+L_KIDS = 3  # its children: start in KIDS << 24 | count << 1 | all found (-1: none yet), one word
+N64 = 4
+# int32 fields (rows of I32)
+L_LEN = 0
+L_LIVES = 1
+L_NIM = 2  # -1: unknown
+L_LOOKED = 3  # 0 table not read, 2 read, 1 settled (read, and small lands' mex done)
+L_KIND = 4
+L_KCAP = 5  # room in its block of KIDS
+L_KNEXT = 6  # the next move to try
+L_KMOVES = 7
+L_SAVED_NIM = 8
+N32 = 9
+
+# shared counters and flags (G)
+G_NUMBERS = 0
+G_TEXT_TOP = 1
+G_SUM_TOP = 2
+G_KID_TOP = 3
+G_CODE_TOP = 4
+G_CODES = 5
+G_HCOUNT = 6
+G_SCOUNT = 7
+G_CCOUNT = 8
+G_SOLVED = 9  # facts recorded from Python (the threads count theirs in T_SOLVED)
+G_HAS_TABLE = 10
+G_SMALL = 11
+G_LOCK = 12  # the lock of the numbering and of the lists of children
+G_STOP = 13  # 1: every thread returns (the root is decided, or Python asks)
+G_PAUSE = 14  # 1: every thread returns, so that Python can grow the arrays
+G_THREADS = 15  # threads searching at once (virtual proof numbers when more than one)
+G_VIRTUAL = 16  # what another thread at a child adds to its numbers, for the choice of child
+NG = 20
+
+# a thread's own (T)
+T_STATUS = 0
+T_SP = 1
+T_ROOT = 2
+T_ROOTK = 3
+T_RESULT = 4
+T_NPEND = 5
+T_STOP_AT = 6
+T_TICKS = 7
+T_CUR = 8  # the land whose parse and moves PBUF holds (-1: none)
+T_PF = 9  # lengths in PBUF: flat, lives, moves
+T_PL = 10
+T_MV = 11
+T_NEED_PBUF = 12
+T_SOLVED = 13  # facts this thread proved
+T_EXPANDED = 14  # lands this thread opened
+T_PARSES = 15  # lands it read and listed the moves of
+T_MOVES = 16  # children it made by a move
+T_REDUCED = 17  # lands it reduced (met first by their code)
+NT = 20
+
+# a frame of the stack (rows of STK)
+F_NODE = 0
+F_THPN = 1
+F_THDN = 2
+F_PSHIFT = 3
+F_DSHIFT = 4
+F_THMIN = 5
+F_WORK0 = 6
+F_ENTERED = 7
+NF = 8
+
+# room kept free before each step that may add numbers (Python grows the arrays to keep it)
+ROOM_NUMBERS = 1024
+ROOM_TEXT = 1 << 16
+ROOM_SUMS = 1 << 13
+ROOM_KIDS = 1 << 15
+ROOM_CODE = 1 << 16
+ROOM_STACK = 8
+BUCKET = 4
+#: Rows of TTV: pn, dn, work, and the check (node ^ pn ^ dn ^ work): an entry torn by two
+#: threads writing at once fails its check and is read as absent.
+V_PN = 0
+V_DN = 1
+V_WORK = 2
+V_CHECK = 3
+NV = 4
+
+# the places of the arrays in the state tuple
+S_G = 0
+S_T = 1
+S_I64 = 2
+S_I32 = 3
+S_TEXT = 4
+S_SUMS = 5
+S_KIDS = 6
+S_HTAB = 7
+S_STAB = 8
+S_CTAB = 9
+S_CE = 10
+S_CODE = 11
+S_TTK = 12
+S_TTV = 13
+S_STK = 14
+S_PEND = 15
+S_PBUF = 16
+S_BUSY = 17  # threads at each node, by a hash of the node (no keys: a collision only costs a detour)
+
+
+# ------------------------------------------------------------------ the kernels' decorator
+
+
+def _dependency_stamp() -> str:
+    """A hash of the engine's kernel sources, which the core's kernels compile into themselves."""
+    h = hashlib.sha256()
+    for path in aot.kernel_sources():
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _stamped_cache(fn: Callable[..., Any]) -> Any:
+    """numba's on-disk cache for ``fn``, with its freshness stamp extended by the engine's sources."""
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache
+
+    stamp = _dependency_stamp()
+
+    class _Locator:
+        def __init__(self, inner: Any) -> None:
+            self._inner = inner
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._inner, name)
+
+        def get_source_stamp(self) -> Any:
+            return (self._inner.get_source_stamp(), stamp)
+
+    class _Impl(CompileResultCacheImpl):
+        def __init__(self, py_func: Any) -> None:
+            super().__init__(py_func)  # type: ignore[no-untyped-call]  # numba is untyped
+            self._locator = _Locator(self._locator)
+
+    class _StampedCache(FunctionCache):
+        _impl_class = _Impl
+
+    return _StampedCache(fn)  # type: ignore[no-untyped-call]  # numba is untyped
+
+
+def core_kernel(fn: Callable[..., Any]) -> Any:
+    """``numba.njit(nogil=True)`` with a cache stamped by this file and the engine's kernel
+    sources (plain Python with ``SPROUTS_PURE_PYTHON=1``); ``.py_func`` is the source."""
+    if PURE_PYTHON:
+        fn.py_func = fn  # type: ignore[attr-defined]
+        return fn
+    import numba
+
+    compiled = numba.njit(nogil=True)(fn)
+    compiled._cache = _stamped_cache(fn)  # type: ignore[attr-defined]  # where enable_caching puts it
+    return compiled
+
+
+def _twin_cache(fn: Callable[..., Any]) -> Any:
+    """numba's on-disk cache for a twin's kernel, in files of its own (``twin-`` before the name)."""
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache
+
+    class _Impl(CompileResultCacheImpl):
+        def get_filename_base(self, fullname: str, abiflags: str) -> str:
+            base = super().get_filename_base(fullname, abiflags)  # type: ignore[no-untyped-call]  # numba is untyped
+            return "twin-" + str(base)
+
+    class _TwinCache(FunctionCache):
+        _impl_class = _Impl
+
+    return _TwinCache(fn)  # type: ignore[no-untyped-call]  # numba is untyped
+
+
+def engine_kernels() -> ModuleType:
+    """The engine's kernels as numba (JIT) dispatchers, which the core's kernels call.
+
+    The core always compiles against a twin of ``engine/kernels.py`` (the same source,
+    imported again as ``sprouts_cli.engine._kernels_jit`` with numba's kernels): a
+    process that loaded the ahead-of-time build holds plain-Python kernels behind the
+    built entry points, which compiled code cannot call, and numba's cached code names
+    the module it was compiled against, so one name for every process keeps one cache.
+    The twin's kernels cache in files of their own (``_twin_cache``).  With
+    ``SPROUTS_PURE_PYTHON=1`` the engine's own (plain-Python) kernels are used.
+    """
+    from ..engine import kernels
+
+    if PURE_PYTHON:
+        return kernels
+    name = "sprouts_cli.engine._kernels_jit"
+    twin = sys.modules.get(name)
+    if twin is not None:
+        return twin
+    spec = importlib.util.spec_from_file_location(name, kernels.__file__)
+    assert spec is not None and spec.loader is not None
+    twin = importlib.util.module_from_spec(spec)
+    exports = dict(aot.EXPORTS)
+    chosen = aot.chosen_path
+    aot.chosen_path = lambda: ("jit", None)  # type: ignore[assignment]  # only while the twin is made
+    try:
+        sys.modules[name] = twin
+        spec.loader.exec_module(twin)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    finally:
+        aot.chosen_path = chosen
+        aot.EXPORTS.clear()
+        aot.EXPORTS.update(exports)
+    for value in vars(twin).values():
+        if hasattr(value, "py_func") and hasattr(value, "_cache"):
+            value._cache = _twin_cache(value.py_func)
+    return twin
+
+
+K = engine_kernels()
+
+
+# ------------------------------------------------------------------ atomics (threads share the arrays)
+
+
+def _cas_plain(arr, index, old, new):  # type: ignore[no-untyped-def]
+    """Compare-and-swap of ``arr[index]`` (a 1-D int64 array): the value found; ``new`` is stored
+    if that was ``old``.  Compiled, one ``cmpxchg`` (sequentially consistent, so it also orders
+    the stores around it); as plain Python, the same steps (one thread)."""
+    found = arr[index]
+    if found == old:
+        arr[index] = new
+    return found
+
+
+def _make_cas() -> Any:
+    if PURE_PYTHON:
+        return _cas_plain
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def cas(typingctx, arr, index, old, new):  # type: ignore[no-untyped-def]
+        if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.ndim == 1):
+            return None
+        sig = types.int64(arr, types.intp, types.int64, types.int64)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            aryty = signature.args[0]
+            ary = context.make_array(aryty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]  # numba is untyped
+                context, builder, aryty, ary, [args[1]], wraparound=False
+            )
+            res = builder.cmpxchg(ptr, args[2], args[3], "seq_cst", "seq_cst")
+            return builder.extract_value(res, 0)
+
+        return sig, codegen
+
+    return cas
+
+
+_cas = _make_cas()
+
+
+@core_kernel
+def _lock(g):  # type: ignore[no-untyped-def]
+    while _cas(g, G_LOCK, 0, 1) != 0:
+        pass
+
+
+@core_kernel
+def _unlock(g):  # type: ignore[no-untyped-def]
+    _cas(g, G_LOCK, 1, 0)
+
+
+@core_kernel
+def _publish(arr, index, value):  # type: ignore[no-untyped-def]
+    """Store ``value`` in ``arr[index]`` after every store before it (a compare-and-swap loop)."""
+    while True:
+        old = arr[index]
+        if _cas(arr, index, old, value) == old:
+            return
+
+
+@core_kernel
+def _or(arr, index, bits):  # type: ignore[no-untyped-def]
+    """``arr[index] |= bits``, with no bit lost to another thread's at the same time."""
+    while True:
+        old = arr[index]
+        if _cas(arr, index, old, old | bits) == old:
+            return
+
+
+# ------------------------------------------------------------------ hashing and numbering
+
+
+@core_kernel
+def _mix(x):  # type: ignore[no-untyped-def]
+    """A 64-bit mix of a node (splitmix64's finaliser), as an index seed."""
+    z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(z >> np.uint64(1))
+
+
+@core_kernel
+def _hash_bytes(buf, start, n):  # type: ignore[no-untyped-def]
+    h = np.int64(n)
+    for i in range(n):
+        h = h * np.int64(1099511628211) + np.int64(buf[start + i]) + 1
+    return _mix(h)
+
+
+@core_kernel
+def _hash_ints(buf, start, n):  # type: ignore[no-untyped-def]
+    h = np.int64(n) + 7
+    for i in range(n):
+        h = _mix(h ^ np.int64(buf[start + i]))
+    return h
+
+
+@core_kernel
+def _lives_of_text(buf, start, n):  # type: ignore[no-untyped-def]
+    """A reduced land's lives read off its string (``nimbers.land_lives``)."""
+    twice = 0
+    i = start
+    end = start + n
+    while i < end:
+        c = buf[i]
+        if c == 48 and i + 1 < end and buf[i + 1] == 42:  # 0*k
+            j = i + 2
+            v = 0
+            while j < end and 48 <= buf[j] <= 57:
+                v = v * 10 + np.int64(buf[j]) - 48
+                j += 1
+            twice += 6 * v
+            i = j
+            continue
+        if 48 <= c <= 51:
+            twice += 6 - 2 * (np.int64(c) - 48)
+        elif (65 <= c <= 89) or (97 <= c <= 108):
+            twice += 1
+        elif c == 109 or c == 110:  # m(..) or n(..): one letter
+            twice += 1
+            while i < end and buf[i] != 41:
+                i += 1
+        i += 1
+    return twice // 2
+
+
+@core_kernel
+def _find_text(S, src, s0, n):  # type: ignore[no-untyped-def]
+    """The number of the land whose string is ``src[s0:s0+n]``, or ``-1 - slot`` (the free slot)."""
+    htab = S[S_HTAB]
+    i64 = S[S_I64]
+    i32 = S[S_I32]
+    text = S[S_TEXT]
+    mask = htab.shape[0] - 1
+    i = _hash_bytes(src, s0, n) & mask
+    while True:
+        e = htab[i]
+        if e == 0:
+            return -1 - i
+        land = e - 1
+        if i32[L_LEN, land] == n:
+            t0 = i64[L_START, land]
+            same = True
+            for j in range(n):
+                if text[t0 + j] != src[s0 + j]:
+                    same = False
+                    break
+            if same:
+                return land
+        i = (i + 1) & mask
+
+
+@core_kernel
+def _new_number(S, kind, start, n, lives):  # type: ignore[no-untyped-def]
+    g = S[S_G]
+    i64 = S[S_I64]
+    i32 = S[S_I32]
+    x = g[G_NUMBERS]
+    g[G_NUMBERS] = x + 1
+    i64[L_START, x] = start
+    i64[L_WINS, x] = 0
+    i64[L_SAVED_WINS, x] = 0
+    i64[L_KIDS, x] = -1
+    i32[L_LEN, x] = n
+    i32[L_LIVES, x] = lives
+    i32[L_NIM, x] = -1
+    i32[L_LOOKED, x] = 0
+    i32[L_KIND, x] = kind
+    i32[L_KCAP, x] = 0
+    i32[L_KNEXT, x] = 0
+    i32[L_KMOVES, x] = 0
+    i32[L_SAVED_NIM, x] = -1
+    return x
+
+
+@core_kernel
+def land_number(S, src, s0, n):  # type: ignore[no-untyped-def]
+    """The number of the land whose reduced string is ``src[s0:s0+n]`` (numbered if new)."""
+    found = _find_text(S, src, s0, n)
+    if found >= 0:
+        return found
+    g = S[S_G]
+    _lock(g)
+    found = _find_text(S, src, s0, n)  # again: another thread may have numbered it meanwhile
+    if found >= 0:
+        _unlock(g)
+        return found
+    text = S[S_TEXT]
+    top = g[G_TEXT_TOP]
+    for j in range(n):
+        text[top + j] = src[s0 + j]
+    g[G_TEXT_TOP] = top + n
+    x = _new_number(S, K_LAND, top, n, _lives_of_text(src, s0, n))
+    _publish(S[S_HTAB], -1 - found, x + 1)  # after the land's fields: a reader sees all or nothing
+    g[G_HCOUNT] += 1
+    _unlock(g)
+    return x
+
+
+@core_kernel
+def sum_number(S, lands, n):  # type: ignore[no-untyped-def]
+    """The number of the sum of ``lands[:n]`` (land numbers, sorted; numbered if new)."""
+    stab = S[S_STAB]
+    sums = S[S_SUMS]
+    i64 = S[S_I64]
+    i32 = S[S_I32]
+    mask = stab.shape[0] - 1
+    g = S[S_G]
+    locked = False
+    while True:  # found without the lock, or looked for again under it and numbered
+        i = _hash_ints(lands, 0, n) & mask
+        while True:
+            e = stab[i]
+            if e == 0:
+                break
+            x = e - 1
+            if i32[L_LEN, x] == n:
+                s0 = i64[L_START, x]
+                same = True
+                for j in range(n):
+                    if sums[s0 + j] != lands[j]:
+                        same = False
+                        break
+                if same:
+                    if locked:
+                        _unlock(g)
+                    return x
+            i = (i + 1) & mask
+        if locked:
+            break
+        _lock(g)
+        locked = True
+    top = g[G_SUM_TOP]
+    for j in range(n):
+        sums[top + j] = lands[j]
+    g[G_SUM_TOP] = top + n
+    x = _new_number(S, K_SUM, top, n, 0)
+    _publish(stab, i, x + 1)
+    g[G_SCOUNT] += 1
+    _unlock(g)
+    return x
+
+
+@core_kernel
+def _code_land(S, code, n):  # type: ignore[no-untyped-def]
+    """The land number kept for a land's code (``code[:n]``), or ``-1 - slot``."""
+    ctab = S[S_CTAB]
+    ce = S[S_CE]
+    carena = S[S_CODE]
+    mask = ctab.shape[0] - 1
+    i = _hash_bytes(code, 0, n) & mask
+    while True:
+        e = ctab[i]
+        if e == 0:
+            return -1 - i
+        c = e - 1
+        if ce[1, c] == n:
+            c0 = ce[0, c]
+            same = True
+            for j in range(n):
+                if carena[c0 + j] != code[j]:
+                    same = False
+                    break
+            if same:
+                return ce[2, c]
+        i = (i + 1) & mask
+
+
+@core_kernel
+def _code_put(S, code, n, land):  # type: ignore[no-untyped-def]
+    """Keep ``land`` as the reduced land of the code ``code[:n]`` (unless another thread did)."""
+    g = S[S_G]
+    _lock(g)
+    found = _code_land(S, code, n)
+    if found >= 0:
+        _unlock(g)
+        return
+    slot = -1 - found
+    carena = S[S_CODE]
+    ce = S[S_CE]
+    top = g[G_CODE_TOP]
+    for j in range(n):
+        carena[top + j] = code[j]
+    g[G_CODE_TOP] = top + n
+    c = g[G_CODES]
+    g[G_CODES] = c + 1
+    ce[0, c] = top
+    ce[1, c] = n
+    ce[2, c] = land
+    _publish(S[S_CTAB], slot, c + 1)
+    g[G_CCOUNT] += 1
+    _unlock(g)
+
+
+@core_kernel
+def rehash(S):  # type: ignore[no-untyped-def]
+    """Fill the (new, empty) hash tables of lands, sums and codes from the numbering."""
+    htab = S[S_HTAB]
+    stab = S[S_STAB]
+    ctab = S[S_CTAB]
+    i64 = S[S_I64]
+    i32 = S[S_I32]
+    text = S[S_TEXT]
+    sums = S[S_SUMS]
+    g = S[S_G]
+    hm = htab.shape[0] - 1
+    sm = stab.shape[0] - 1
+    for x in range(g[G_NUMBERS]):
+        s0 = i64[L_START, x]
+        n = i32[L_LEN, x]
+        if i32[L_KIND, x] == K_LAND:
+            i = _hash_bytes(text, s0, n) & hm
+            while htab[i] != 0:
+                i = (i + 1) & hm
+            htab[i] = x + 1
+        else:
+            i = _hash_ints(sums, s0, n) & sm
+            while stab[i] != 0:
+                i = (i + 1) & sm
+            stab[i] = x + 1
+    ce = S[S_CE]
+    carena = S[S_CODE]
+    cm = ctab.shape[0] - 1
+    for c in range(g[G_CODES]):
+        i = _hash_bytes(carena, ce[0, c], ce[1, c]) & cm
+        while ctab[i] != 0:
+            i = (i + 1) & cm
+        ctab[i] = c + 1
+
+
+# ------------------------------------------------------------------ the transposition table
+
+
+@core_kernel
+def _tt_get(S, node):  # type: ignore[no-untyped-def]
+    """(pn, dn) of an unproved node kept in the table, or (-1, -1).
+
+    An entry whose check fails (torn by two threads writing it at once) is absent, and
+    the numbers are at least 1 (a table entry never decides a node: facts do).
+    """
+    ttk = S[S_TTK]
+    ttv = S[S_TTV]
+    b = (_mix(node) & (ttk.shape[0] // BUCKET - 1)) * BUCKET
+    for i in range(b, b + BUCKET):
+        if ttk[i] == node:
+            pn = ttv[V_PN, i]
+            dn = ttv[V_DN, i]
+            if ttv[V_CHECK, i] != node ^ pn ^ dn ^ ttv[V_WORK, i]:
+                break
+            return max(pn, 1), max(dn, 1)
+    return np.int64(-1), np.int64(-1)
+
+
+@core_kernel
+def _tt_put(S, node, pn, dn, work):  # type: ignore[no-untyped-def]
+    """Keep (pn, dn) of a node: in its entry, a free one, or the one with the least work done."""
+    ttk = S[S_TTK]
+    ttv = S[S_TTV]
+    b = (_mix(node) & (ttk.shape[0] // BUCKET - 1)) * BUCKET
+    slot = -1
+    free = -1
+    least = b
+    for i in range(b, b + BUCKET):
+        if ttk[i] == node:  # its own entry first: a node is never kept twice
+            slot = i
+            break
+        if ttk[i] < 0:
+            if free < 0:
+                free = i
+        elif ttv[V_WORK, i] < ttv[V_WORK, least]:
+            least = i
+    if slot < 0:
+        slot = free if free >= 0 else least
+    ttk[slot] = node
+    ttv[V_PN, slot] = pn
+    ttv[V_DN, slot] = dn
+    ttv[V_WORK, slot] = work
+    ttv[V_CHECK, slot] = node ^ pn ^ dn ^ work
+    for i in range(b, b + BUCKET):  # a copy another thread wrote at the same time goes
+        if i != slot and ttk[i] == node:
+            ttk[i] = -1
+
+
+@core_kernel
+def _tt_del(S, node):  # type: ignore[no-untyped-def]
+    ttk = S[S_TTK]
+    b = (_mix(node) & (ttk.shape[0] // BUCKET - 1)) * BUCKET
+    for i in range(b, b + BUCKET):
+        if ttk[i] == node:
+            ttk[i] = -1
+
+
+# ------------------------------------------------------------------ facts
+
+
+@core_kernel
+def _record_win(S, land, k):  # type: ignore[no-untyped-def]
+    _or(S[S_I64][L_WINS], land, np.int64(1) << k)
+    S[S_T][T_SOLVED] += 1
+
+
+@core_kernel
+def _record_nimber(S, land, k):  # type: ignore[no-untyped-def]
+    S[S_I32][L_NIM, land] = k  # the wins left in L_WINS are ignored once the nimber is known
+    S[S_T][T_SOLVED] += 1
+
+
+@core_kernel
+def _pend(S, land):  # type: ignore[no-untyped-def]
+    """Ask Python to read the table for ``land`` (the run then stops with ``NEED_LOOKUP``)."""
+    t = S[S_T]
+    pend = S[S_PEND]
+    n = t[T_NPEND]
+    for i in range(n):
+        if pend[i] == land:
+            return
+    if n < pend.shape[0]:
+        pend[n] = land
+        t[T_NPEND] = n + 1
+    t[T_STATUS] = NEED_LOOKUP
+
+
+# ------------------------------------------------------------------ children
+
+
+@core_kernel
+def _stop(S, status):  # type: ignore[no-untyped-def]
+    S[S_T][T_STATUS] = status
+    return -1
+
+
+@core_kernel
+def _room(S, land):  # type: ignore[no-untyped-def]
+    """True when one more child of ``land`` can be numbered; else the run stops (``NEED_ROOM``)."""
+    g = S[S_G]
+    if (
+        g[G_NUMBERS] + ROOM_NUMBERS > S[S_I32].shape[1]
+        or 2 * (g[G_HCOUNT] + ROOM_NUMBERS) > S[S_HTAB].shape[0]
+        or 2 * (g[G_SCOUNT] + ROOM_NUMBERS) > S[S_STAB].shape[0]
+        or 2 * (g[G_CCOUNT] + ROOM_NUMBERS) > S[S_CTAB].shape[0]
+        or g[G_CODES] + ROOM_NUMBERS > S[S_CE].shape[1]
+        or g[G_TEXT_TOP] + ROOM_TEXT > S[S_TEXT].shape[0]
+        or g[G_SUM_TOP] + ROOM_SUMS > S[S_SUMS].shape[0]
+        or g[G_CODE_TOP] + ROOM_CODE > S[S_CODE].shape[0]
+        or g[G_KID_TOP] + max(ROOM_KIDS, 4 * S[S_I32][L_KCAP, land] + 8) > S[S_KIDS].shape[0]
+    ):
+        S[S_T][T_STATUS] = NEED_ROOM
+        return False
+    return True
+
+
+@core_kernel
+def _parse(S, land):  # type: ignore[no-untyped-def]
+    """Read ``land``'s string and list its moves into PBUF (kept for the last land read): how
+    many moves, or -1 when the run stops."""
+    t = S[S_T]
+    if t[T_CUR] == land:
+        return t[T_MV]
+    i64 = S[S_I64]
+    i32 = S[S_I32]
+    s0 = i64[L_START, land]
+    text = S[S_TEXT][s0 : s0 + i32[L_LEN, land]]
+    S[S_T][T_PARSES] += 1
+    flat, lives = K.parse_land_kernel(text)
+    if flat.shape[0] == 0:
+        return _stop(S, UNSUPPORTED)
+    moves, fits = K.list_moves_kernel(flat, lives)
+    if not fits:
+        return _stop(S, UNSUPPORTED)
+    pbuf = S[S_PBUF]
+    nf, nl, nm = flat.shape[0], lives.shape[0], moves.shape[0]
+    if nf + nl + nm > pbuf.shape[0]:
+        t[T_NEED_PBUF] = nf + nl + nm
+        return _stop(S, NEED_ROOM)
+    pbuf[:nf] = flat
+    pbuf[nf : nf + nl] = lives
+    pbuf[nf + nl : nf + nl + nm] = moves
+    t[T_CUR] = land
+    t[T_PF] = nf
+    t[T_PL] = nl
+    t[T_MV] = nm
+    return nm
+
+
+@core_kernel
+def _kids_word(start, count, done):  # type: ignore[no-untyped-def]
+    return (np.int64(start) << 24) | (np.int64(count) << 1) | (1 if done else 0)
+
+
+@core_kernel
+def _kids(S, land):  # type: ignore[no-untyped-def]
+    """(start in KIDS, count, all found) of a land's children, read from its one word (so a
+    thread never sees a count that another thread's list does not hold yet)."""
+    w = S[S_I64][L_KIDS, land]
+    if w < 0:
+        return np.int64(0), np.int64(0), False
+    return w >> 24, (w >> 1) & ((1 << 23) - 1), (w & 1) == 1
+
+
+@core_kernel
+def _open(S, land):  # type: ignore[no-untyped-def]
+    """Make ``land``'s (empty) list of children, counting its moves: 0, or -1 when the run stops."""
+    i32 = S[S_I32]
+    if S[S_I64][L_KIDS, land] >= 0:
+        return 0
+    nm = _parse(S, land)
+    if nm < 0:
+        return -1
+    g = S[S_G]
+    _lock(g)
+    if S[S_I64][L_KIDS, land] < 0:
+        i32[L_KMOVES, land] = nm
+        i32[L_KNEXT, land] = 0
+        i32[L_KCAP, land] = 0
+        _publish(S[S_I64][L_KIDS], land, _kids_word(0, 0, nm == 0))
+        S[S_T][T_EXPANDED] += 1
+    _unlock(g)
+    return 0
+
+
+@core_kernel
+def _child_of_move(S, word):  # type: ignore[no-untyped-def]
+    """The number of the child a packed move gives (a land's, or a sum's), or -1 (unsupported)."""
+    t = S[S_T]
+    pbuf = S[S_PBUF]
+    nf = t[T_PF]
+    nl = t[T_PL]
+    pflat = pbuf[:nf]
+    plives = pbuf[nf : nf + nl]
+    b = np.int64(255)
+    inside = word >> 41 if word & (np.int64(1) << 40) else np.int64(0)
+    S[S_T][T_MOVES] += 1
+    flat, land_off, keys, key_off = K.child_lands_kernel(
+        pflat, plives, word & b, (word >> 8) & b, (word >> 16) & b, (word >> 24) & b, (word >> 32) & b, inside
+    )
+    n = land_off.shape[0] - 1
+    lands = np.empty(max(n, 1), np.int64)
+    for i in range(n):
+        code = keys[key_off[i] : key_off[i + 1]]
+        nc = code.shape[0]
+        if nc == 0:
+            return _stop(S, UNSUPPORTED)
+        x = _code_land(S, code, nc)
+        if x < 0:
+            S[S_T][T_REDUCED] += 1
+            text, complete = K.reduced_land_kernel(flat[land_off[i] : land_off[i + 1]])
+            if text.shape[0] == 0:
+                return _stop(S, UNSUPPORTED)
+            x = land_number(S, text, 0, text.shape[0])
+            if complete:
+                _code_put(S, code, nc, x)
+        lands[i] = x
+    if n == 1:
+        return lands[0]
+    lands[:n].sort()
+    return sum_number(S, lands, n)
+
+
+@core_kernel
+def _more(S, land):  # type: ignore[no-untyped-def]
+    """Find one more distinct child of ``land`` (``LazyChildren.more``): 1, 0 when none is left,
+    -1 when the run stops (room, unsupported).
+
+    The child of the next move is made without the lock and added under it, if no other
+    thread took that move meanwhile (then the next one is tried).
+    """
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    kids = S[S_KIDS]
+    g = S[S_G]
+    nm = i32[L_KMOVES, land]
+    while True:
+        _start, _cnt, done = _kids(S, land)
+        if done:
+            return 0
+        idx = i32[L_KNEXT, land]
+        if idx < nm:
+            if not _room(S, land):
+                return -1
+            if _parse(S, land) < 0:
+                return -1
+            t = S[S_T]
+            child = _child_of_move(S, S[S_PBUF][t[T_PF] + t[T_PL] + idx])
+            if child < 0:
+                return -1
+        _lock(g)
+        if i32[L_KNEXT, land] != idx:  # another thread took this move
+            _unlock(g)
+            continue
+        start, cnt, done = _kids(S, land)
+        new = False
+        if idx < nm:
+            new = True
+            for i in range(cnt):
+                if kids[start + i] == child:
+                    new = False
+                    break
+            if new:
+                if cnt == i32[L_KCAP, land]:  # a block twice as long at the arena's end
+                    cap = 4 if cnt == 0 else 2 * cnt
+                    top = g[G_KID_TOP]
+                    for i in range(cnt):
+                        kids[top + i] = kids[start + i]
+                    g[G_KID_TOP] = top + cap
+                    i32[L_KCAP, land] = cap
+                    start = top
+                kids[start + cnt] = child
+                cnt += 1
+            i32[L_KNEXT, land] = idx + 1
+        done = i32[L_KNEXT, land] >= nm
+        _publish(i64[L_KIDS], land, _kids_word(start, cnt, done))
+        _unlock(g)
+        if new:
+            return 1
+        if done:
+            return 0
+
+
+@core_kernel
+def _remaining(S, land):  # type: ignore[no-untyped-def]
+    """An estimate of the distinct children not found yet (``LazyChildren.remaining``)."""
+    i32 = S[S_I32]
+    _start, cnt, done = _kids(S, land)
+    if done:
+        return 0
+    nxt = i32[L_KNEXT, land]
+    left = i32[L_KMOVES, land] - nxt
+    if nxt == 0:
+        return left
+    return max(1, left * cnt // nxt)
+
+
+# ------------------------------------------------------------------ nodes
+
+
+@core_kernel
+def _tick(S):  # type: ignore[no-untyped-def]
+    S[S_T][T_TICKS] += 1
+
+
+@core_kernel
+def _small_nimber(S, root):  # type: ignore[no-untyped-def]
+    """The nimber of a small land by the mex rule over all its children (``NormalSolver._small_nimber``),
+    or -1 when the run stops (room, a table lookup)."""
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    n = i32[L_NIM, root]
+    if n >= 0:
+        return n
+    has_table = S[S_G][G_HAS_TABLE]
+    # frames: land, next child, values seen (bit mask), next land of a sum child, xor so far
+    fr = np.empty((5, 64), np.int64)
+    depth = 0
+    fr[0, 0] = root
+    fr[1, 0] = -1
+    depth = 1
+    while depth > 0:
+        d = depth - 1
+        land = fr[0, d]
+        if fr[1, d] < 0:  # entered: all children made
+            if i32[L_LOOKED, land] == 0 and has_table:
+                _pend(S, land)
+                return -1
+            _tick(S)
+            if _open(S, land) < 0:
+                return -1
+            while True:
+                r = _more(S, land)
+                if r < 0:
+                    return -1
+                if r == 0:
+                    break
+            fr[1, d] = 0
+            fr[2, d] = 0
+            fr[3, d] = 0
+            fr[4, d] = 0
+        i = fr[1, d]
+        kstart, kcount, _done = _kids(S, land)
+        if i < kcount:
+            child = S[S_KIDS][kstart + i]
+            if i32[L_KIND, child] == K_LAND:
+                m = i32[L_NIM, child]
+                if m < 0:
+                    if depth == 64:
+                        return _stop(S, UNSUPPORTED)
+                    fr[0, depth] = child
+                    fr[1, depth] = -1
+                    depth += 1
+                    continue
+                if m >= HEAP_LIMIT:
+                    return _stop(S, UNSUPPORTED)
+                fr[2, d] |= np.int64(1) << m
+                fr[1, d] = i + 1
+            else:
+                j = fr[3, d]
+                s0 = i64[L_START, child]
+                if j < i32[L_LEN, child]:
+                    x = S[S_SUMS][s0 + j]
+                    m = i32[L_NIM, x]
+                    if m < 0:
+                        if depth == 64:
+                            return _stop(S, UNSUPPORTED)
+                        fr[0, depth] = x
+                        fr[1, depth] = -1
+                        depth += 1
+                        continue
+                    fr[4, d] ^= m
+                    fr[3, d] = j + 1
+                else:
+                    v = fr[4, d]
+                    if v >= HEAP_LIMIT:
+                        return _stop(S, UNSUPPORTED)
+                    fr[2, d] |= np.int64(1) << v
+                    fr[1, d] = i + 1
+                    fr[3, d] = 0
+                    fr[4, d] = 0
+            continue
+        values = fr[2, d]
+        mex = 0
+        while (values >> mex) & 1:
+            mex += 1
+        _record_nimber(S, land, mex)
+        i32[L_LOOKED, land] = 1
+        depth -= 1
+    return i32[L_NIM, root]
+
+
+@core_kernel
+def node_of(S, child, k):  # type: ignore[no-untyped-def]
+    """What ``child`` (a land's or a sum's number) + *k comes to with the known nimbers folded into
+    the heap (``NormalSolver._node``): ``WIN``, ``LOSS``, a node ``k << NODE_BITS | number``, or
+    ``STOP`` (the run stops: room, a table lookup, unsupported)."""
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    if i32[L_KIND, child] == K_LAND:
+        n = i32[L_NIM, child]
+        if n >= 0:
+            return WIN if k != n else LOSS
+        if i32[L_LOOKED, child] == 1:
+            if (i64[L_WINS, child] >> k) & 1:
+                return WIN
+            return (k << NODE_BITS) | child
+        count = 1
+        lands = np.empty(1, np.int64)
+        lands[0] = child
+    else:
+        count = i32[L_LEN, child]
+        s0 = i64[L_START, child]
+        lands = S[S_SUMS][s0 : s0 + count]
+    has_table = S[S_G][G_HAS_TABLE]
+    small = S[S_G][G_SMALL]
+    rest = np.empty(max(count, 1), np.int64)
+    nrest = 0
+    waiting = False
+    for j in range(count):
+        x = lands[j]
+        n = i32[L_NIM, x]
+        if n < 0 and i32[L_LOOKED, x] != 1:
+            if i32[L_LOOKED, x] == 0 and has_table:
+                _pend(S, x)
+                waiting = True
+                continue
+            if i32[L_LIVES, x] <= small:
+                n = _small_nimber(S, x)
+                if n < 0:
+                    return STOP
+            i32[L_LOOKED, x] = 1
+        if n >= 0:
+            k ^= n
+        elif nrest and rest[nrest - 1] == x:
+            nrest -= 1  # G + G = 0
+        else:
+            rest[nrest] = x
+            nrest += 1
+    if waiting:
+        return STOP
+    if k >= HEAP_LIMIT:
+        _stop(S, UNSUPPORTED)
+        return STOP
+    if nrest == 0:
+        return WIN if k != 0 else LOSS
+    if nrest == 1:
+        x = rest[0]
+        if (i64[L_WINS, x] >> k) & 1:
+            return WIN
+        return (k << NODE_BITS) | x
+    if not _room(S, child):
+        return STOP
+    return (k << NODE_BITS) | sum_number(S, rest, nrest)
+
+
+@core_kernel
+def _size_less(S, a, b):  # type: ignore[no-untyped-def]
+    """(lives, length, string) of land ``a`` before land ``b``'s (``NormalSolver._size_key``)."""
+    i32 = S[S_I32]
+    if i32[L_LIVES, a] != i32[L_LIVES, b]:
+        return i32[L_LIVES, a] < i32[L_LIVES, b]
+    na = i32[L_LEN, a]
+    nb = i32[L_LEN, b]
+    if na != nb:
+        return na < nb
+    text = S[S_TEXT]
+    ta = S[S_I64][L_START, a]
+    tb = S[S_I64][L_START, b]
+    for j in range(na):
+        if text[ta + j] != text[tb + j]:
+            return text[ta + j] < text[tb + j]
+    return False
+
+
+@core_kernel
+def _lowest_clear(mask):  # type: ignore[no-untyped-def]
+    k = 0
+    while (mask >> k) & 1:
+        k += 1
+    return k
+
+
+@core_kernel
+def _sum_parts(S, number):  # type: ignore[no-untyped-def]
+    """(question, its cost, the rest's pn, dn) of a sum (``NormalSolver._sum_parts``)."""
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    n = i32[L_LEN, number]
+    s0 = i64[L_START, number]
+    order = S[S_SUMS][s0 : s0 + n].copy()
+    for i in range(1, n):  # insertion sort by size (stable, as Python's sorted)
+        x = order[i]
+        j = i - 1
+        while j >= 0 and _size_less(S, x, order[j]):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = x
+    rest_pn = np.int64(0)
+    rest_dn = np.int64(0)
+    question = np.int64(0)
+    first = np.int64(0)
+    for i in range(n - 1):
+        land = order[i]
+        q = (_lowest_clear(i64[L_WINS, land]) << NODE_BITS) | land
+        qpn, qdn = _tt_get(S, q)
+        if qpn < 0:
+            qpn, qdn = np.int64(1), np.int64(DN_PER_LIFE * i32[L_LIVES, land])
+        cost = qpn if qpn < qdn else qdn
+        if i == 0:
+            question = q
+            first = cost
+        else:
+            rest_pn = min(rest_pn + cost, INF)
+            rest_dn = min(rest_dn + cost, INF)
+    rest_pn += 1
+    rest_dn += DN_PER_LIFE * i32[L_LIVES, order[n - 1]]
+    return question, first, rest_pn, rest_dn
+
+
+@core_kernel
+def _initial(S, node):  # type: ignore[no-untyped-def]
+    """(pn, dn) of a node not searched yet (``NormalSolver._initial``)."""
+    number = node & NODE_MASK
+    if S[S_I32][L_KIND, number] == K_LAND:
+        return np.int64(1), np.int64(DN_PER_LIFE * S[S_I32][L_LIVES, number])
+    _q, first, rest_pn, rest_dn = _sum_parts(S, number)
+    return first + rest_pn, first + rest_dn
+
+
+# ------------------------------------------------------------------ df-pn
+
+
+@core_kernel
+def _busy_add(S, node, delta):  # type: ignore[no-untyped-def]
+    """Count a thread in (1) or out (-1) of ``node`` (only when several threads search)."""
+    if S[S_G][G_THREADS] > 1:
+        busy = S[S_BUSY]
+        i = _mix(node) & (busy.shape[0] - 1)
+        while True:
+            old = busy[i]
+            if _cas(busy, i, old, old + delta) == old:
+                return
+
+
+@core_kernel
+def _push(S, node, thpn, thdn, pshift, dshift, thmin):  # type: ignore[no-untyped-def]
+    t = S[S_T]
+    stk = S[S_STK]
+    sp = t[T_SP]
+    stk[F_NODE, sp] = node
+    stk[F_THPN, sp] = thpn
+    stk[F_THDN, sp] = thdn
+    stk[F_PSHIFT, sp] = pshift
+    stk[F_DSHIFT, sp] = dshift
+    stk[F_THMIN, sp] = thmin
+    stk[F_WORK0, sp] = 0
+    stk[F_ENTERED, sp] = 0
+    t[T_SP] = sp + 1
+    _busy_add(S, node, 1)
+
+
+@core_kernel
+def _pop(S, f):  # type: ignore[no-untyped-def]
+    """Leave frame ``f`` (the top): the stack ends below it."""
+    _busy_add(S, S[S_STK][F_NODE, f], -1)
+    S[S_T][T_SP] = f
+
+
+@core_kernel
+def _step_land(S, f):  # type: ignore[no-untyped-def]
+    """One turn of ``NormalSolver._mid``'s loop for the land frame ``f`` (the top of the stack).
+
+    With several threads, a child other threads are searching counts ``G_VIRTUAL`` more
+    per thread when the child to search is chosen (Kaneko's virtual proof numbers: the
+    threads spread over the tree); the numbers kept and the facts are the true ones.
+    """
+    t = S[S_T]
+    stk = S[S_STK]
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    g = S[S_G]
+    node = stk[F_NODE, f]
+    land = node & NODE_MASK
+    k = node >> NODE_BITS
+    thpn = stk[F_THPN, f]
+    thdn = stk[F_THDN, f]
+    pshift = stk[F_PSHIFT, f]
+    dshift = stk[F_DSHIFT, f]
+    thmin = stk[F_THMIN, f]
+    if i32[L_NIM, land] >= 0 or (i64[L_WINS, land] >> k) & 1:  # decided meanwhile
+        _pop(S, f)
+        return
+    if _open(S, land) < 0:
+        return
+    start, count, done = _kids(S, land)
+    if count == 0 and not done:
+        if _more(S, land) < 0:
+            return
+        start, count, done = _kids(S, land)
+    fresh_dn = DN_PER_LIFE * (i32[L_LIVES, land] - 1)
+    kids = S[S_KIDS]
+    virtual = g[G_VIRTUAL] if g[G_THREADS] > 1 else 0
+    busy = S[S_BUSY]
+    bmask = busy.shape[0] - 1
+    pn = INF
+    dn = np.int64(0)
+    best = np.int64(0)  # the child to search: least (virtual) dn
+    best_pn = np.int64(0)
+    best_dn = np.int64(0)
+    vbest = INF
+    second = INF
+    tbest = np.int64(0)  # the child of least true dn, and the second least true dn
+    tbest_pn = np.int64(0)
+    tsecond = INF
+    for i in range(count + k):
+        child = node_of(S, kids[start + i], k) if i < count else node_of(S, land, i - count)
+        if child == STOP:
+            return
+        if child == WIN:
+            continue
+        if child == LOSS:
+            pn = 0
+            break
+        cpn, cdn = _tt_get(S, child)
+        if cpn < 0:
+            cpn, cdn = _initial(S, child)
+        if cdn < pn:
+            tsecond = pn
+            pn = cdn
+            tbest = child
+            tbest_pn = cpn
+        elif cdn < tsecond:
+            tsecond = cdn
+        v = cdn + virtual * busy[_mix(child) & bmask] if virtual else cdn
+        if v < vbest:
+            second = vbest
+            vbest = v
+            best = child
+            best_pn = cpn
+            best_dn = cdn
+        elif v < second:
+            second = v
+        dn = min(dn + cpn, INF + 1)
+    expand = False
+    if pn and not done:
+        dn = min(dn + _remaining(S, land), INF + 1)
+        if fresh_dn < vbest:
+            second = vbest
+            vbest = fresh_dn
+            expand = True
+        elif fresh_dn < second:
+            second = fresh_dn
+        if fresh_dn < pn:
+            tsecond = pn
+            pn = fresh_dn
+        elif fresh_dn < tsecond:
+            tsecond = fresh_dn
+    if pn == 0:
+        _tt_del(S, node)
+        _record_win(S, land, k)
+        _pop(S, f)
+        return
+    if dn == 0:
+        _tt_del(S, node)
+        _record_nimber(S, land, k)
+        _pop(S, f)
+        return
+    if dn > INF:
+        dn = INF
+    if pn >= thpn or dn >= thdn or min(pn + pshift, dn + dshift) >= thmin:
+        _tt_put(S, node, pn, dn, t[T_TICKS] - stk[F_WORK0, f])
+        _pop(S, f)
+        return
+    if expand:
+        _more(S, land)
+        return
+    if f + ROOM_STACK >= stk.shape[1]:
+        t[T_STATUS] = NEED_ROOM
+        return
+    child_thpn = thdn - dn + best_pn
+    if virtual:
+        penalty = vbest - best_dn
+        child_thdn = min(thpn, np.int64(second * (1 + EPSILON)) + 1 - penalty) if second < INF else thpn
+        if child_thdn <= best_dn:  # the virtual choice cannot be searched here: the true one is
+            best = tbest
+            best_pn = tbest_pn
+            child_thpn = thdn - dn + best_pn
+            second = tsecond
+            child_thdn = min(thpn, np.int64(second * (1 + EPSILON)) + 1) if second < INF else thpn
+    else:
+        child_thdn = min(thpn, np.int64(second * (1 + EPSILON)) + 1) if second < INF else thpn
+    others = dn - best_pn
+    _push(S, best, child_thpn, child_thdn, min(dshift + others, INF), pshift, thmin)
+
+
+@core_kernel
+def _step_sum(S, f):  # type: ignore[no-untyped-def]
+    """One turn of ``NormalSolver._mid_sum``'s loop for the sum frame ``f``."""
+    t = S[S_T]
+    stk = S[S_STK]
+    node = stk[F_NODE, f]
+    number = node & NODE_MASK
+    k = node >> NODE_BITS
+    thpn = stk[F_THPN, f]
+    thdn = stk[F_THDN, f]
+    pshift = stk[F_PSHIFT, f]
+    dshift = stk[F_DSHIFT, f]
+    thmin = stk[F_THMIN, f]
+    sub = node_of(S, number, k)
+    if sub == STOP:
+        return
+    if sub in (WIN, LOSS):
+        _tt_del(S, node)
+        _pop(S, f)
+        return
+    what = sub & NODE_MASK
+    if S[S_I32][L_KIND, what] == K_LAND:
+        _tt_del(S, node)
+        _busy_add(S, node, -1)
+        stk[F_NODE, f] = sub  # the sum is that land's question, under the same thresholds
+        stk[F_ENTERED, f] = 0
+        _busy_add(S, sub, 1)
+        return
+    question, first, rest_pn, rest_dn = _sum_parts(S, what)
+    spn = first + rest_pn
+    sdn = first + rest_dn
+    if spn >= thpn or sdn >= thdn or min(spn + pshift, sdn + dshift) >= thmin:
+        _tt_put(S, node, spn, sdn, t[T_TICKS] - stk[F_WORK0, f])
+        _pop(S, f)
+        return
+    if f + ROOM_STACK >= stk.shape[1]:
+        t[T_STATUS] = NEED_ROOM
+        return
+    bound = min(thpn - rest_pn, thdn - rest_dn, thmin - min(rest_pn + pshift, rest_dn + dshift))
+    _push(S, question, INF, INF, 0, 0, bound)
+
+
+@core_kernel
+def run(S):  # type: ignore[no-untyped-def]
+    """Search the root (``T_ROOT`` + *``T_ROOTK``) until it is decided (``DONE``, the answer in
+    ``T_RESULT``), ``T_STOP_AT`` nodes are counted or another thread or Python asks every
+    thread to return (``PAUSED``), or the run needs Python (``NEED_ROOM``, ``NEED_LOOKUP``,
+    ``UNSUPPORTED``); called again, it goes on.  Several threads may run it at once, each with
+    its own ``T``, stack, pending lookups and parse buffer, sharing everything else."""
+    t = S[S_T]
+    g = S[S_G]
+    stk = S[S_STK]
+    t[T_STATUS] = RUNNING
+    while True:
+        if t[T_STATUS] != RUNNING:
+            return t[T_STATUS]
+        sp = t[T_SP]
+        if sp == 0:
+            r = node_of(S, t[T_ROOT], t[T_ROOTK])
+            if r == STOP:
+                continue
+            if r in (WIN, LOSS):
+                t[T_RESULT] = 1 if r == WIN else 0
+                t[T_STATUS] = DONE
+                continue
+            _push(S, r, INF, INF, 0, 0, INF)
+            continue
+        if t[T_TICKS] >= t[T_STOP_AT] or g[G_STOP] or g[G_PAUSE]:
+            t[T_STATUS] = PAUSED
+            continue
+        f = sp - 1
+        if not stk[F_ENTERED, f]:
+            _tick(S)
+            stk[F_ENTERED, f] = 1
+            stk[F_WORK0, f] = t[T_TICKS]
+        node = stk[F_NODE, f]
+        if S[S_I32][L_KIND, node & NODE_MASK] == K_SUM:
+            _step_sum(S, f)
+        else:
+            _step_land(S, f)
+
+
+@core_kernel
+def leave(S):  # type: ignore[no-untyped-def]
+    """Drop a thread's stack (counting it out of every node on it)."""
+    t = S[S_T]
+    for f in range(t[T_SP] - 1, -1, -1):
+        _pop(S, f)
+
+
+@core_kernel
+def new_facts(S, out):  # type: ignore[no-untyped-def]
+    """The facts proved since the last call: (land, nimber) pairs with nimber >= 0, and
+    (land, -1 - heap) for each new win, into ``out`` (two rows); their count, or -1 if
+    ``out`` is too small (nothing is marked written then)."""
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    n = 0
+    cap = out.shape[1]
+    for x in range(S[S_G][G_NUMBERS]):
+        if i32[L_KIND, x] != K_LAND:
+            continue
+        if i32[L_NIM, x] >= 0:
+            if i32[L_SAVED_NIM, x] < 0:
+                if n == cap:
+                    return -1
+                out[0, n] = x
+                out[1, n] = i32[L_NIM, x]
+                n += 1
+        else:
+            new = i64[L_WINS, x] & ~i64[L_SAVED_WINS, x]
+            h = 0
+            while new >> h:
+                if (new >> h) & 1:
+                    if n == cap:
+                        return -1
+                    out[0, n] = x
+                    out[1, n] = -1 - h
+                    n += 1
+                h += 1
+    for j in range(n):
+        x = out[0, j]
+        if out[1, j] >= 0:
+            i32[L_SAVED_NIM, x] = out[1, j]
+        else:
+            i64[L_SAVED_WINS, x] |= np.int64(1) << (-1 - out[1, j])
+    return n
+
+
+@core_kernel
+def intern_text(S, src):  # type: ignore[no-untyped-def]
+    """``land_number`` of a whole byte string (from Python), or -1 - slot if ``S`` needs room."""
+    if not _room(S, 0):
+        return -1
+    return land_number(S, src, 0, src.shape[0])
+
+
+@core_kernel
+def find_text(S, src):  # type: ignore[no-untyped-def]
+    """The number of a land string if it has one, else -1."""
+    x = _find_text(S, src, 0, src.shape[0])
+    return x if x >= 0 else -1
+
+
+@core_kernel
+def intern_sum(S, lands):  # type: ignore[no-untyped-def]
+    """``sum_number`` of sorted land numbers (from Python), or -1 if ``S`` needs room."""
+    if not _room(S, 0):
+        return -1
+    return sum_number(S, lands, lands.shape[0])
+
+
+@core_kernel
+def children_of(S, land):  # type: ignore[no-untyped-def]
+    """Every child of ``land`` (numbers, in the order found), or an empty array if the run stopped."""
+    if _open(S, land) < 0:
+        return np.zeros(0, np.int64)
+    while True:
+        r = _more(S, land)
+        if r < 0:
+            return np.zeros(0, np.int64)
+        if r == 0:
+            break
+    start, n, _done = _kids(S, land)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = S[S_KIDS][start + i]
+    return out
+
+
+__all__ = [
+    "INF",
+    "K",
+    "children_of",
+    "core_kernel",
+    "engine_kernels",
+    "find_text",
+    "intern_sum",
+    "intern_text",
+    "land_number",
+    "new_facts",
+    "node_of",
+    "rehash",
+    "run",
+    "sum_number",
+]

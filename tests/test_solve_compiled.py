@@ -1,0 +1,271 @@
+"""The compiled proof-number core (``solve/pncore.py``, ``solve/compiled.py``) against the reference.
+
+``CompiledNormalSolver`` runs ``NormalSolver``'s search in compiled code: these tests ask
+it every question the reference's tests ask (brute force to 4 spots, the published
+values, the GLOP sample, sums, random lands) and check that it follows the reference
+step by step (the same nodes, lands and facts on the n-spot starts).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from brute import brute_children, brute_nimber
+from games import game_positions, reachable
+from hypothesis import given, settings
+
+from sprouts_cli.engine import Position, aot
+from sprouts_cli.errors import OutOfTime, SolveInterrupted
+from sprouts_cli.solve.compiled import CompiledNormalSolver, compiled_available
+from sprouts_cli.solve.nimbers import NormalSolver, normal_solver
+from sprouts_cli.solve.store import Table
+
+pytestmark = pytest.mark.skipif(not compiled_available(), reason="the compiled core needs numba")
+
+SAMPLE = Path(__file__).parent / "data" / "glop-oracle-sample.txt"
+
+
+def compiled(**options: object) -> CompiledNormalSolver:
+    """A solver that takes every question to the core (none to the reference)."""
+    return CompiledNormalSolver(compile_lives=0, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_every_position_from_n_spots_matches_brute_force(n: int) -> None:
+    solver = compiled()
+    for key, p in sorted(reachable(n).items()):
+        nimber = brute_nimber(key)
+        assert solver.nimber(p) == nimber, key
+        for heap in (0, 1, 2):
+            assert solver.outcome(p.with_heaps((heap,))) == (nimber != heap), (key, heap)
+    assert solver.stats["nodes"] > 0 and solver.loaded
+
+
+@pytest.mark.parametrize("small_lives", [0, 12])
+def test_df_pn_alone_and_the_mex_alone_match_brute_force(small_lives: int) -> None:
+    solver = compiled(small_lives=small_lives)
+    for key, p in sorted(reachable(3).items()):
+        assert solver.nimber(p) == brute_nimber(key), key
+
+
+def test_winning_moves_are_the_children_brute_force_calls_losses() -> None:
+    solver = compiled()
+    for key in sorted(reachable(3))[::7]:
+        losses = sorted(c for c in brute_children(key) if brute_nimber(c) == 0)
+        assert solver.winning_moves(key) == losses, key
+
+
+@pytest.mark.parametrize(
+    ("text", "nimber"),
+    [("0", 0), ("1", 1), ("1a1a", 2), ("0.12", 3), ("0*3", 1), ("!", 0), ("*5", 5), ("3+*6", 6)],
+)
+def test_published_nimbers(text: str, nimber: int) -> None:
+    assert compiled().nimber(text) == nimber
+
+
+@pytest.mark.parametrize(
+    ("text", "win"),
+    [("0*4.A|0*4.A+0*3", False), ("0*4.A|0*4.A+0.1a2a", False), ("0*8.AB|0*3.AB", True), ("0*3+*1", False)],
+)
+def test_published_outcomes(text: str, win: bool) -> None:
+    assert compiled().outcome(text) is win
+
+
+@pytest.mark.parametrize("n", range(1, 12))
+def test_n_spot_starts_follow_the_sprouts_conjecture(n: int) -> None:
+    assert compiled().outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_the_core_searches_exactly_as_the_reference(n: int) -> None:
+    # the same nodes visited, lands expanded and facts proved: the same search, step by step
+    fast, reference = compiled(), NormalSolver()
+    assert fast.outcome(Position.start(n)) is reference.outcome(Position.start(n))
+    for key in ("nodes", "lands_expanded", "positions_solved"):
+        assert fast.stats[key] == reference.stats[key], key
+
+
+def test_the_glop_sample_agrees() -> None:
+    solver = compiled()
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        position, r = line.split("\t")
+        body, _, heap = position.rpartition("!")
+        p = Position.from_string(body + "!").with_heaps((int(heap),))
+        assert solver.outcome(p) is (r == "1"), line
+    assert len(lines) == 80
+
+
+@pytest.mark.parametrize("heap", [0, 1, 3])
+def test_sums_searched_inside_df_pn_match_the_xor_of_brute_force_nimbers(heap: int) -> None:
+    lands = sorted(k for k, p in reachable(4).items() if len(p.lands()) == 1 and p.total_lives >= 6)
+    solver = compiled(small_lives=0)
+    for a, b, c in zip(lands[::37], lands[5::41], lands[11::53], strict=False):
+        for parts in ((a, b), (a, b, c)):
+            want = heap
+            for part in parts:
+                want ^= brute_nimber(part)
+            text = "+".join(parts) + f"+*{heap}"
+            assert solver.outcome(text) == (want != 0), text
+
+
+@settings(max_examples=15, deadline=None)
+@given(game_positions(max_spots=6))
+def test_random_positions_have_the_references_nimber(p: Position) -> None:
+    assert compiled().nimber(p) == NormalSolver().nimber(p)
+
+
+def test_heaps_past_the_cores_masks_go_by_the_nimbers() -> None:
+    solver = compiled()
+    assert solver.outcome("0*3+*70") is True  # nimber 1 xor 70
+    assert solver.outcome("0*3+*70+*71") is False
+    assert solver.nimber("1a1a+*100") == 102
+
+
+def test_a_tiny_transposition_table_changes_the_work_not_the_answers() -> None:
+    tiny = compiled(tt_entries=1 << 14)  # a table too small to keep what 0*7 meets
+    for n in range(1, 8):
+        assert tiny.outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
+    for key, p in sorted(reachable(3).items())[::5]:
+        assert tiny.nimber(p) == brute_nimber(key), key
+
+
+def test_the_state_grows_as_the_search_needs() -> None:
+    solver = compiled()
+    assert solver.outcome(Position.start(10)) is True
+    from sprouts_cli.solve import pncore
+
+    st = solver.state
+    numbers, lands = int(st.G[pncore.G_NUMBERS]), int(st.G[pncore.G_HCOUNT])
+    assert numbers > 4096  # more numbers than the arrays first held
+    assert st.I32.shape[1] >= numbers and st.HTAB.shape[0] >= 2 * lands
+
+
+def test_children_and_nodes_as_the_reference_gives_them() -> None:
+    fast, reference = compiled(), NormalSolver()
+    for land in ["0*4", "0.AB|0*3.AB", "1a1a.0*2", "0*3.1a2a"]:
+        assert sorted(fast.children_of(land)) == sorted(reference.children_of(land)), land
+        assert fast.node_of((land, land), 1) == reference.node_of((land, land), 1)
+        assert fast.node_of((land,), 0) == reference.node_of((land,), 0)
+    assert fast.node_of(("0*2", "0*3"), 0) == reference.node_of(("0*2", "0*3"), 0)
+
+
+def test_a_deadline_in_the_past_stops_the_search_and_keeps_what_was_proved() -> None:
+    solver = compiled()
+    with pytest.raises(OutOfTime):
+        solver.outcome("0*9", deadline=time.monotonic() - 1)
+    solved = solver.stats["positions_solved"]
+    assert solver.outcome("0*4") is True
+    assert solver.stats["positions_solved"] >= solved
+
+
+def test_an_abort_request_stops_the_search() -> None:
+    with pytest.raises(SolveInterrupted):
+        compiled(abort=lambda: True).outcome("0*9")
+
+
+def test_the_table_is_written_and_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    with Table(path) as table:
+        first = compiled(table=table)
+        assert first.nimber("0*6") == 0
+        assert first.stats["positions_solved"] > 0
+        first.write_facts()
+    with Table(path) as table:
+        second = compiled(table=table)
+        assert second.nimber("0*6") == 0
+        assert second.stats["lands_expanded"] == 0
+        assert second.stats["table_hits"] >= 1
+        reference = NormalSolver(table)  # what the core wrote, the reference reads
+        assert reference.nimber("0*6") == 0 and reference.stats["lands_expanded"] == 0
+
+
+def test_known_nimber_and_recorded_facts() -> None:
+    solver = compiled()
+    assert solver.known_nimber("0*4") is None
+    assert solver.nimber("0*4") == 1
+    assert solver.known_nimber("0*4") == 1
+    solver.record_win("0*3.1a2a", 2)
+    assert solver.remembered("0*3.1a2a") == (None, 4)
+    solver.record_nimber("0*3.1a2a", 0)
+    assert solver.remembered("0*3.1a2a") == (0, 0)
+
+
+def test_small_questions_go_to_the_reference_until_the_core_is_loaded() -> None:
+    solver = CompiledNormalSolver()
+    assert solver.outcome("0*4") is True
+    assert not solver.loaded
+    assert solver.outcome(Position.start(10)) is True
+    assert solver.loaded
+
+
+def test_the_process_solver_is_the_compiled_one_unless_told() -> None:
+    assert isinstance(normal_solver(), CompiledNormalSolver)
+    env = {**os.environ, "SPROUTS_COMPILED_SEARCH": "0"}
+    code = "from sprouts_cli.solve.nimbers import normal_solver; print(type(normal_solver()).__name__)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "NormalSolver"
+
+
+def test_the_core_runs_as_plain_python_too() -> None:
+    # the kernels unchanged as Python (SPROUTS_PURE_PYTHON=1): slow, but the same search
+    code = (
+        "from sprouts_cli.solve.compiled import CompiledNormalSolver\n"
+        "s = CompiledNormalSolver(compile_lives=0)\n"
+        "print(s.outcome('0*4'), s.nimber('0*3'), s.stats['nodes'])\n"
+    )
+    env = {**os.environ, "SPROUTS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    reference = NormalSolver()
+    want = (reference.outcome("0*4"), reference.nimber("0*3"), reference.stats["nodes"])
+    assert out.stdout.split() == [str(x) for x in want]
+
+
+def test_the_cores_cache_is_stamped_with_the_engines_kernel_sources(tmp_path: Path, monkeypatch) -> None:
+    # the core's kernels compile the engine's into themselves: numba's cache must go stale
+    # when an engine kernel file changes, not only when pncore.py does
+    from sprouts_cli.solve import pncore
+
+    if aot.kernel_path() == "python":
+        pytest.skip("plain Python: nothing cached")
+    stamp = pncore._dependency_stamp()
+    locator = pncore.run._cache._impl.locator
+    assert locator.get_source_stamp()[1] == stamp
+    fake = tmp_path / "kernels.py"
+    fake.write_text("@kernel\ndef f(): pass\n")
+    monkeypatch.setattr(aot, "kernel_sources", lambda: [fake])
+    changed = pncore._dependency_stamp()
+    fake.write_text("@kernel\ndef f(): return 1\n")
+    assert pncore._dependency_stamp() != changed != stamp
+    for name in dir(pncore):
+        k = getattr(pncore, name)
+        if hasattr(k, "py_func") and hasattr(k, "signatures"):
+            assert type(k._cache).__name__ == "_StampedCache", name
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_the_answers_do_not_depend_on_the_threads(threads: int, tmp_path: Path) -> None:
+    # N threads of one search share the arrays: the answers are those of one thread
+    one = compiled()
+    many = compiled(threads=threads)
+    for n in range(1, 11):
+        assert many.outcome(Position.start(n)) is one.outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
+    lands = sorted(k for k, p in reachable(4).items() if len(p.lands()) == 1 and p.total_lives >= 8)
+    for land in lands[::29]:
+        assert many.nimber(land) == brute_nimber(land), land
+    with Table(tmp_path / "t.sqlite") as table:
+        shared = compiled(table=table, threads=threads)
+        assert shared.nimber("0*9") == one.nimber("0*9")
+        assert shared.outcome("0*10") is True
+
+
+def test_threads_stop_with_the_deadline() -> None:
+    solver = compiled(threads=2)
+    with pytest.raises(OutOfTime):
+        solver.outcome("0*12", deadline=time.monotonic() + 0.5)
+    assert solver.outcome("0*5") is True  # and the solver goes on afterwards
