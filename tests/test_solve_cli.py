@@ -37,7 +37,7 @@ def test_json_has_every_field(tmp_path) -> None:
     assert isinstance(first["seconds"], float)
     assert set(first) == {
         "input", "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "winning_move_words",
-        "seconds", "positions_solved", "imported_facts_used", "kernels", "backend", "workers",
+        "seconds", "positions_solved", "imported_facts_used", "kernels", "backend", "workers", "nodes",
     }  # fmt: skip
     assert first["kernels"] in ("off", "jit", "aot", "python")  # what coded its lands (`sprouts kernels`)
     assert first["imported_facts_used"] is False

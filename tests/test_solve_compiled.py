@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from sprouts_cli.engine import Position, aot
 from sprouts_cli.errors import OutOfTime, SolveInterrupted
 from sprouts_cli.solve.compiled import CompiledNormalSolver, compiled_available
-from sprouts_cli.solve.nimbers import NormalSolver, normal_solver
+from sprouts_cli.solve.nimbers import NormalSolver
+from sprouts_cli.solve.search import normal_solver
 from sprouts_cli.solve.store import Table
 
 pytestmark = pytest.mark.skipif(not compiled_available(), reason="the compiled core needs numba")
@@ -207,7 +208,7 @@ def test_small_questions_go_to_the_reference_until_the_core_is_loaded() -> None:
 def test_the_process_solver_is_the_compiled_one_unless_told() -> None:
     assert isinstance(normal_solver(), CompiledNormalSolver)
     env = {**os.environ, "SPROUTS_COMPILED_SEARCH": "0"}
-    code = "from sprouts_cli.solve.nimbers import normal_solver; print(type(normal_solver()).__name__)"
+    code = "from sprouts_cli.solve.search import normal_solver; print(type(normal_solver()).__name__)"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "NormalSolver"
 

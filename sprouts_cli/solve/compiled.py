@@ -9,7 +9,7 @@ in batches), the clock, progress and stopping (the core returns every so many no
 Loading numba and the core costs a process about a second and 150 MB, more than the
 reference takes on small questions: so questions on fewer than ``COMPILE_LIVES`` lives
 go to the reference until the core is loaded, and everything goes to the core after.
-``normal_solver`` picks the solver for this process: this one unless
+``search.normal_solver`` picks the solver for this process: this one unless
 ``SPROUTS_PURE_PYTHON=1`` or ``SPROUTS_COMPILED_SEARCH=0`` (then the reference alone).
 """
 
@@ -505,8 +505,7 @@ class CompiledNormalSolver:
             for i in range(st.threads):
                 core.leave(st.tuple_for(i))
             g[core.G_THREADS] = 1
-            if self._table is not None and time.monotonic() - self._last_write >= WRITE_SECONDS:
-                self.write_facts()
+            self.write_facts()  # also when stopped: what was proved is kept
 
     def _run(self, i: int) -> int:
         """One call of the core by thread ``i`` (its chunk of nodes fitted to ``RETURN_SECONDS``)."""

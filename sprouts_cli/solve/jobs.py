@@ -33,7 +33,7 @@ from ..errors import SolveAborted
 from .clock import Deadline
 from .misere import CLOCK_EVERY as MISERE_CLOCK_EVERY
 from .misere import MisereSolver
-from .nimbers import normal_solver
+from .nimbers import NormalSolver
 
 Job = tuple[Any, ...]
 Fact = tuple[str, str, Any]
@@ -123,7 +123,7 @@ class JobSolver:
         self._inbox: list[Fact] = []
         self._stop = False
         self._budget_end: int | None = None
-        self.normal = normal_solver(self.outbox, abort=self._should_stop)
+        self.normal = NormalSolver(self.outbox, abort=self._should_stop)
         self._misere: Any = None
         self.nodes = 0
 

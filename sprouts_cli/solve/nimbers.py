@@ -34,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import reduce
 from operator import xor
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from ..engine.caches import BoundedCache
 from ..engine.position import Position
@@ -666,20 +666,9 @@ class NormalSearch(Protocol):
     def land_nimber(self, land: str) -> int: ...
 
 
-def normal_solver(table: NormalTable | None = None, threads: int = 1, **options: Any) -> NormalSearch:
-    """The normal-play solver for this process: the compiled core's (``compiled.py``, searching
-    on ``threads`` threads) unless ``SPROUTS_PURE_PYTHON=1`` or ``SPROUTS_COMPILED_SEARCH=0``,
-    else the reference (one thread: ``threads`` is then the caller's to use, with processes)."""
-    from .compiled import CompiledNormalSolver, compiled_available
-
-    if compiled_available():
-        return CompiledNormalSolver(table, threads=threads, **options)
-    return NormalSolver(table, **options)
-
-
 def normal_outcome(position: Position | str, table: NormalTable | None = None) -> bool:
     """Is ``position`` a normal-play win for the player to move? (a one-off solver)"""
-    return normal_solver(table).outcome(position)
+    return NormalSolver(table).outcome(position)
 
 
 __all__ = [
@@ -687,6 +676,5 @@ __all__ = [
     "NormalSolver",
     "land_lives",
     "normal_outcome",
-    "normal_solver",
     "position_parts",
 ]

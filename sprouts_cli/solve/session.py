@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.position import Position
-from .nimbers import land_lives, normal_solver, position_parts
+from .nimbers import land_lives, position_parts
+from .search import normal_solver
 from .store import Table
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -142,14 +142,14 @@ def _serve(db_path: str, use_imports: bool) -> None:
     if _CAN_SIGNAL:
         signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__("asked", True))
     from ..errors import SolveAborted
-    from .nimbers import normal_solver
+    from .nimbers import NormalSolver
     from .store import Table
 
     inp = sys.stdin.buffer
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")  # the channel to the main process
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt it
     table = Table(db_path, use_imports=use_imports)
-    normal = normal_solver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
+    normal = NormalSolver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
     misere: Any = None
     last = [time.monotonic()]
 
