@@ -30,7 +30,12 @@ def lands_from(n: int) -> list[str]:
 
 
 def engine_children(land: str) -> list[tuple[str, ...]]:
-    return sorted(lands for lands, _ in child_parts(Position.from_string(land)))
+    """The engine's children of the drawing the solver reads (``read_land``: regions as written).
+
+    ``Position.from_string`` may turn regions to agree, which gives a drawing of the same
+    game whose children can be named otherwise (``test_turned_reading_has_the_same_values``).
+    """
+    return sorted(lands for lands, _ in child_parts(read_land(land)))
 
 
 @pytest.mark.parametrize(("n", "step"), [(1, 1), (2, 1), (3, 1), (4, 5)])
@@ -118,3 +123,22 @@ def test_lazy_children_are_the_same_when_their_moves_are_dropped_and_listed_agai
             assert lazy.moves is None or lazy.done
         assert lazy.found == whole, land
         assert sorted(whole) == land_children(land)
+
+
+@pytest.mark.parametrize("land", ["0.A|A2BC|BDE|CDE1", "1A|BCDE.F|BCDE|AF"])
+def test_turned_reading_has_the_same_values(land: str) -> None:
+    """A land read as written and with its regions turned to agree are one game: their
+    children carry the same nimbers, and so do they, in normal and in misère play."""
+    from sprouts_cli.solve.misere import misere_outcome
+    from sprouts_cli.solve.nimbers import NormalSolver
+
+    as_written, turned = read_land(land), Position.from_string(land)
+    assert as_written.regions != turned.regions  # the reader did turn a region
+    solver = NormalSolver()
+
+    def values(p: Position) -> list[int]:
+        return sorted({solver.nimber("+".join(lands) or "!") for lands, _ in child_parts(p)})
+
+    assert values(as_written) == values(turned)
+    assert solver.nimber(as_written) == solver.nimber(turned)
+    assert misere_outcome(as_written) == misere_outcome(turned)
