@@ -6,6 +6,7 @@ Nothing here is used by the program: these are the definitions, written plainly.
 from __future__ import annotations
 
 import sys
+from itertools import product
 
 from sprouts_cli.engine.parts import clean, land_groups
 from sprouts_cli.engine.position import Position
@@ -87,15 +88,19 @@ def _lexmin_land(regions, kinds) -> tuple:
 
 
 def brute_canonical(p: Position) -> tuple:
-    """A canonical key by exhaustive least writing: slow, but plainly a true invariant."""
+    """A canonical key by exhaustive least writing: slow, but plainly a true invariant.
+
+    Each region may be read either way (reversing every boundary of one region names
+    the same position), so the key is the least writing over every choice of direction
+    per region, mirroring the whole land among them.
+    """
     c = clean(p)
     lands = []
     for group in land_groups(c):
         regions = [c.regions[i] for i in group]
         kinds = _kinds(regions, c.lives)
-        fwd = _lexmin_land(regions, kinds)
-        rev = _lexmin_land([tuple(b[::-1] for b in r) for r in regions], kinds)
-        lands.append(min(fwd, rev))
+        both = [(r, tuple(b[::-1] for b in r)) for r in regions]
+        lands.append(min(_lexmin_land(list(choice), kinds) for choice in product(*both)))
     return (tuple(sorted(lands)), p.heaps)
 
 

@@ -10,9 +10,10 @@ from games import reachable
 
 from sprouts_cli.engine import Position
 
-# Distinct positions reachable from n spots (the start included): exact and reduced forms.
-EXACT = {1: 3, 2: 22, 3: 212, 4: 2454, 5: 32134}
-REDUCED = {1: 3, 2: 18, 3: 149, 4: 1530, 5: 18064}
+# Distinct positions reachable from n spots (the start included), each region read either
+# way: exact and reduced forms.
+EXACT = {1: 3, 2: 22, 3: 209, 4: 2390, 5: 30619}
+REDUCED = {1: 3, 2: 18, 3: 148, 4: 1505, 5: 17467}
 
 
 

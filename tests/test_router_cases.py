@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from picture_helpers import picture, ring_with_a_gap
 
+from sprouts_cli.engine import Position
 from sprouts_cli.engine.moves import Move, apply_move
 from sprouts_cli.engine.naming import numbered_key
 from sprouts_cli.picture import analyse_picture
@@ -224,7 +225,8 @@ def _saved_case(name: str, words: str, after: str):
     pic = load_game(DATA / name)
     a = analyse_picture(pic)
     fits = moves_from_words(a.position, parse_words(words))
-    fits = [m for m in fits if apply_move(a.position, m).canonical() == after]
+    wanted = Position.from_string(after).canonical()
+    fits = [m for m in fits if apply_move(a.position, m).canonical() == wanted]
     assert fits
     return pic, a, fits[0]
 

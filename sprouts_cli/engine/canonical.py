@@ -2,9 +2,11 @@
 
 Two position strings get the same canonical form exactly when they are the same
 position up to renaming letters, rotating boundaries, reordering boundaries, regions
-and lands, and mirroring.  It is a true canonical form, not a heuristic, and it takes
-polynomial time: no branch and bound is needed, so no work budget and no greedy
-fallback either (``docs/notation.md`` says why).
+and lands, and reading each region either way (reversing every boundary of one region
+names the same game; mirroring the whole land is one such choice).  It is a true
+canonical form, not a heuristic: each reading is coded in polynomial time, with no
+branch and bound, so no work budget and no greedy fallback either
+(``docs/notation.md`` says why), and the readings left to try are usually one to four.
 
 How.  After cleaning (``parts.clean``), a land is made of regions and boundaries, and
 its capital letters join boundaries of different regions.  Call a set of boundaries
@@ -24,10 +26,13 @@ drawing through that region.  So:
    Circuit Theory 13, 1966): from a starting corner, each capital's other corner
    fixes where the next boundary starts, so the whole piece is read in one fixed way;
 3. both orientations are coded (mirroring reverses every boundary) and the lesser
-   code wins.
+   code wins; a land is coded so for each reading of its regions that
+   ``directions.readings`` leaves, and the least code over them all wins.
 
 The string is then written from the winning code: regions in depth-first order from
-the centre, boundaries of a region sorted, letters named by first appearance.
+the centre, boundaries of a region sorted, letters named by first appearance.  It
+need not be drawable as written (its regions may be read in directions that do not
+agree); the notation's reader turns them to agree (``drawing.py``).
 Every choice made in writing depends only on codes, so equal positions are written
 the same.
 
@@ -49,6 +54,7 @@ from typing import Any, TypeAlias
 from ..errors import NestingError
 from ..unionfind import UnionFind
 from .caches import BoundedCache, clear_caches
+from .directions import readings
 from .notation import capital_letter, small_letter
 from .position import Boundary, Position, Region
 
@@ -1082,8 +1088,9 @@ def clean_lands(p: Position) -> list[list[tuple[Boundary, ...]]]:
 
 
 def canonical_lands(p: Position) -> list[str]:
-    """The canonical strings of the lands of ``p``, sorted (in one compiled call when the
-    kernels are on: ``kernels.position_lands``)."""
+    """The canonical strings of the lands of ``p``, sorted: each land's least code over the
+    readings of its regions that ``directions.readings`` leaves (in one compiled call when
+    the kernels are on: ``kernels.position_lands``)."""
     if _compiled is not None:
         lands: list[str] | None = _compiled.position_lands(p.regions, p.lives)
         if lands is not None:
@@ -1095,12 +1102,24 @@ def _lands_in_python(p: Position) -> list[str]:
     """``canonical_lands`` by ``canonical.py`` alone (the reference; and the path that explains
     a land the kernels cannot code)."""
     out = []
+    lives = p.lives
     for land in clean_lands(p):
         if len(land) > 1:
             switch_on_when_due()
-        out.append(land_code_and_text(land, p.lives)[1])
+        out.append(_least_reading_text(land, lives))
     out.sort()
     return out
+
+
+def _least_reading_text(land: list[Region], lives: tuple[int, ...]) -> str:
+    """The canonical string of one cleaned land: the text of its least code over its readings."""
+    options = readings(land, lives)
+    if len(options) == 1:
+        return land_code_and_text(options[0], lives)[1]
+    coded = [land_code_and_text(reading, lives) for reading in options]
+    if len({type(code) for code, _ in coded}) > 1:  # a reading the kernels could not code
+        coded = [land_code(reading, lives) for reading in options]
+    return min(coded, key=_first)[1]
 
 
 def canonical_form(p: Position) -> str:

@@ -9,7 +9,7 @@ from .position import Position
 def reachable_positions(start: Position) -> dict[str, Position]:
     """Every position reachable from ``start`` (itself included), keyed by exact form.
 
-    Used for exhaustive checks on small games; the number grows fast (32,134
+    Used for exhaustive checks on small games; the number grows fast (30,619
     positions from 5 spots).
     """
     seen = {start.canonical(): start}

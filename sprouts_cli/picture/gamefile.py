@@ -198,16 +198,17 @@ def save_game(
 ) -> None:
     """Write a saved game: to a temporary file in the same directory, then rename it over ``path``.
 
-    With ``position`` (an exact canonical form) the picture as it will be written
+    With ``position`` (a position string, usually its exact canonical form) the picture as it will be written
     (coordinates rounded) is first read back and must give that position, else
     :class:`PictureError` and nothing is written.
     """
     obj = game_to_json(pic, position, move_list)
     if position is not None:
+        from ..engine import Position
         from .analyse import analyse
 
         back = analyse(game_from_json(obj, where=str(path))).canonical()
-        if back != position:
+        if back != position and back != Position.from_string(position).canonical():
             raise PictureError(f"{path}: the picture as written would not read back as {position}; not saved")
     write_atomic(path, json.dumps(obj, indent=1) + "\n")
 
