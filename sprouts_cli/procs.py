@@ -53,6 +53,9 @@ _PR_SET_PDEATHSIG = 1
 WATCH_SECONDS = 0.5
 #: Seconds after which a signal kept back with no frame to stop in is delivered again.
 RETRY_SECONDS = 0.02
+#: Seconds after which a signal kept back for a frame that has not run again since is
+#: delivered again (the frame may never run again: the signal must not be lost).
+DEFERRED_SECONDS = 0.5
 #: Seconds between two looks at the signals while a kernel runs in its thread.
 WAIT_SECONDS = 0.1
 #: Exit codes of a command stopped by Ctrl-C and by SIGTERM (128 + the signal's number).
@@ -96,23 +99,34 @@ def inside_compiled(frame: FrameType | None) -> bool:
     return outermost_compiled(frame) is not None
 
 
+def _quiet(f: FrameType, event: str, arg: object) -> None:
+    return None  # the global tracer while a signal waits: no frame but the one waited for is traced
+
+
+#: The tracer that was on before ``_when_back_in`` put ``_quiet`` on (put back after).
+_tracer_before: list[Any] = [None]
+
+
 def _when_back_in(frame: FrameType, action: Callable[[], None]) -> None:
     """Run ``action`` at the next event (line or return) of ``frame``, the Python code that
     called into numba: the way pdb stops in a frame (its local trace function, and a
     global one so that tracing is on).  An exception ``action`` raises comes out of that
     frame as itself; tracing ends with it, and the tracer before is put back otherwise."""
     before = sys.gettrace()
+    if before is not _quiet:
+        _tracer_before[0] = before
 
     def local(f: FrameType, event: str, arg: object) -> None:
-        sys.settrace(before)
+        sys.settrace(_tracer_before[0])
         f.f_trace = None
         action()
 
-    def quiet(f: FrameType, event: str, arg: object) -> None:
-        return None  # no frame but ``frame`` is traced
-
     frame.f_trace = local
-    sys.settrace(quiet)
+    sys.settrace(_quiet)
+
+
+#: The signals kept back for a frame to run again, each with the token of its delivery.
+_waiting: dict[int, object] = {}
 
 
 class _Retry:
@@ -123,20 +137,29 @@ class _Retry:
         self.lock = threading.Lock()
         self.timers: dict[int, threading.Timer] = {}
 
-    def later(self, signum: int, handler: Handler) -> None:
+    def later(
+        self,
+        signum: int,
+        handler: Handler,
+        delay: float = RETRY_SECONDS,
+        still: Callable[[], bool] | None = None,
+    ) -> None:
+        """Deliver ``signum`` to ``handler`` again after ``delay`` seconds, if ``still()`` then."""
         with self.lock:
             if signum in self.timers:
                 return
-            timer = threading.Timer(RETRY_SECONDS, self._deliver, (signum, handler))
+            timer = threading.Timer(delay, self._deliver, (signum, handler, still))
             timer.daemon = True
             self.timers[signum] = timer
         timer.start()
 
-    def _deliver(self, signum: int, handler: Handler) -> None:
+    def _deliver(self, signum: int, handler: Handler, still: Callable[[], bool] | None) -> None:
         with self.lock:
             self.timers.pop(signum, None)
         import _thread
 
+        if still is not None and not still():
+            return
         if signal.getsignal(signum) is handler:  # not when the handler was put away meanwhile
             _thread.interrupt_main(signal.Signals(signum))  # ``handler`` runs at the next check
 
@@ -159,6 +182,7 @@ def deferred_in_compiled(handler: Handler) -> Handler:
 
     @functools.wraps(handler)
     def safe(signum: int, frame: FrameType | None) -> None:
+        _waiting.pop(signum, None)  # this delivery stands for any kept back before
         outer = outermost_compiled(frame)
         if outer is None:
             handler(signum, frame)
@@ -166,7 +190,16 @@ def deferred_in_compiled(handler: Handler) -> Handler:
             _retry.later(signum, safe)
         else:
             caller = outer.f_back
-            _when_back_in(caller, lambda: handler(signum, caller))
+            token = _waiting[signum] = object()
+
+            def deliver() -> None:
+                if _waiting.get(signum) is token:
+                    del _waiting[signum]
+                    handler(signum, caller)
+
+            _when_back_in(caller, deliver)
+            # should the caller never run again, the signal is delivered once more, not lost
+            _retry.later(signum, safe, DEFERRED_SECONDS, lambda: _waiting.get(signum) is token)
 
     return safe
 
@@ -208,6 +241,7 @@ def stops_cleanly(signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) ->
     finally:
         for signum, before in old.items():
             _retry.cancel(signum)
+            _waiting.pop(signum, None)
             signal.signal(signum, before)
 
 

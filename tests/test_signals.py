@@ -75,6 +75,28 @@ def test_a_signal_during_kernel_calls_comes_out_as_itself(boxing_kernel, sig: si
         assert type(caught) is want, repr(caught)
 
 
+def test_a_signal_kept_for_a_frame_that_never_runs_again_is_not_lost(monkeypatch, tmp_path: Path) -> None:
+    """A signal that lands in numba's Python code waits for the caller's next line; should
+    that frame never run again (it returned through C code, say), the signal comes anyway."""
+    fake = tmp_path / "fakenumba"
+    fake.mkdir()
+    (fake / "inner.py").write_text("import sys\ndef here():\n    return sys._getframe()\n")
+    monkeypatch.syspath_prepend(str(fake))
+    import inner  # type: ignore[import-not-found]
+
+    def finished() -> object:
+        return inner.here()  # its frame's caller, this function, has returned when it is used
+
+    frame = finished()
+    monkeypatch.setattr(procs, "_compiled_dirs", lambda: (str(fake) + os.sep,))
+    with procs.stops_cleanly(), pytest.raises(KeyboardInterrupt):
+        procs.on_stop_signal(signal.SIGINT, frame)  # kept back: "inside numba"
+        end = time.monotonic() + 10 * procs.DEFERRED_SECONDS
+        while time.monotonic() < end:
+            time.sleep(0.01)
+    assert not procs._waiting
+
+
 def test_handlers_are_put_back_and_an_ignored_signal_stays_ignored() -> None:
     before = signal.getsignal(signal.SIGTERM)
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
