@@ -129,6 +129,12 @@ def _when_back_in(frame: FrameType, action: Callable[[], None]) -> None:
 _waiting: dict[int, object] = {}
 
 
+def _stop_waiting_tracer() -> None:
+    """Put the tracer before back if ``_when_back_in``'s is still on (its frame never ran)."""
+    if sys.gettrace() is _quiet:
+        sys.settrace(_tracer_before[0])
+
+
 class _Retry:
     """At most one pending delivery again of a signal kept back, per signal (when no Python
     frame is left to stop in: numba's code at the bottom of the stack)."""
@@ -185,6 +191,7 @@ def deferred_in_compiled(handler: Handler) -> Handler:
         _waiting.pop(signum, None)  # this delivery stands for any kept back before
         outer = outermost_compiled(frame)
         if outer is None:
+            _stop_waiting_tracer()
             handler(signum, frame)
         elif outer.f_back is None:  # pragma: no cover - numba's code is never the whole stack
             _retry.later(signum, safe)
@@ -243,6 +250,7 @@ def stops_cleanly(signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) ->
             _retry.cancel(signum)
             _waiting.pop(signum, None)
             signal.signal(signum, before)
+        _stop_waiting_tracer()
 
 
 @contextlib.contextmanager

@@ -95,6 +95,7 @@ def test_a_signal_kept_for_a_frame_that_never_runs_again_is_not_lost(monkeypatch
         while time.monotonic() < end:
             time.sleep(0.01)
     assert not procs._waiting
+    assert sys.gettrace() is not procs._quiet  # the tracer that waited for the frame is off
 
 
 def test_handlers_are_put_back_and_an_ignored_signal_stays_ignored() -> None:
