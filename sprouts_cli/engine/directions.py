@@ -30,9 +30,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import TYPE_CHECKING
 
 from .caches import BoundedCache
-from .position import Region
+
+if TYPE_CHECKING:  # types only: this module imports nothing of the engine but its caches
+    from .position import Region
 
 #: Token values of a signature: 0, 1, 2 as written; a small letter ``_SMALL`` plus how far
 #: ahead its other corner is on the boundary; a capital ``_CAPITAL`` plus its colour.
