@@ -38,6 +38,17 @@ WORD = {signal.SIGTERM: "terminated", signal.SIGINT: "interrupted"}
 # ------------------------------------------------------------------ in this process
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_python_sets_it():
+    """Each test starts with Python's own Ctrl-C handler (an earlier test of the suite may
+    leave SIGINT ignored, and an ignored signal stays ignored inside ``stops_cleanly``)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture(scope="module")
 def boxing_kernel():
     """A compiled kernel that works a moment and returns a tuple holding an array: boxing it
