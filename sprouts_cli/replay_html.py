@@ -22,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .engine.moves import apply_move
+from .engine.moves import Move, apply_move
 from .engine.naming import numbered_key
 from .engine.position import Position
-from .errors import SproutsError
+from .errors import IllegalMoveError, SproutsError
 from .log import ReplayedGame, bounds_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,9 +73,8 @@ def draw_frames(
     position is drawn afresh instead (Z and its polish: clean frames, but the spots
     move from frame to frame), checked the same way.
     """
-    from .engine.naming import moves_from_words, parse_words
     from .play.drawing import Drawer
-    from .play.game import Game, PlayError
+    from .play.game import Game
 
     steps = game.line_of_play
     if fresh:
@@ -92,16 +91,41 @@ def draw_frames(
         for i, s in enumerate(steps[1:], start=1):
             if progress:
                 progress(i, len(steps))
-            before = play.position
-            fits = moves_from_words(before, parse_words(s.text))
-            want = numbered_key(s.position)  # the recorded position, or its mirror image
-            move = next(m for m in fits if numbered_key(apply_move(before, m, check=False)) == want)
-            play.play(move, s.by or "", s.text)
+            play.play(_move_again(play.position, i, s.text, s.position), s.by or "", s.text)
             drawer.draw(play)
             pictures.append(_drawn(drawer))
-    except (PlayError, StopIteration) as e:
-        raise SproutsError(f"the game cannot be drawn: {e or 'a move is not found again'}") from None
+    except SproutsError as e:  # PlayError from the drawer, or a move not found again
+        raise SproutsError(f"the game cannot be drawn: {str(e) or type(e).__name__}") from None
     return pictures
+
+
+def _move_again(before: Position, k: int, words: str, recorded: Position) -> Move:
+    """The move ``k`` of the log (``words``) in ``before``: the one giving the recorded position.
+
+    The very position recorded is tried first, then its mirror image: the words of a
+    move that closes a curve name one of its sides, and a move from the mirror image
+    of a position gives the mirror image of the position after it, so taking a
+    mirror image where the very position is there would leave the game a mirror
+    image of the log and later words could fit neither.  SproutsError saying why
+    when no move fits.
+    """
+    from .engine.naming import moves_from_words, parse_words
+
+    try:
+        fits = moves_from_words(before, parse_words(words))
+    except (IllegalMoveError, ValueError) as e:
+        raise SproutsError(f"move {k} '{words}' cannot be played again: {e}") from None
+    results = [apply_move(before, m, check=False) for m in fits]
+    for mirror in (False, True):
+        want = numbered_key(recorded, mirror)
+        for m, after in zip(fits, results, strict=True):
+            if numbered_key(after, mirror) == want:
+                return m
+    got = " or ".join(sorted({a.canonical() for a in results}))
+    raise SproutsError(
+        f"move {k} '{words}' is not found again: from the position before it, it gives {got}, "
+        f"not the recorded {recorded.canonical()} with the same spot numbers"
+    )
 
 
 def _fresh_frames(
