@@ -27,6 +27,7 @@ from .engine.naming import numbered_key
 from .engine.position import Position
 from .errors import IllegalMoveError, SproutsError
 from .log import ReplayedGame, bounds_of
+from .render import LIFE_COLOURS, LIFE_NAMES, NEW_CURVE_COLOUR
 
 if TYPE_CHECKING:  # pragma: no cover
     from .picture.model import Picture
@@ -176,12 +177,13 @@ def new_curves(pic) -> tuple[int, ...]:
 
 
 def moves_left(lower: int, upper: int) -> str:
-    """How many moves are left, as a reader says it: "game over", "exactly 2 left", "2–5 left"."""
-    if upper == 0:
-        return "game over"
-    if lower == upper:
-        return f"exactly {upper} left"
-    return f"{lower}–{upper} left"
+    """How many moves are left, in the words the terminal uses: "exactly 2 moves left", "2 to 5 moves left".
+
+    At the end: "game over".
+    """
+    from .play.human import moves_left as in_words
+
+    return "game over" if upper == 0 else in_words(lower, upper)
 
 
 def svg_of(pic, title: str | None, highlight: tuple[int, ...] = ()) -> str:
@@ -230,21 +232,26 @@ def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: 
         label = "start" if f.move == 0 else f"{f.move}. {who}: {f.words}"
         items.append(
             f'<li data-k="{i}"><button type="button" class="move" data-k="{i}">{esc(label)}</button>'
-            f' <code>{esc(f.position.canonical())}</code>'
-            f' <span class="left">{esc(moves_left(f.lower, f.upper))}</span></li>'
+            f'<span class="after"><code>{esc(f.position.canonical())}</code> · '
+            f'<span class="left">{esc(moves_left(f.lower, f.upper))}</span></span></li>'
         )
-    ended = game.ended or {}
-    result = ""
-    if ended:
-        winner = ended.get("winner", "none")
-        reason = esc(ended.get("reason", ""))
-        result = f"Winner: player {winner} ({reason})." if winner not in ("none", "") else f"Left: {reason}."
+    legend = " ".join(
+        f'<span class="key"><span class="dot" style="background:{colour}"></span>{esc(LIFE_NAMES[k])}</span>'
+        for k, colour in LIFE_COLOURS.items()
+    )
+    legend += (
+        f' <span class="key"><span class="num">7</span>lives of a region</span>'
+        f' <span class="key"><span class="line" style="background:{NEW_CURVE_COLOUR}"></span>'
+        "the move's new curve</span>"
+    )
+    result = result_text(game.ended or {})
     data = {
         "titles": [frame_title(f, game) for f in frames],
         "positions": [f.position.canonical() for f in frames],
     }
     title = f"Sprouts game {game.number}: {game.start.canonical()}"
     return PAGE.format(
+        legend=legend,
         title=esc(title),
         heading=esc(title),
         about=esc(f"{game.rules.describe()}; {describe_players(game)}; {last} moves"),
@@ -255,6 +262,18 @@ def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: 
         items="\n".join(items),
         data=json.dumps(data).replace("</", "<\\/"),
     )
+
+
+def result_text(ended: dict[str, str]) -> str:
+    """How the game ended, for the last position: "Winner: player 2. No move left: …" (HTML-escaped)."""
+    if not ended:
+        return ""
+    winner = ended.get("winner", "none")
+    reason = ended.get("reason", "")
+    reason = reason[:1].upper() + reason[1:]
+    if winner in ("none", ""):
+        return html.escape(f"The game was left. {reason}".rstrip() + ("" if reason.endswith(".") else "."))
+    return html.escape(f"Winner: player {winner}. {reason}".rstrip() + ("" if reason.endswith(".") else "."))
 
 
 def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, source: str = "") -> None:
@@ -329,18 +348,25 @@ main {{ display: grid; grid-template-columns: minmax(0, 1fr) minmax(15em, 28em);
         align-items: start; }}
 @media (max-width: 700px) {{ main {{ grid-template-columns: 1fr; }} }}
 .frame {{ margin: 0; }}
-.frame svg {{ width: 100%; height: auto; max-height: calc(100vh - 12em); border: 1px solid #d0d4d9; }}
+.frame svg {{ width: 100%; height: auto; max-height: calc(100vh - 15em); border: 1px solid #d0d4d9; }}
 .moves h2 {{ margin-top: 0; }}
 figcaption {{ font-family: monospace; margin-top: 0.3em; }}
 .controls {{ display: flex; gap: 0.5em; align-items: center; margin: 0.6em 0; }}
 #slider {{ width: 320px; }}
-ol {{ list-style: none; padding: 0; margin: 0; max-height: calc(100vh - 10em); overflow-y: auto;
+ol {{ list-style: none; padding: 0; margin: 0; max-height: calc(100vh - 14em); overflow-y: auto;
       position: relative; }}
 li {{ padding: 0.15em 0.3em; }}
 li.current {{ background: #fff3c4; }}
-button.move {{ background: none; border: none; padding: 0; cursor: pointer; font: inherit; }}
+button.move {{ background: none; border: none; padding: 0; cursor: pointer; font: inherit; text-align: left;
+               display: block; color: inherit; }}
+.after {{ display: block; padding-left: 1em; color: #888; font-size: 0.85em; }}
 code {{ color: #555; }}
-.left {{ color: #888; font-size: 0.85em; }}
+.left {{ white-space: nowrap; }}
+.legend {{ color: #555; font-size: 0.85em; margin: 0.3em 0; }}
+.key {{ white-space: nowrap; margin-right: 0.9em; }}
+.dot {{ display: inline-block; width: 0.7em; height: 0.7em; border-radius: 50%; margin-right: 0.3em; }}
+.line {{ display: inline-block; width: 1.4em; height: 0.2em; vertical-align: middle; margin-right: 0.3em; }}
+.num {{ color: #9b2c2c; margin-right: 0.3em; }}
 </style>
 </head>
 <body>
@@ -359,6 +385,7 @@ code {{ color: #555; }}
 <div id="frames">
 {figures}
 </div>
+<p class="legend">{legend}</p>
 <p class="result" id="result" hidden>{result}</p>
 </section>
 <section class="moves">
