@@ -290,7 +290,10 @@ def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, sour
 def write_gif(
     path: str | os.PathLike, game: ReplayedGame, pictures: list, seconds_per_frame: float = 1.0
 ) -> int:
-    """An animated GIF, one frame per position (matplotlib's Pillow writer); returns the frame count."""
+    """An animated GIF, one frame per position, the move's new curve marked; returns the frame count.
+
+    Written with matplotlib's Pillow writer.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -302,9 +305,16 @@ def write_gif(
 
     frames = frames_of(game)
     images = [
-        imread(io.BytesIO(render_bytes(pic, "png", numbers=True, lives=True, title=frame_title(f, game))))
+        imread(
+            io.BytesIO(
+                render_bytes(
+                    pic, "png", numbers=True, lives=True, title=frame_title(f, game),
+                    highlight=new_curves(pic) if f.move else (),
+                )
+            )
+        )
         for f, pic in zip(frames, pictures, strict=True)
-    ]
+    ]  # fmt: skip
     h, w = images[0].shape[:2]
     fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))

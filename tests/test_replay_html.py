@@ -102,6 +102,24 @@ def test_gif_has_one_frame_per_position(watched) -> None:
         assert im.n_frames == moves + 1
 
 
+def test_gif_marks_the_new_curve(watched) -> None:
+    from PIL import Image
+
+    gif = watched[1]
+    want = tuple(int(NEW_CURVE_COLOUR[i : i + 2], 16) for i in (1, 3, 5))
+
+    def marked(frame) -> int:
+        rgb = frame.convert("RGB")
+        colours = rgb.getcolors(1 << 20)
+        return sum(n for n, c in colours if max(abs(a - b) for a, b in zip(c, want, strict=True)) < 24)
+
+    with Image.open(gif) as im:
+        im.seek(0)
+        assert marked(im) == 0
+        im.seek(1)
+        assert marked(im) > 20  # the first move's curves, in the new-curve colour
+
+
 def test_prefix_ids_renames_references() -> None:
     svg = '<svg><clipPath id="c1"/><g clip-path="url(#c1)"/><use xlink:href="#c1"/></svg>'
     out = prefix_ids(svg, "f2-")
