@@ -22,11 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .engine.moves import apply_move
+from .engine.moves import Move, apply_move
 from .engine.naming import numbered_key
 from .engine.position import Position
-from .errors import SproutsError
+from .errors import IllegalMoveError, SproutsError
 from .log import ReplayedGame, bounds_of
+from .render import LIFE_COLOURS, LIFE_NAMES, NEW_CURVE_COLOUR
 
 if TYPE_CHECKING:  # pragma: no cover
     from .picture.model import Picture
@@ -73,9 +74,8 @@ def draw_frames(
     position is drawn afresh instead (Z and its polish: clean frames, but the spots
     move from frame to frame), checked the same way.
     """
-    from .engine.naming import moves_from_words, parse_words
     from .play.drawing import Drawer
-    from .play.game import Game, PlayError
+    from .play.game import Game
 
     steps = game.line_of_play
     if fresh:
@@ -92,16 +92,41 @@ def draw_frames(
         for i, s in enumerate(steps[1:], start=1):
             if progress:
                 progress(i, len(steps))
-            before = play.position
-            fits = moves_from_words(before, parse_words(s.text))
-            want = numbered_key(s.position)  # the recorded position, or its mirror image
-            move = next(m for m in fits if numbered_key(apply_move(before, m, check=False)) == want)
-            play.play(move, s.by or "", s.text)
+            play.play(_move_again(play.position, i, s.text, s.position), s.by or "", s.text)
             drawer.draw(play)
             pictures.append(_drawn(drawer))
-    except (PlayError, StopIteration) as e:
-        raise SproutsError(f"the game cannot be drawn: {e or 'a move is not found again'}") from None
+    except SproutsError as e:  # PlayError from the drawer, or a move not found again
+        raise SproutsError(f"the game cannot be drawn: {str(e) or type(e).__name__}") from None
     return pictures
+
+
+def _move_again(before: Position, k: int, words: str, recorded: Position) -> Move:
+    """The move ``k`` of the log (``words``) in ``before``: the one giving the recorded position.
+
+    The very position recorded is tried first, then its mirror image: the words of a
+    move that closes a curve name one of its sides, and a move from the mirror image
+    of a position gives the mirror image of the position after it, so taking a
+    mirror image where the very position is there would leave the game a mirror
+    image of the log and later words could fit neither.  SproutsError saying why
+    when no move fits.
+    """
+    from .engine.naming import moves_from_words, parse_words
+
+    try:
+        fits = moves_from_words(before, parse_words(words))
+    except (IllegalMoveError, ValueError) as e:
+        raise SproutsError(f"move {k} '{words}' cannot be played again: {e}") from None
+    results = [apply_move(before, m, check=False) for m in fits]
+    for mirror in (False, True):
+        want = numbered_key(recorded, mirror)
+        for m, after in zip(fits, results, strict=True):
+            if numbered_key(after, mirror) == want:
+                return m
+    got = " or ".join(sorted({a.canonical() for a in results}))
+    raise SproutsError(
+        f"move {k} '{words}' is not found again: from the position before it, it gives {got}, "
+        f"not the recorded {recorded.canonical()} with the same spot numbers"
+    )
 
 
 def _fresh_frames(
@@ -152,12 +177,13 @@ def new_curves(pic) -> tuple[int, ...]:
 
 
 def moves_left(lower: int, upper: int) -> str:
-    """How many moves are left, as a reader says it: "game over", "exactly 2 left", "2–5 left"."""
-    if upper == 0:
-        return "game over"
-    if lower == upper:
-        return f"exactly {upper} left"
-    return f"{lower}–{upper} left"
+    """How many moves are left, in the words the terminal uses: "exactly 2 moves left", "2 to 5 moves left".
+
+    At the end: "game over".
+    """
+    from .play.human import moves_left as in_words
+
+    return "game over" if upper == 0 else in_words(lower, upper)
 
 
 def svg_of(pic, title: str | None, highlight: tuple[int, ...] = ()) -> str:
@@ -206,21 +232,26 @@ def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: 
         label = "start" if f.move == 0 else f"{f.move}. {who}: {f.words}"
         items.append(
             f'<li data-k="{i}"><button type="button" class="move" data-k="{i}">{esc(label)}</button>'
-            f' <code>{esc(f.position.canonical())}</code>'
-            f' <span class="left">{esc(moves_left(f.lower, f.upper))}</span></li>'
+            f'<span class="after"><code>{esc(f.position.canonical())}</code> · '
+            f'<span class="left">{esc(moves_left(f.lower, f.upper))}</span></span></li>'
         )
-    ended = game.ended or {}
-    result = ""
-    if ended:
-        winner = ended.get("winner", "none")
-        reason = esc(ended.get("reason", ""))
-        result = f"Winner: player {winner} ({reason})." if winner not in ("none", "") else f"Left: {reason}."
+    legend = " ".join(
+        f'<span class="key"><span class="dot" style="background:{colour}"></span>{esc(LIFE_NAMES[k])}</span>'
+        for k, colour in LIFE_COLOURS.items()
+    )
+    legend += (
+        f' <span class="key"><span class="num">7</span>lives of a region</span>'
+        f' <span class="key"><span class="line" style="background:{NEW_CURVE_COLOUR}"></span>'
+        "the move's new curve</span>"
+    )
+    result = result_text(game.ended or {})
     data = {
         "titles": [frame_title(f, game) for f in frames],
         "positions": [f.position.canonical() for f in frames],
     }
     title = f"Sprouts game {game.number}: {game.start.canonical()}"
     return PAGE.format(
+        legend=legend,
         title=esc(title),
         heading=esc(title),
         about=esc(f"{game.rules.describe()}; {describe_players(game)}; {last} moves"),
@@ -231,6 +262,18 @@ def html_page(game: ReplayedGame, frames: list[Frame], svgs: list[str], source: 
         items="\n".join(items),
         data=json.dumps(data).replace("</", "<\\/"),
     )
+
+
+def result_text(ended: dict[str, str]) -> str:
+    """How the game ended, for the last position: "Winner: player 2. No move left: …" (HTML-escaped)."""
+    if not ended:
+        return ""
+    winner = ended.get("winner", "none")
+    reason = ended.get("reason", "")
+    reason = reason[:1].upper() + reason[1:]
+    if winner in ("none", ""):
+        return html.escape(f"The game was left. {reason}".rstrip() + ("" if reason.endswith(".") else "."))
+    return html.escape(f"Winner: player {winner}. {reason}".rstrip() + ("" if reason.endswith(".") else "."))
 
 
 def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, source: str = "") -> None:
@@ -247,7 +290,10 @@ def write_html(path: str | os.PathLike, game: ReplayedGame, pictures: list, sour
 def write_gif(
     path: str | os.PathLike, game: ReplayedGame, pictures: list, seconds_per_frame: float = 1.0
 ) -> int:
-    """An animated GIF, one frame per position (matplotlib's Pillow writer); returns the frame count."""
+    """An animated GIF, one frame per position, the move's new curve marked; returns the frame count.
+
+    Written with matplotlib's Pillow writer.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -259,9 +305,16 @@ def write_gif(
 
     frames = frames_of(game)
     images = [
-        imread(io.BytesIO(render_bytes(pic, "png", numbers=True, lives=True, title=frame_title(f, game))))
+        imread(
+            io.BytesIO(
+                render_bytes(
+                    pic, "png", numbers=True, lives=True, title=frame_title(f, game),
+                    highlight=new_curves(pic) if f.move else (),
+                )
+            )
+        )
         for f, pic in zip(frames, pictures, strict=True)
-    ]
+    ]  # fmt: skip
     h, w = images[0].shape[:2]
     fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -305,18 +358,25 @@ main {{ display: grid; grid-template-columns: minmax(0, 1fr) minmax(15em, 28em);
         align-items: start; }}
 @media (max-width: 700px) {{ main {{ grid-template-columns: 1fr; }} }}
 .frame {{ margin: 0; }}
-.frame svg {{ width: 100%; height: auto; max-height: calc(100vh - 12em); border: 1px solid #d0d4d9; }}
+.frame svg {{ width: 100%; height: auto; max-height: calc(100vh - 15em); border: 1px solid #d0d4d9; }}
 .moves h2 {{ margin-top: 0; }}
 figcaption {{ font-family: monospace; margin-top: 0.3em; }}
 .controls {{ display: flex; gap: 0.5em; align-items: center; margin: 0.6em 0; }}
 #slider {{ width: 320px; }}
-ol {{ list-style: none; padding: 0; margin: 0; max-height: calc(100vh - 10em); overflow-y: auto;
+ol {{ list-style: none; padding: 0; margin: 0; max-height: calc(100vh - 14em); overflow-y: auto;
       position: relative; }}
 li {{ padding: 0.15em 0.3em; }}
 li.current {{ background: #fff3c4; }}
-button.move {{ background: none; border: none; padding: 0; cursor: pointer; font: inherit; }}
+button.move {{ background: none; border: none; padding: 0; cursor: pointer; font: inherit; text-align: left;
+               display: block; color: inherit; }}
+.after {{ display: block; padding-left: 1em; color: #888; font-size: 0.85em; }}
 code {{ color: #555; }}
-.left {{ color: #888; font-size: 0.85em; }}
+.left {{ white-space: nowrap; }}
+.legend {{ color: #555; font-size: 0.85em; margin: 0.3em 0; }}
+.key {{ white-space: nowrap; margin-right: 0.9em; }}
+.dot {{ display: inline-block; width: 0.7em; height: 0.7em; border-radius: 50%; margin-right: 0.3em; }}
+.line {{ display: inline-block; width: 1.4em; height: 0.2em; vertical-align: middle; margin-right: 0.3em; }}
+.num {{ color: #9b2c2c; margin-right: 0.3em; }}
 </style>
 </head>
 <body>
@@ -335,6 +395,7 @@ code {{ color: #555; }}
 <div id="frames">
 {figures}
 </div>
+<p class="legend">{legend}</p>
 <p class="result" id="result" hidden>{result}</p>
 </section>
 <section class="moves">

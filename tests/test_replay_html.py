@@ -102,6 +102,24 @@ def test_gif_has_one_frame_per_position(watched) -> None:
         assert im.n_frames == moves + 1
 
 
+def test_gif_marks_the_new_curve(watched) -> None:
+    from PIL import Image
+
+    gif = watched[1]
+    want = tuple(int(NEW_CURVE_COLOUR[i : i + 2], 16) for i in (1, 3, 5))
+
+    def marked(frame) -> int:
+        rgb = frame.convert("RGB")
+        colours = rgb.getcolors(1 << 20)
+        return sum(n for n, c in colours if max(abs(a - b) for a, b in zip(c, want, strict=True)) < 24)
+
+    with Image.open(gif) as im:
+        im.seek(0)
+        assert marked(im) == 0
+        im.seek(1)
+        assert marked(im) > 20  # the first move's curves, in the new-curve colour
+
+
 def test_prefix_ids_renames_references() -> None:
     svg = '<svg><clipPath id="c1"/><g clip-path="url(#c1)"/><use xlink:href="#c1"/></svg>'
     out = prefix_ids(svg, "f2-")
@@ -118,7 +136,8 @@ def test_new_curve_marked_and_moves_left_in_words(watched) -> None:
     left = re.findall(r'<span class="left">([^<]*)</span>', text)
     assert left[-1] == "game over"
     assert not any(re.fullmatch(r"(\d+)–\1 left", x) for x in left)  # never "2–2 left"
-    assert moves_left(2, 2) == "exactly 2 left" and moves_left(1, 4) == "1–4 left"
+    assert moves_left(2, 2) == "exactly 2 moves left" and moves_left(1, 4) == "1 to 4 moves left"
+    assert moves_left(1, 1) == "1 move left" and moves_left(0, 0) == "game over"
     assert 'id="result" hidden' in text
 
 
@@ -205,3 +224,78 @@ def test_the_page_in_a_real_browser(watched, tmp_path: Path) -> None:
         page.goto("about:blank")
         page.goto(page_file.as_uri() + "#k=2")  # a fragment opens the page at a position
         assert current() == "2"
+
+
+def long_page(tmp_path: Path) -> tuple[Path, int]:
+    """The page of a stored 20-move game, every picture a stand-in of render's size (drawing them is slow)."""
+    from sprouts_cli.replay_html import frames_of, html_page
+
+    g = replay_log(Path(__file__).parent / "data" / "replay" / "mirror-8-spots.log").games[-1]
+    frames = frames_of(g)
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="576pt" height="432pt" viewBox="0 0 576 432">'
+        '<path d="M10 10 L566 422" stroke="black"/></svg>'
+    )
+    page = tmp_path / "long.html"
+    text = html_page(g, frames, [svg] * len(frames), source="replayed from a test")
+    page.write_text(text, encoding="utf-8")
+    return page, g.moves
+
+
+def test_the_result_is_said_at_the_end_only(tmp_path: Path) -> None:
+    page, moves = long_page(tmp_path)
+    text = page.read_text(encoding="utf-8")
+    assert '<p class="result" id="result" hidden>Winner: player 2. No move left: player 1 cannot move' in text
+    assert "hidden = k !== last" in text
+    left = re.findall(r'<span class="left">([^<]*)</span>', text)
+    assert len(left) == moves + 1 and left[-1] == "game over" and left[-2] == "1 move left"
+    assert "exactly 2 moves left" in left and not [x for x in left if "–" in x]
+    assert NEW_CURVE_COLOUR in text.split('<p class="legend">')[1].split("</p>")[0]  # the legend says it
+
+
+@pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
+def test_a_long_game_fits_a_wide_window_beside_its_move_list(tmp_path: Path) -> None:
+    page_file, moves = long_page(tmp_path)
+    with browser_page(1200, 800) as page:
+        page.goto(page_file.as_uri())
+        box = "(s) => (r => [r.left, r.right])(document.querySelector(s).getBoundingClientRect())"
+        moves_box, frames_box = page.evaluate(box, "#moves"), page.evaluate(box, "#frames")
+        assert moves_box[0] >= frames_box[1]  # beside the picture
+        assert frames_box[1] - frames_box[0] > 500  # and the picture takes the room left
+        # nothing to scroll but the move list
+        assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+        assert page.evaluate("(l => l.scrollHeight > l.clientHeight)(document.getElementById('moves'))")
+        # a count is never broken over two lines
+        one_line = "[...document.querySelectorAll('.left')].every(e => e.getClientRects().length == 1)"
+        assert page.evaluate(one_line)
+        assert page.evaluate("document.getElementById('result').hidden") is True
+        page.keyboard.press("End")
+        assert page.evaluate("document.body.getAttribute('data-current')") == str(moves)
+        assert page.evaluate("document.getElementById('result').hidden") is False
+        assert page.inner_text("#result").startswith("Winner: player 2.")
+        # the last move is in view in the list
+        assert page.evaluate(
+            "(() => { const l = document.getElementById('moves').getBoundingClientRect();"
+            " const i = document.querySelector('li.current').getBoundingClientRect();"
+            " return i.top >= l.top - 1 && i.bottom <= l.bottom + 1; })()"
+        )
+        page.set_viewport_size({"width": 600, "height": 800})  # a narrow window: the list under the picture
+        moves_box, frames_box = page.evaluate(box, "#moves"), page.evaluate(box, "#frames")
+        assert moves_box[0] < frames_box[1]
+
+
+def test_progress_rewrites_one_line_on_a_terminal_and_stays_out_of_pipes(monkeypatch, capsys) -> None:
+    from types import SimpleNamespace
+
+    from sprouts_cli.cli import watch
+
+    for terminal, said in (
+        (True, "\r\033[Kdrawing position 1 of 3\r\033[Kdrawing position 2 of 3\r\033[K"),
+        (False, ""),
+    ):
+        monkeypatch.setattr(watch, "err", SimpleNamespace(is_terminal=terminal))
+        progress = watch.progress_line("drawing position")
+        progress(0, 3)
+        progress(1, 3)
+        watch.end_progress()
+        assert capsys.readouterr().err == said

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engine.moves import Move, apply_move
-from ..engine.naming import move_words, moves_from_words, parse_words
+from ..engine.naming import move_words, moves_from_words, numbered_key, parse_words
 from ..engine.position import Position
 from ..errors import IllegalMoveError, PictureError
 from .analyse import Analysis, analyse_picture
@@ -80,13 +80,24 @@ def parse_ladder(text: str) -> tuple[str, ...]:
 
 
 def same_move(picture_position: Position, target: Position, words: str) -> Move | None:
-    """The same move in a re-drawn picture of the same position: by its spots and the position it gives."""
+    """The same move in a re-drawn picture of the same position: by its spots and the position it gives.
+
+    The move giving the very position ``target`` is taken first, then one giving its
+    mirror image: where the words fit both (the two sides of a closed curve), the
+    mirror image would turn the picture into the game's mirror image, where later
+    words may fit no move of the picture.
+    """
     try:
         fits = moves_from_words(picture_position, parse_words(words))
     except (IllegalMoveError, ValueError):
         return None
-    for m in fits:
-        if same_numbered(apply_move(picture_position, m, check=False), target):
+    results = [apply_move(picture_position, m, check=False) for m in fits]
+    exact = numbered_key(target, mirror=False)[:2]
+    for m, after in zip(fits, results, strict=True):
+        if numbered_key(after, mirror=False)[:2] == exact:
+            return m
+    for m, after in zip(fits, results, strict=True):
+        if same_numbered(after, target):
             return m
     return None
 
