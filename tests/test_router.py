@@ -349,7 +349,7 @@ def test_the_band_never_crosses_an_obstacle(seed: int) -> None:
 @given(st.integers(0, 2**16), st.integers(3, 6))
 def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
     """The way (a loop, closed at its spot) has every cell of one tree inside it and of the other outside."""
-    from sprouts_cli.picture.analyse import _winding
+    from sprouts_cli.picture.geometry import winding_number
     from sprouts_cli.picture.router import _loop_target, barrier_route, barrier_trees, build_rays, close_strip
 
     rng = random.Random(seed)
@@ -374,8 +374,8 @@ def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
     if trees is None or path is None:
         return
     centres = plan.grid.centres()
-    inside_a = {_winding(path, c) != 0 for c in centres[trees[0]]}
-    inside_b = {_winding(path, c) != 0 for c in centres[trees[1]]}
+    inside_a = {winding_number(path, c) != 0 for c in centres[trees[0]]}
+    inside_b = {winding_number(path, c) != 0 for c in centres[trees[1]]}
     assert len(inside_a) == 1 and len(inside_b) == 1 and inside_a != inside_b
 
 

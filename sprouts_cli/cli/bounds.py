@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-from rich.table import Table
 
 from ..engine import Position
 from ..engine.bounds import land_facts, lower_bound, upper_bound
@@ -171,6 +170,8 @@ def _show(value: int | None, bound: int, sign: str) -> str:
 
 def print_report(report: dict, seconds: float | None, line: list[str] | None, kind: str) -> None:
     """The report for people: a table of the position and its parts."""
+    from rich.table import Table  # imported only where a table is printed
+
     table = Table(title=report["position"], title_justify="left", show_edge=False)
     for name in ("", "lives", "spots", "lower m", "shortest", "longest", "upper M"):
         table.add_column(name, justify="left" if not name else "right")

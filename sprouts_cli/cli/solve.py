@@ -19,10 +19,12 @@ from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
 from .common import Item, Reporter, err, fail, out, print_json, read_items, read_position
-from .solve_cluster import ClusterBackend, Solved, make_backend, solve_batch
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.status import Status
+
+    from ..solve.cluster import ClusterBackend
+    from .solve_cluster import Solved
 
 
 @click.command("solve")
@@ -166,7 +168,11 @@ def solve_command(
             wrong = _verify(table, jobs or usable_cpus(), as_json)
             table.use_imports = trust_imports
         if positions:
-            backend = make_backend(cluster, address, jobs)
+            backend = None
+            if cluster is not None:  # the cluster's modules are imported only with --cluster
+                from .solve_cluster import make_backend
+
+                backend = make_backend(cluster, address, jobs)
             _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json, backend)
         if export is not None:
             _export(export, table, misere)
@@ -293,9 +299,11 @@ def _solve_all(
             read = read_items(positions)
             items: Iterator[Item | Solved] = read
             if backend is not None:
+                from .solve_cluster import solve_batch
+
                 items = solve_batch(session, list(read), misere, nimber, moves)
             for item in items:
-                if isinstance(item, Solved):
+                if not isinstance(item, Item):  # a position the cluster answered whole (``Solved``)
                     r = item
                     _print(r.text, r.position, r.result, misere, r.seconds, r.solved, as_json, backend_fields)
                     continue

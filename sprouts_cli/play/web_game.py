@@ -398,6 +398,7 @@ class WebGame:
     def region_at(self, x: float, y: float) -> int | None:
         """The region under the point: the smallest inner face around it, else the outside."""
         from ..picture.analyse import face_polygon
+        from ..picture.geometry import winding_number
 
         a = self.analysis()
         point = np.array([x, y], dtype=float)
@@ -409,7 +410,7 @@ class WebGame:
                 continue
             face = region[0][1]
             area = a.face_area[face]
-            if area < best_area and _winding(face_polygon(a.certificate, face), point):
+            if area < best_area and winding_number(face_polygon(a.certificate, face), point):
                 best, best_area = i, area
         return best if best is not None else outside
 
@@ -863,16 +864,6 @@ class WebGame:
 
 
 # ---------------------------------------------------------------------- geometry of a stroke
-
-
-def _winding(poly: np.ndarray, p: np.ndarray) -> int:
-    x = poly[:, 0] - p[0]
-    y = poly[:, 1] - p[1]
-    x2, y2 = np.roll(x, -1), np.roll(y, -1)
-    up = (y <= 0) & (y2 > 0)
-    down = (y > 0) & (y2 <= 0)
-    cross = x * y2 - x2 * y
-    return int(np.sum(up & (cross > 0)) - np.sum(down & (cross < 0)))
 
 
 def _points(raw: object, limit: int = 4000) -> np.ndarray:
