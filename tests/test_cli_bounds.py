@@ -132,9 +132,9 @@ def test_realised_strings_give_true_lower_bounds(n: int) -> None:
     from games import reachable
     from test_bounds import brute_longest, brute_shortest
 
-    from sprouts_cli.cli.bounds import realised
     from sprouts_cli.engine import Position
     from sprouts_cli.engine.bounds import lower_bound, upper_bound
+    from sprouts_cli.picture.planar_map import realised
     from sprouts_cli.solve.lengths import LengthOracle
 
     oracle = LengthOracle()
