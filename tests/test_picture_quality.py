@@ -1,4 +1,4 @@
-"""Pictures a person would draw: the quality measures, and new regions drawn with room."""
+"""The quality of a picture: the measures (room, length, turning, labels), and new regions drawn with room."""
 
 from __future__ import annotations
 
