@@ -57,36 +57,48 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+class PeakMemory:
+    """The largest resident memory (bytes) of a process and its descendants, sampled every
+    0.1 s while the ``with`` block runs (``peak``)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = 0
+        self._done = threading.Event()
+        self._sampler = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            self.peak = max(self.peak, tree_rss(self.pid))
+            self._done.wait(0.1)
+
+    def __enter__(self) -> PeakMemory:
+        self._sampler.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._sampler.join()
+
+
 def run(args: list[str], timeout: float) -> tuple[dict | None, float, int, str]:
     """Run ``sprouts solve ARGS --json``: (its JSON or None, seconds, peak memory, error)."""
     cmd = [sys.executable, "-m", "sprouts_cli", "solve", *args, "--json"]
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_rss(proc.pid))
-            done.wait(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.terminate()
-        proc.communicate()
-        done.set()
-        return None, time.perf_counter() - t, peak, "timeout"
-    finally:
-        done.set()
-        sampler.join()
+    with PeakMemory(proc.pid) as memory:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+            proc.communicate()
+            out = err = None
     seconds = time.perf_counter() - t
+    if out is None or err is None:
+        return None, seconds, memory.peak, "timeout"
     if proc.returncode != 0:
-        return None, seconds, peak, (err.strip().splitlines() or ["failed"])[-1]
-    return json.loads(out.splitlines()[-1]), seconds, peak, ""
+        return None, seconds, memory.peak, (err.strip().splitlines() or ["failed"])[-1]
+    return json.loads(out.splitlines()[-1]), seconds, memory.peak, ""
 
 
 def row(

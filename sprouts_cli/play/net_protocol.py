@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 
 from .. import __version__ as VERSION
 from ..engine.moves import Move
-from ..engine.naming import numbered_text
 from ..errors import NetError, SproutsError
 from .game import Game, Played
 from .net_messages import (
@@ -194,15 +193,9 @@ class Protocol:
     def _undone(self, step: Played, by_me: bool) -> None:
         g = self.game
         assert g is not None
-        self._record(
-            "undo",
-            g.moves_made + 1,
-            [
-                ("player", step.player),
-                ("position", g.position.canonical()),
-                ("numbered", numbered_text(g.position)),
-            ],
-        )
+        from ..log import undo_fields
+
+        self._record("undo", g.moves_made + 1, undo_fields(step.player, g.position))
         who = "you" if by_me else "the other player"
         self.say(f"     took back move {g.moves_made + 1} ({step.words}), asked by {who}")
         self._redraw()

@@ -12,9 +12,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..engine.naming import numbered_text
 from ..errors import PlayError
-from ..log import LogWriter, move_fields
+from ..log import LogWriter, move_fields, undo_fields
 from ..players import make_player
 from ..players.base import Player, Settings
 from .game import Game
@@ -219,15 +218,7 @@ class Session:
         while True:
             step = g.undo()
             after = g.position
-            self._record(
-                "undo",
-                g.moves_made + 1,
-                [
-                    ("player", step.player),
-                    ("position", after.canonical()),
-                    ("numbered", numbered_text(after)),
-                ],
-            )
+            self._record("undo", g.moves_made + 1, undo_fields(step.player, after))
             self.say(f"     took back move {g.moves_made + 1} ({step.words})")
             if not g.played or self.players[g.to_move] is None:
                 break

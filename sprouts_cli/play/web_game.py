@@ -664,6 +664,8 @@ class WebGame:
 
     def undo(self) -> dict:
         """Take back the last move (and the computer's before it, back to a person's turn)."""
+        from ..log import undo_fields
+
         with self.lock:
             g = self.game
             if g is None or not g.played:
@@ -677,15 +679,7 @@ class WebGame:
             while g.played:
                 step = g.undo()
                 del self.pictures[g.moves_made + 1 :]
-                self._record(
-                    "undo",
-                    g.moves_made + 1,
-                    [
-                        ("player", step.player),
-                        ("position", g.position.canonical()),
-                        ("numbered", numbered_text(g.position)),
-                    ],
-                )
+                self._record("undo", g.moves_made + 1, undo_fields(step.player, g.position))
                 self.say(f"     took back move {g.moves_made + 1} ({step.words})")
                 if self.kind_to_move() in (HUMAN, None) or HUMAN not in self.kinds:
                     break

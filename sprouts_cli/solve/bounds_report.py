@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.bounds import land_facts, lower_bound, upper_bound
 from ..engine.parts import clean
@@ -29,7 +30,7 @@ class Loaded:
     euler_position: EulerCounts | None = None  # the same counts read off its position
 
 
-def part_report(land: Land, stumps_known: bool) -> dict:
+def part_report(land: Land, stumps_known: bool) -> dict[str, Any]:
     """Bounds of one land (its canonical form first); the lengths are filled in later."""
     facts = land_facts(clean(land.position).regions, land.position.lives)
     return {
@@ -43,7 +44,7 @@ def part_report(land: Land, stumps_known: bool) -> dict:
     }
 
 
-def bounds_report(oracle: LengthOracle, loaded: Loaded, seconds: float | None) -> dict:
+def bounds_report(oracle: LengthOracle, loaded: Loaded, seconds: float | None) -> dict[str, Any]:
     """Everything ``sprouts bounds`` says about one position, as a JSON-ready dict.
 
     ``seconds`` is the time allowed for the longest games of the parts and, separately,

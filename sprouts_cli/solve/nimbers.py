@@ -113,7 +113,51 @@ def position_parts(position: Position | str) -> tuple[Lands, int]:
     return tuple(reduced_lands(p)), reduce(xor, p.heaps, 0)
 
 
-class NormalSolver:
+class PositionQuestions:
+    """The questions about whole positions, asked the same way of every normal-play solver:
+    a subclass answers for a sum of lands (``sum_wins``) and a land (``land_nimber``)
+    under its clock ``_deadline``."""
+
+    _deadline: Deadline
+
+    def sum_wins(self, lands: Lands, k: int) -> bool:
+        raise NotImplementedError  # pragma: no cover
+
+    def land_nimber(self, land: str) -> int:
+        raise NotImplementedError  # pragma: no cover
+
+    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
+        """True when the player to move wins ``position`` (heaps included) in normal play."""
+        lands, k = position_parts(position)
+        with self._deadline.until(deadline):
+            return self.sum_wins(lands, k)
+
+    def nimber(self, position: Position | str, deadline: float | None = None) -> int:
+        """The nimber of a position: the xor of its lands' nimbers and its heaps."""
+        lands, k = position_parts(position)
+        with self._deadline.until(deadline):
+            for land in lands:
+                k ^= self.land_nimber(land)
+        return k
+
+    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
+        """The children (exact canonical forms, sorted) that are losses for the player who gets them."""
+        return [child for child, win in self.child_outcomes(position, deadline) if not win]
+
+    def child_outcomes(
+        self, position: Position | str, deadline: float | None = None
+    ) -> list[tuple[str, bool]]:
+        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
+        p = Position.from_string(position) if isinstance(position, str) else position
+        out = []
+        with self._deadline.until(deadline):
+            for child in sorted(p.children()):
+                lands, k = position_parts(child)
+                out.append((child, self.sum_wins(lands, k)))
+        return out
+
+
+class NormalSolver(PositionQuestions):
     """Exact normal-play solver: ``outcome``, ``nimber``, ``winning_moves`` of any position.
 
     ``table`` (a ``store.Table``, any ``NormalTable``, or None) is read for what earlier
@@ -171,37 +215,7 @@ class NormalSolver:
         self._last_refresh = time.monotonic()
         self.stats = {"positions_solved": 0, "table_hits": 0, "lands_expanded": 0, "nodes": 0}
 
-    # ================================================================= public
-    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
-        """True when the player to move wins ``position`` (heaps included) in normal play."""
-        lands, k = position_parts(position)
-        with self._deadline.until(deadline):
-            return self.sum_wins(lands, k)
-
-    def nimber(self, position: Position | str, deadline: float | None = None) -> int:
-        """The nimber of a position: the xor of its lands' nimbers and its heaps."""
-        lands, k = position_parts(position)
-        with self._deadline.until(deadline):
-            for land in lands:
-                k ^= self.land_nimber(land)
-        return k
-
-    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
-        """The children (exact canonical forms, sorted) that are losses for the player who gets them."""
-        return [child for child, win in self.child_outcomes(position, deadline) if not win]
-
-    def child_outcomes(
-        self, position: Position | str, deadline: float | None = None
-    ) -> list[tuple[str, bool]]:
-        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
-        p = Position.from_string(position) if isinstance(position, str) else position
-        out = []
-        with self._deadline.until(deadline):
-            for child in sorted(p.children()):
-                lands, k = position_parts(child)
-                out.append((child, self.sum_wins(lands, k)))
-        return out
-
+    # ========================================== public (and those of PositionQuestions)
     def known_nimber(self, land: str) -> int | None:
         """The nimber of a land if it is known (memory or table), without searching."""
         return self._known_nimber(self._land_number(land))
