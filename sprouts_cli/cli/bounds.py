@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -68,7 +69,7 @@ def _show(value: int | None, bound: int, sign: str) -> str:
     return str(value) if value is not None else f"? ({sign} {bound})"
 
 
-def print_report(report: dict, seconds: float | None, line: list[str] | None, kind: str) -> None:
+def print_report(report: dict[str, Any], seconds: float | None, line: list[str] | None, kind: str) -> None:
     """The report for people: a table of the position and its parts."""
     from rich.table import Table  # imported only where a table is printed
 

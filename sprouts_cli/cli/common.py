@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
     from ..engine import Position
+    from ..picture.model import Picture
 
 
 #: The environment variables by which rich may call a stream that is not a tty a terminal.
@@ -131,7 +132,7 @@ def read_position(text: str, command: str) -> Position:
     return p
 
 
-def read_game(text: str):
+def read_game(text: str) -> Picture:
     """The picture of a saved game, its file checked (exists, size, spots) before the
     picture layer is even imported, so that a file beyond the limits is refused at once."""
     from pathlib import Path

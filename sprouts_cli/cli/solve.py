@@ -6,7 +6,7 @@ import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -338,8 +338,8 @@ def _solve_all(
     report.exit()
 
 
-def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves: bool) -> dict:
-    result: dict = {}
+def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves: bool) -> dict[str, Any]:
+    result: dict[str, Any] = {}
     if moves:
         children = session.child_outcomes(p)
         result["winning_moves"] = [c for c, win in children if not win]
@@ -356,13 +356,13 @@ def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves:
 def _print(
     text: str,
     p: Position,
-    result: dict,
+    result: dict[str, Any],
     misere: bool,
     seconds: float,
     solved: int,
     as_json: bool,
-    where: dict | None = None,
-):
+    where: dict[str, Any] | None = None,
+) -> None:
     words: dict[str, str] = {}
     if "winning_moves" in result:
         from ..engine.naming import words_of_children
