@@ -74,8 +74,9 @@ def draw_frames(
     move from frame to frame), checked the same way.
     """
     from .engine.naming import moves_from_words, parse_words
+    from .errors import PlayError
     from .play.drawing import Drawer
-    from .play.game import Game, PlayError
+    from .play.game import Game
 
     steps = game.line_of_play
     if fresh:
