@@ -9,33 +9,10 @@ seconds per move (median and 95th percentile), the least clearance of the moves
 drawn by the router, and how far the old spots moved per move (the mean over
 moves of their largest displacement; Z and R move everything).
 
-Goals (issue 14): at 10 spots at least 90% of moves drawn without A, R or Z; at 30
-spots at least 70%; every move drawn; median under 0.5 s per move at 20 spots.
-
-Measured (issue 14; CPU seconds per move; the 2-core machine was shared with several
-other engineers' runs, load 10-25 last session and 6-15 for "after", so wall seconds
-are not comparable and CPU seconds are inflated too):
-
-    spots seeds moves route slide push adjust rearrange layout smaller med cpu p95 cpu  without A/R/Z
-    before (last session's router):
-       10  1-10   244 80.3%  0.8%  6.1%  6.6%      4.1%   2.0%    0.0%    0.10    2.33  87%
-       20  1-10   494 80.8%  0.2%  7.1%  3.8%      5.9%   2.0%    0.2%    0.11    5.12  88%
-       30   1-3   229 78.2%  0.4%  8.7%  4.4%      3.9%   3.5%    0.9%       -       -  87%
-    after (the widest way steps across no curve; pushed curves move near the ghost;
-    "+2 d0": curves within 2 d0 of a roomy ghost pushed too, not in the 20, 30 rows):
-       10  1-10   246 75.2%  0.4% 14.6%  4.9%      3.3%   1.6%    0.0%    0.18    5.78  90%
-       10  1-10   245 76.3%  0.4% 14.7%  3.3%      3.7%   1.6%    0.0%    0.18    7.12  91% (+2 d0)
-       20   1-5   252 74.2%  0.0% 15.1%  3.2%      4.4%   3.2%    0.0%       -       -  89.3%
-       30 1,6-8   305 73.8%  0.7% 15.4%  2.0%      4.6%   3.3%    0.3%       -       -  89.8%
-
-    (no game cut, none refused: every move drawn; least clearance 3.7 px and moved px
-    23.1 at 10 spots; rows without seconds are from --verbose's lines per game: the
-    runs over all ten seeds did not end within the session, 97-214 CPU s a game)
-
-``--causes`` says why the moves that climbed did so (from the router's first
-refusal): after the changes, at 10 spots, narrow ways that pushing did not widen (7),
-too little clearance (6), no way at 0 px (6), marked moves with no way on the right
-sides (3), curves read back with interchangeable spots swapped (2).
+Goals: at 10 spots at least 90% of moves drawn without A, R or Z; at 30 spots at
+least 70%; every move drawn; median under 0.5 s per move at 20 spots.  Measured
+figures, with their dates, and what ``--causes`` (why the moves that climbed did so,
+from the router's first refusal) found, are in ``docs/performance.md``.
 
 Seconds are wall-clock and CPU (this process and its finished children, Z's workers) per move: on a shared
 machine the CPU seconds are the ones to compare.  A game that takes more than

@@ -6,51 +6,14 @@ first one filled (warm).  Columns: n, outcome for the first player, nimber (norm
 play), seconds (cold), positions proved, peak memory (the largest total resident
 memory of the process and its workers, sampled every 0.1 s from /proc), seconds warm.
 
-Goals on a 2-core machine (issue 3): normal play n = 1..11 in under 60 s in all and
-n = 12 in under 10 minutes; misère n = 1..9 in under 10 minutes in all; memory under
-4 GB for every run.
+Goals on a 2-core machine: normal play n = 1..11 in under 60 s in all and n = 12 in
+under 10 minutes; misère n = 1..9 in under 10 minutes in all; memory under 4 GB for
+every run.
 
 ``python benchmarks/bench_solve.py --normal 11 --misere 7 --jobs 2`` changes the
 defaults (normal to 12, misère to 9, all cores); ``--timeout`` bounds each run;
-``--outcome-only`` runs normal play without ``--nimber``.
-
-Where the time goes (normal play; cProfile of one process, ``0*9 --nimber``):
-
-* child generation is ~90% of it: the reduced canonical forms of children
-  (``engine/reduce.py``, ``engine/canonical.py``) ~68%; listing the moves of a land
-  (``children.symmetric_move_args``) ~12% and parsing the land's string ~10% (both paid
-  once per land expanded: 9,072 lands, 41,500 child forms for 0*9);
-* df-pn itself (node evaluation, transposition table) ~8%; SQLite table reads under
-  2%, writes are batched and negligible;
-* df-pn expands many lands it never proves (0*9 --nimber: 9,632 expanded, 1,800 with
-  a fact proved): pricing fresh nodes higher (2 x lives, a children estimate with a
-  prior) was measured and expands 10-50% *more*; the cheap breadth finds refutations.
-* Workers: before, the root's children were shared out in size order.  A won root needs
-  one lost child, and the workers spent their time proving children that turned out
-  to be wins: ``0*10 + *0`` cost 31 s of CPU on two workers against 6.5 s in one df-pn.
-  Now the first worker runs df-pn on the whole root and the others take its children
-  from the other end (they meet once when every child is needed): 10 s of CPU.
-* ``--nimber`` on a won start also proves ``0*n + *1`` a loss, every child a win with
-  ``*1``; for ``0*11`` one child, ``0*9.1a1a + *1``, is most of it (120,000 facts, over
-  90 s alone) unless the first phase happened to prove that child's nimber.
-* The pool could hang (a buffered read hid a second message from ``select``): fixed.
-
-Measured on 29 Nov 2026 (2 cores shared with other engineers' runs, so seconds are
-noisy), cold table, ``--jobs 2``, wall seconds per run:
-
-    n                      1    2    3    4    5    6    7    8    9   10     11  n=1..11
-    outcome only, before  -    -    -    -  0.5  2.0  3.4  8.4 11.9 16.4   26.8   ~70
-    outcome only, after  0.2  0.1  0.1  0.2  0.4  1.8  2.6  5.3  1.8  5.9    8.8   27.1
-    --nimber, before     0*10: 70 s (52 s CPU); 0*11: 475 s (420 s CPU, one worker
-                         busy 258 s on one child while the other idled)
-    --nimber, after      0.1  0.1  0.2  0.2  0.5  1.7  2.5  5.1  5.9 12.1  142.0  170.5
-
-(before: the code of commit 58e4d4b; its outcome-only row is the one measured that day
-by the issue's owner.)  The ``--nimber`` row for ``0*11`` varies from run to run
-(109 s to 245 s seen): it depends on whether the first phase proved the nimber of
-``0*9.1a1a``.  ``0*12`` (a loss: its nimber costs nothing more): before 174 s,
-after 93 s (97 s with start-up; 185 s of CPU on the two workers), peak memory 709 MB.
-Peak memory of every run in the table above: under 650 MB.
+``--outcome-only`` runs normal play without ``--nimber``.  Measured figures, with their
+dates and where the time goes, are in ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -94,36 +57,48 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+class PeakMemory:
+    """The largest resident memory (bytes) of a process and its descendants, sampled every
+    0.1 s while the ``with`` block runs (``peak``)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = 0
+        self._done = threading.Event()
+        self._sampler = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            self.peak = max(self.peak, tree_rss(self.pid))
+            self._done.wait(0.1)
+
+    def __enter__(self) -> PeakMemory:
+        self._sampler.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._sampler.join()
+
+
 def run(args: list[str], timeout: float) -> tuple[dict | None, float, int, str]:
     """Run ``sprouts solve ARGS --json``: (its JSON or None, seconds, peak memory, error)."""
     cmd = [sys.executable, "-m", "sprouts_cli", "solve", *args, "--json"]
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_rss(proc.pid))
-            done.wait(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.terminate()
-        proc.communicate()
-        done.set()
-        return None, time.perf_counter() - t, peak, "timeout"
-    finally:
-        done.set()
-        sampler.join()
+    with PeakMemory(proc.pid) as memory:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+            proc.communicate()
+            out = err = None
     seconds = time.perf_counter() - t
+    if out is None or err is None:
+        return None, seconds, memory.peak, "timeout"
     if proc.returncode != 0:
-        return None, seconds, peak, (err.strip().splitlines() or ["failed"])[-1]
-    return json.loads(out.splitlines()[-1]), seconds, peak, ""
+        return None, seconds, memory.peak, (err.strip().splitlines() or ["failed"])[-1]
+    return json.loads(out.splitlines()[-1]), seconds, memory.peak, ""
 
 
 def row(

@@ -32,10 +32,9 @@ import re
 import resource
 import subprocess
 import sys
-import threading
 import time
 
-from bench_solve import ROOT, run, tree_rss
+from bench_solve import ROOT, PeakMemory, run
 
 
 def sizes(text: str) -> list[int]:
@@ -67,26 +66,14 @@ def run_spots(wrapper: str, n: int, threads: int, timeout: float) -> dict[str, o
     proc = subprocess.Popen(
         [wrapper, f"0*{n}", str(threads)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_rss(proc.pid))
-            done.wait(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        return {"error": "timeout", "wall": time.perf_counter() - t}
-    finally:
-        done.set()
-        sampler.join()
+    with PeakMemory(proc.pid) as memory:
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return {"error": "timeout", "wall": time.perf_counter() - t}
+    peak = memory.peak
     wall = time.perf_counter() - t
     found = re.search(r"is (Win|Loss)", out)
     nodes = re.search(r"Nodes:\s*(\d+)", out)

@@ -262,8 +262,9 @@ def bounds(position: Position | EnginePosition | str, seconds: float | None = 5.
     (None: no limit).  A position read from a string is first drawn with its dead
     spots given back, which sharpens the lower bound (as the command does).
     """
-    from .cli.bounds import Loaded, bounds_report, realised
     from .engine.position import euler_counts
+    from .picture.planar_map import realised
+    from .solve.bounds_report import Loaded, bounds_report
     from .solve.lengths import LengthOracle
 
     p = _as_position(position)

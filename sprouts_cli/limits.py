@@ -1,23 +1,21 @@
 """Hard limits: what each command can really do, checked before any work starts.
 
-Beyond these a command would run for minutes to hours or grow past the memory of
-an ordinary machine (``0*99999999`` once grew past 4 GB while being read), so it
-refuses at once, with exit code 2 and one line naming the limit.  The figures were
-measured on a shared 2-core machine (docs/limits.md):
+Beyond these a command would run for minutes to hours or grow past the memory of an
+ordinary machine, so it refuses at once, with exit code 2 and one line naming the
+limit.  What grows, and so what is limited:
 
-- naming (``canonical``, and every command, since every command names positions)
-  is quadratic in the length of one boundary: 2,000 corners take 2 s, 6,000 take
-  18 s; many short boundaries are cheap (``0*100000`` in under a second);
-- ``children`` of ``0*1000`` take 5 s;
-- ``bounds`` of ``0*1000`` take 3.5 s, of ``0*3000`` 28 s and 1.2 GB;
-- ``layout`` and ``render`` (and ``play`` when it draws) of a 60-spot game take
-  47 s, of a 200-spot game 70 s;
-- ``solve`` finished ``0*12`` (36 lives) in 93 s with 2 jobs; a land of more
-  than 60 lives (``0*20``) would take far longer than anyone waits, and a nim
-  heap ``*k`` adds ``k`` children to every node (``*1000``: a few seconds).
+- naming (``canonical``, and every command, since every command names positions) is
+  quadratic in the length of one boundary, so the longest boundary is limited for
+  every command; many short boundaries are cheap;
+- ``children``, ``moves`` and ``bounds`` grow with the number of spots;
+- ``layout`` and ``render`` (and ``play`` when it draws) grow with the spots drawn;
+- ``solve`` grows exponentially in the lives of one land, and a nim heap ``*k`` adds
+  ``k`` children to every node.
 
-The reader itself refuses strings of more than ``MAX_TEXT`` characters and more
-than ``MAX_SPOTS`` spots (``engine/notation.py``), before it builds anything.
+The limits were set from measurements on the project's 2-core machine; the figures
+are in docs/limits.md.  The reader itself refuses strings of more than ``MAX_TEXT``
+characters and more than ``MAX_SPOTS`` spots (``engine/notation.py``), before it
+builds anything.
 """
 
 from __future__ import annotations

@@ -195,6 +195,11 @@ def move_fields(before: Position, after: Position, words: str, effect: str, comp
     ]
 
 
+def undo_fields(player: int, after: Position) -> list:
+    """The checked part of an ``undo`` record: whose move was taken back, and the position after."""
+    return [("player", player), ("position", after.canonical()), ("numbered", numbered_text(after))]
+
+
 # ------------------------------------------------------------------ reading
 
 

@@ -294,6 +294,7 @@ def label_places(
 def region_labels(pic: Picture, analysis) -> list[tuple[tuple[float, float], int]]:
     """A point well inside each live region (the grid point farthest from everything), and its lives."""
     from .picture.analyse import face_polygon
+    from .picture.geometry import winding_numbers
 
     pos = analysis.position
     pmap = analysis.map
@@ -320,7 +321,7 @@ def region_labels(pic: Picture, analysis) -> list[tuple[tuple[float, float], int
     for ri, f in inner:
         poly = face_polygon(analysis.certificate, f)
         area = abs(analysis.face_area[f])
-        inside = (winding_many(poly, grid) != 0) & (area < best)
+        inside = (winding_numbers(poly, grid) != 0) & (area < best)
         best[inside] = area
         owner[inside] = ri
     out = []
@@ -333,19 +334,4 @@ def region_labels(pic: Picture, analysis) -> list[tuple[tuple[float, float], int
             continue
         k = int(np.argmax(np.where(mask, dist, -1)))
         out.append(((float(grid[k, 0]), float(grid[k, 1])), value))
-    return out
-
-
-def winding_many(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Winding numbers of a closed polygon around many points at once."""
-    out = np.zeros(len(pts), dtype=int)
-    for chunk in range(0, len(pts), 256):
-        p = pts[chunk : chunk + 256]
-        x = poly[None, :, 0] - p[:, None, 0]
-        y = poly[None, :, 1] - p[:, None, 1]
-        x2, y2 = np.roll(x, -1, axis=1), np.roll(y, -1, axis=1)
-        cross = x * y2 - x2 * y
-        up = (y <= 0) & (y2 > 0) & (cross > 0)
-        down = (y > 0) & (y2 <= 0) & (cross < 0)
-        out[chunk : chunk + 256] = up.sum(axis=1) - down.sum(axis=1)
     return out

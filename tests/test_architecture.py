@@ -15,12 +15,22 @@ FORBIDDEN = {
     "solve": {"picture", "render", "cli", "players", "click", "matplotlib"},
     "players": {"picture", "render", "cli", "click", "rich", "matplotlib"},
     "picture": {"cli", "solve", "players", "click", "rich"},
-    "dots": {"cli", "engine", "solve", "players", "play", "log", "click", "rich"},
+    "dots": {"cli", "engine", "solve", "players", "play", "log", "picture", "click", "rich"},
+}
+
+#: What the package's modules outside the layers may not import: the API builds on the
+#: engine, the solvers and the picture layer, never on the command line.
+FORBIDDEN_MODULES = {
+    "api.py": {"cli", "click", "rich"},
+    "render.py": {"cli", "solve", "players", "click", "rich"},
 }
 
 
-def imported_names(path: Path) -> set[str]:
-    """The first component of every module a file imports, relative imports resolved within the package."""
+def imported_names(path: Path, top_level: bool = False) -> set[str]:
+    """The first component of every module a file imports, relative imports resolved within the package.
+
+    In a layer's module ``from .x import y`` is the layer's own; in a ``top_level`` module
+    of the package (``api.py``) ``from .cli import x`` names the layer ``cli``."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
@@ -28,6 +38,11 @@ def imported_names(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level == 0:
                 names.add((node.module or "").split(".")[0])
+            elif node.level == 1 and top_level:
+                if node.module:
+                    names.add(node.module.split(".")[0])
+                else:  # from . import render
+                    names.update(alias.name for alias in node.names)
             elif node.level == 1:
                 # from .x import y: a sibling in the same layer; from . import x likewise
                 continue
@@ -48,11 +63,20 @@ def test_layers_import_only_what_they_may(layer: str) -> None:
     assert not wrong, sorted(wrong)
 
 
+@pytest.mark.parametrize("module", sorted(FORBIDDEN_MODULES))
+def test_modules_outside_the_layers_import_only_what_they_may(module: str) -> None:
+    wrong = sorted(imported_names(PACKAGE / module, top_level=True) & FORBIDDEN_MODULES[module])
+    assert not wrong, f"{module} imports {wrong}"
+
+
 def test_the_checker_sees_relative_and_absolute_imports(tmp_path: Path) -> None:
     src = tmp_path / "m.py"
     lines = ["import rich.console", "from ..picture import model", "from .. import render", "def f():"]
     src.write_text("\n".join([*lines, "    from click import echo", ""]))
     assert imported_names(src) == {"rich", "picture", "render", "click"}
+    src.write_text("from .cli.bounds import x\nfrom . import render\nfrom .engine import Position\n")
+    assert imported_names(src) == set()  # siblings, in a layer
+    assert imported_names(src, top_level=True) == {"cli", "render", "engine"}
 
 
 # ---------------------------------------------------------------- import cycles

@@ -132,9 +132,9 @@ def test_realised_strings_give_true_lower_bounds(n: int) -> None:
     from games import reachable
     from test_bounds import brute_longest, brute_shortest
 
-    from sprouts_cli.cli.bounds import realised
     from sprouts_cli.engine import Position
     from sprouts_cli.engine.bounds import lower_bound, upper_bound
+    from sprouts_cli.picture.planar_map import realised
     from sprouts_cli.solve.lengths import LengthOracle
 
     oracle = LengthOracle()
@@ -151,3 +151,11 @@ def test_realised_strings_give_true_lower_bounds(n: int) -> None:
             assert oracle.shortest(q, stumps_known=True) == brute_shortest(key), key
             assert oracle.longest(q, stumps_known=True) == brute_longest(key), key
     assert drawn == len(reachable(n))
+
+
+def test_bounds_of_a_saved_game_count_spots_the_same_way_for_the_whole_and_its_parts() -> None:
+    r = run(str(POSITIONS / "game-12-spots.json"), "--json", "--time", "1")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    assert report["spots"] == sum(part["spots"] for part in report["parts"])
+    assert report["lives"] == sum(part["lives"] for part in report["parts"])

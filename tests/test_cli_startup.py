@@ -26,12 +26,28 @@ print("HEAVY:" + ",".join(m for m in {heavy!r} if m in sys.modules), file=sys.st
 """
 
 
-def _heavy_imported_by(args: list[str]) -> str:
-    code = _PROBE.format(args=args, heavy=("matplotlib", "scipy", "numba", "networkx"))
+PICTURE_LIBRARIES = ("matplotlib", "scipy", "numba", "networkx")
+
+
+def _heavy_imported_by(args: list[str], heavy: tuple[str, ...] = PICTURE_LIBRARIES) -> str:
+    """Which of the modules ``heavy`` the command imported (its stdout a pipe), comma-separated."""
+    code = _PROBE.format(args=args, heavy=heavy)
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = [ln for ln in run.stderr.splitlines() if ln.startswith("HEAVY:")]
     assert lines, run.stderr
     return lines[-1].removeprefix("HEAVY:")
+
+
+def test_commands_that_print_data_lines_do_not_import_rich() -> None:
+    # the consoles of cli/common.py are made on first use, rich.table where a table is printed
+    assert _heavy_imported_by(["canonical", "0*5", "--reduced"], ("rich",)) == ""
+    assert _heavy_imported_by(["children", "0*3"], ("rich",)) == ""  # a pipe gets one child per line
+    assert _heavy_imported_by(["bounds", "0*3"], ("rich", "rich.table")) == "rich,rich.table"
+
+
+def test_solve_imports_the_cluster_only_with_cluster() -> None:
+    cluster = ("sprouts_cli.solve.cluster", "sprouts_cli.cli.solve_cluster", "ray")
+    assert _heavy_imported_by(["solve", "0*3", "--no-db", "--jobs", "1"], cluster) == ""
 
 
 def test_engine_commands_do_not_import_the_picture_layer() -> None:

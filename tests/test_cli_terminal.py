@@ -85,3 +85,30 @@ def test_no_command_counts_the_machines_cores_itself() -> None:
     package = Path(__file__).resolve().parents[1] / "sprouts_cli"
     users = [p.name for p in package.rglob("*.py") if "cpu_count()" in p.read_text() and p.name != "cpus.py"]
     assert users == []
+
+
+def test_a_lazy_console_answers_as_rich_does_and_is_made_on_first_use(monkeypatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from sprouts_cli.cli.common import LazyConsole
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for env in ({}, {"FORCE_COLOR": "1"}, {"TTY_COMPATIBLE": "0"}, {"TTY_COMPATIBLE": "1"}):
+        for stream in (io.StringIO(), Tty()):
+            for name in ("TTY_COMPATIBLE", "FORCE_COLOR", "FORCE_TERMINAL"):
+                monkeypatch.delenv(name, raising=False)
+            for name, value in env.items():
+                monkeypatch.setenv(name, value)
+            monkeypatch.setattr(sys, "stdout", stream)
+            lazy = LazyConsole()
+            assert lazy.is_terminal == Console().is_terminal, (env, type(stream).__name__)
+            # a pipe with nothing in the environment is answered without making the console
+            assert (lazy._console is None) == (not env and not stream.isatty())
+    lazy = LazyConsole()
+    lazy.print("[b]x[/b]", markup=False)  # any of the console's own methods makes it
+    assert lazy._console is not None and stream.getvalue().endswith("[b]x[/b]\n")

@@ -118,3 +118,9 @@ def test_browser_example_is_in_the_exact_format():
     for m in range(game["moves"]):
         z = 3 + m
         assert game["edges"][2 * m]["b"] == z and game["edges"][2 * m + 1]["a"] == z
+
+
+def test_render_of_a_string_prints_no_progress_when_not_on_a_terminal(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["render", "0*2", "-o", str(tmp_path / "x.svg"), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "layouts drawn" not in r.stderr

@@ -1,4 +1,4 @@
-"""Pictures a person would draw: the quality measures, and new regions drawn with room."""
+"""The quality of a picture: the measures (room, length, turning, labels), and new regions drawn with room."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from games import random_game_position
 from picture_helpers import picture
 
 from sprouts_cli.cli.moves import _words_to_move
@@ -133,27 +134,12 @@ def test_a_loop_round_more_gets_more_room():
 # ----------------------------------------------------------------------------- A and R add no wobble
 
 
-def _position(spots: int, seed: int, moves: int) -> Position:
-    import random
-
-    from sprouts_cli.engine.moves import random_move
-
-    rng = random.Random(seed)
-    p = Position.start(spots)
-    for _ in range(moves):
-        m = random_move(p, rng)
-        if m is None:
-            break
-        p = apply_move(p, m)
-    return p
-
-
 @pytest.mark.parametrize(("spots", "seed", "moves"), [(4, 2, 4), (5, 3, 4), (5, 4, 5), (6, 6, 6)])
 def test_adjust_and_rearrange_keep_smooth_pictures_smooth(spots, seed, moves):
     from sprouts_cli.picture.quality import total_turning
     from sprouts_cli.picture.relax import relax
 
-    p = _position(spots, seed, moves)
+    p = random_game_position(spots, moves, seed)
     pic = layout_position(p, 800, 600, jobs=1)  # a fresh drawing: smooth curves
     before = total_turning(pic)
     for mode in ("adjust", "rearrange"):

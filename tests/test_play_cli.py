@@ -169,3 +169,10 @@ def test_a_drawn_game_is_saved_after_every_move_and_can_be_resumed(tmp_path: Pat
     assert resumed.first_to_move == 2
     assert resumed.rules == "misere"  # the saved game's rules
     assert numbered_key(resumed.start)[0] == numbered_key(g.line_of_play[1].position)[0]
+
+
+def test_a_player_that_thinks_at_once_is_not_said_to_think_for_seconds() -> None:
+    args = ["play", "--spots", "2", "--first", "human", "--second", "random", "--seed", "1", "--jobs", "1"]
+    r = CliRunner().invoke(main, args, input="1\nquit\n", catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "is thinking…" in r.output and "is thinking (" not in r.output

@@ -144,3 +144,12 @@ def test_answers_that_fit_several_moves_ask_for_the_position() -> None:
         break
     else:
         pytest.fail("no position with moves told apart by their result")
+
+
+def test_moves_left_are_said_in_words_that_fit() -> None:
+    from sprouts_cli.play.human import moves_left
+
+    assert moves_left(1, 1) == "1 move left"
+    assert moves_left(3, 3) == "exactly 3 moves left"
+    assert moves_left(0, 0) == "no move left"
+    assert moves_left(4, 6) == "4 to 6 moves left"

@@ -111,7 +111,7 @@ def test_the_words_moves_prints_are_the_moves_move_accepts() -> None:
             m = move_from_words(p, nm.words)
             assert apply_move(p, m, check=False).canonical() == nm.canonical, nm.words
             fitting_several += len(moves_from_words(p, parse_words(nm.words))) > 1
-    assert fitting_several > 0  # the case `move` used to refuse was met
+    assert fitting_several > 0  # words that fit several moves of one result were met
 
 
 @pytest.mark.slow

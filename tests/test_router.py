@@ -79,6 +79,16 @@ def test_random_games_sweep(spots: int) -> None:
         play_drawn(spots, seed)
 
 
+def spread_points(rng: random.Random, n: int) -> list[tuple[float, float]]:
+    """``n`` random points of the 400×400 picture, 60 px from its edges and from each other."""
+    pts: list[tuple[float, float]] = []
+    while len(pts) < n:
+        p = (rng.uniform(60, 340), rng.uniform(60, 340))
+        if all(math.dist(p, q) > 60 for q in pts):
+            pts.append(p)
+    return pts
+
+
 def seeds_picture(points) -> tuple:
     sp = np.asarray(points, dtype=float)
     pic = picture(sp, [], 400, 400)
@@ -89,12 +99,7 @@ def seeds_picture(points) -> tuple:
 @given(st.integers(0, 2**16), st.integers(3, 6))
 def test_a_loop_encloses_exactly_the_chosen_seeds(seed: int, n: int) -> None:
     rng = random.Random(seed)
-    pts = []
-    while len(pts) < n:
-        p = (rng.uniform(60, 340), rng.uniform(60, 340))
-        if all(math.dist(p, q) > 60 for q in pts):
-            pts.append(p)
-    pic, a = seeds_picture(pts)
+    pic, a = seeds_picture(spread_points(rng, n))
     p = a.position
     x = 0
     others = [k for k in range(len(p.regions[0])) if p.regions[0][k] != (x,)]
@@ -109,8 +114,8 @@ def test_a_loop_encloses_exactly_the_chosen_seeds(seed: int, n: int) -> None:
     inside = {s for k in chosen for s in p.regions[0][k]}
     # the loop's inside region holds exactly the chosen seeds
     assert any(
-        {s for b in r for s in b} - {x, len(pts)} == inside
-        and any(b == (x, len(pts)) or b == (len(pts), x) for b in r)
+        {s for b in r for s in b} - {x, n} == inside
+        and any(b == (x, n) or b == (n, x) for b in r)
         for r in d.analysis.position.regions
     )
 
@@ -349,16 +354,11 @@ def test_the_band_never_crosses_an_obstacle(seed: int) -> None:
 @given(st.integers(0, 2**16), st.integers(3, 6))
 def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
     """The way (a loop, closed at its spot) has every cell of one tree inside it and of the other outside."""
-    from sprouts_cli.picture.analyse import _winding
+    from sprouts_cli.picture.geometry import winding_number
     from sprouts_cli.picture.router import _loop_target, barrier_route, barrier_trees, build_rays, close_strip
 
     rng = random.Random(seed)
-    pts = []
-    while len(pts) < n:
-        p = (rng.uniform(60, 340), rng.uniform(60, 340))
-        if all(math.dist(p, q) > 60 for q in pts):
-            pts.append(p)
-    pic, a = seeds_picture(pts)
+    pic, a = seeds_picture(spread_points(rng, n))
     r0 = a.position.regions[0]
     bx = r0.index((0,))
     chosen = frozenset(k for k in range(len(r0)) if k != bx and rng.random() < 0.5)
@@ -374,8 +374,8 @@ def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
     if trees is None or path is None:
         return
     centres = plan.grid.centres()
-    inside_a = {_winding(path, c) != 0 for c in centres[trees[0]]}
-    inside_b = {_winding(path, c) != 0 for c in centres[trees[1]]}
+    inside_a = {winding_number(path, c) != 0 for c in centres[trees[0]]}
+    inside_b = {winding_number(path, c) != 0 for c in centres[trees[1]]}
     assert len(inside_a) == 1 and len(inside_b) == 1 and inside_a != inside_b
 
 

@@ -254,9 +254,9 @@ def test_curves_at_the_moves_own_end_spot_are_pushed_apart() -> None:
 def test_a_loop_round_nothing_in_a_small_pocket_is_drawn_by_the_router() -> None:
     """Bench game (10 spots, seed 1, move 14): a lone spot in a pocket, a loop enclosing nothing.
 
-    The band pulls a loop round nothing nearly shut, and the new spot on it had no
-    room (1 px kept).  The grid's own way, smoothed, is now tried too when no band
-    curve has the certificate's clearance.
+    The band pulls a loop round nothing nearly shut, leaving the new spot on it no
+    room (1 px); the grid's own way, smoothed, is tried too when no band curve has the
+    certificate's clearance, and draws it.
     """
     pic, a, m = _saved_case("loop_round_nothing.json", "7 → 7", "0+0+112+22.AB|AB")
     d = draw_move(pic, m, a)

@@ -10,7 +10,7 @@ rich output; ``--json`` prints one JSON object per input for pipelines.
 from __future__ import annotations
 
 import importlib
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import click
 
@@ -68,7 +68,7 @@ class LazyGroup(click.Group):
         name, cmd, rest = super().resolve_command(ctx, args)
         return (cmd.name if cmd else name), cmd, rest
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         """Every command stops cleanly on SIGINT (exit 130) and SIGTERM (143), never with a
         traceback or click's ``Aborted!`` (``procs.stops_cleanly``)."""
         from ..procs import Terminated, interrupted_exit_code, stops_cleanly

@@ -10,31 +10,18 @@ drawing also gets Euler's relation (points + regions = lines + parts).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
-from rich.table import Table
 
 from ..engine import Position
-from ..engine.bounds import land_facts, lower_bound, upper_bound
-from ..engine.parts import clean
-from ..engine.position import EulerCounts, euler_counts
+from ..engine.position import euler_counts
 from ..errors import GameFileError, PictureError, SproutsError
 from ..limits import check_limits
-from ..solve.lengths import Land, LengthOracle, lands_of
+from ..solve.bounds_report import Loaded, bounds_report
+from ..solve.lengths import LengthOracle
 from .common import Item, Reporter, names_a_file, out, print_json, read_items, read_position
-
-
-@dataclass
-class Loaded:
-    """A position to bound, and where it came from."""
-
-    position: Position  # what people see (the string as read, or the game's position)
-    stumps_known: bool  # True when ``drawing`` keeps every stump and dead region
-    drawing: Position  # what the lower bound and the search work on
-    euler: EulerCounts | None = None  # counted on the drawing of a saved game
-    euler_position: EulerCounts | None = None  # the same counts read off its position
 
 
 def load_item(item: Item, realise: bool = True) -> Loaded:
@@ -44,39 +31,14 @@ def load_item(item: Item, realise: bool = True) -> Loaded:
         return load_saved_game(Path(item.text))
     p = Position.from_string(item.text)  # a string no drawing has is refused by the engine
     check_limits(p, "bounds")
-    drawing = realised(p) if realise else None
+    drawing = None
+    if realise:
+        from ..picture.planar_map import realised  # pure Python: none of the picture's libraries
+
+        drawing = realised(p)
     if drawing is None:
         return Loaded(p, stumps_known=False, drawing=p)
     return Loaded(p, stumps_known=True, drawing=drawing)
-
-
-def realised(p: Position) -> Position | None:
-    """The string's position drawn with its dead spots given back, or None.
-
-    A string has lost its stumps, so the lower bound must assume the worst of them.
-    Any drawing of the same position is the same game, so the bound read off one
-    drawing holds for the string: the picture layer's ``realise`` gives one with
-    little dead material (a tree of stumps only where consecutive corners cannot be
-    joined by one curve).  The drawing is used only if it reads back as the same
-    position, has no curve from a spot to itself, and every added spot is a stump.
-    """
-    try:
-        from ..picture.planar_map import map_position, realise
-    except ImportError:  # pragma: no cover - the picture layer is part of the package
-        return None
-    bare = p.with_heaps(())
-    try:
-        pmap = realise(bare)
-    except (SproutsError, ValueError, RecursionError):
-        return None
-    if any(a == b for a, b in pmap.edges):
-        return None
-    if any(hidden and pmap.degree(v) != 3 for v, hidden in enumerate(pmap.hidden)):
-        return None
-    drawing = map_position(pmap)
-    if drawing.canonical() != bare.canonical():
-        return None
-    return drawing.with_heaps(p.heaps)
 
 
 def load_saved_game(path: Path) -> Loaded:
@@ -103,74 +65,14 @@ def load_saved_game(path: Path) -> Loaded:
     )
 
 
-def part_report(land: Land, stumps_known: bool) -> dict:
-    """Bounds of one land (its canonical form first); the lengths are filled in later."""
-    facts = land_facts(clean(land.position).regions, land.position.lives)
-    return {
-        "position": land.key,
-        "lives": facts.lives,
-        "spots": facts.spots,
-        "upper": facts.upper,
-        "lower": lower_bound(land.position, stumps_known=stumps_known),
-        "longest": None,
-        "shortest": None,
-    }
-
-
-def bounds_report(oracle: LengthOracle, loaded: Loaded, seconds: float | None) -> dict:
-    """Everything ``sprouts bounds`` says about one position, as a JSON-ready dict.
-
-    ``seconds`` is the time allowed for the longest games of the parts and, separately,
-    for their shortest (None: no limit).  Parts are searched smallest first, so that
-    when time runs out the parts already proved keep their answers; the whole position
-    has a length only when every part has one.
-    """
-    p = loaded.drawing
-    known = loaded.stumps_known
-    lands = sorted(
-        lands_of(p, stumps_known=known),
-        key=lambda land: land_facts(clean(land.position).regions, land.position.lives).upper,
-    )
-    parts = [part_report(land, known) for land in lands]
-    for kind, method in (("longest", oracle.longest), ("shortest", oracle.shortest)):
-        deadline = None if seconds is None else time.monotonic() + seconds
-        for land, part in zip(lands, parts, strict=True):
-            part[kind] = method(land.position, deadline, known)
-    known_long = all(part["longest"] is not None for part in parts)
-    known_short = all(part["shortest"] is not None for part in parts)
-    shown = loaded.position
-    report = {
-        "position": shown.canonical(),
-        "lives": shown.total_lives,
-        "spots": sum(part["spots"] for part in parts),  # spots that can still take a line, as in the parts
-        "upper": upper_bound(p),
-        "lower": lower_bound(p, stumps_known=known),
-        "longest": sum(part["longest"] for part in parts) + sum(p.heaps) if known_long else None,
-        "shortest": sum(part["shortest"] for part in parts) + len(p.heaps) if known_short else None,
-        "parts": parts,
-        "heaps": list(p.heaps),
-    }
-    if loaded.euler is not None:
-        e = loaded.euler
-        report["euler"] = {
-            "points": e.points,
-            "regions": e.regions,
-            "lines": e.lines,
-            "parts": e.parts,
-            "holds": e.holds,
-        }
-        if loaded.euler_position is not None and loaded.euler_position != e:
-            q = loaded.euler_position
-            report["euler"]["position_counts"] = [q.points, q.regions, q.lines, q.parts]
-    return report
-
-
 def _show(value: int | None, bound: int, sign: str) -> str:
     return str(value) if value is not None else f"? ({sign} {bound})"
 
 
-def print_report(report: dict, seconds: float | None, line: list[str] | None, kind: str) -> None:
+def print_report(report: dict[str, Any], seconds: float | None, line: list[str] | None, kind: str) -> None:
     """The report for people: a table of the position and its parts."""
+    from rich.table import Table  # imported only where a table is printed
+
     table = Table(title=report["position"], title_justify="left", show_edge=False)
     for name in ("", "lives", "spots", "lower m", "shortest", "longest", "upper M"):
         table.add_column(name, justify="left" if not name else "right")

@@ -7,19 +7,61 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import click
-from rich.console import Console
 
 from ..errors import GameFileError, SproutsError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine import Position
+    from rich.console import Console
 
-#: People read stdout through rich; data lines are printed without markup.
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+    from ..engine import Position
+    from ..picture.model import Picture
+
+
+#: The environment variables by which rich may call a stream that is not a tty a terminal.
+_TERMINAL_SETTINGS = {"TTY_COMPATIBLE", "FORCE_COLOR", "FORCE_TERMINAL"}
+
+
+class LazyConsole:
+    """A rich ``Console`` made on first use: a command that prints only data lines
+    (``print_data``, ``print_json``: click's ``echo``) never imports rich."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    @property
+    def console(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=True)
+        return self._console
+
+    @property
+    def is_terminal(self) -> bool:
+        """rich's answer, without making the console for a plain pipe or file: rich says
+        no to a stream that is not a tty unless an environment variable says otherwise."""
+        if self._console is None and not _TERMINAL_SETTINGS & os.environ.keys():
+            stream = sys.stderr if self._stderr else sys.stdout
+            try:
+                if stream is None or not stream.isatty():
+                    return False
+            except ValueError:  # a closed stream
+                return False
+        return self.console.is_terminal
+
+    def __getattr__(self, name: str) -> Any:
+        # only names that are not the proxy's own come here: the console's methods and properties
+        return getattr(self.console, name)
+
+
+#: People read stdout and stderr through rich; data lines are printed without markup.  To
+#: the type checker each is the ``Console`` it stands for.
+out = cast("Console", LazyConsole())
+err = cast("Console", LazyConsole(stderr=True))
 
 
 @dataclass
@@ -90,7 +132,7 @@ def read_position(text: str, command: str) -> Position:
     return p
 
 
-def read_game(text: str):
+def read_game(text: str) -> Picture:
     """The picture of a saved game, its file checked (exists, size, spots) before the
     picture layer is even imported, so that a file beyond the limits is refused at once."""
     from pathlib import Path
@@ -177,6 +219,7 @@ def print_data(text: str) -> None:
 __all__ = [
     "QUOTE_CHARS",
     "Item",
+    "LazyConsole",
     "Reporter",
     "SproutsError",
     "err",

@@ -10,11 +10,17 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import SproutsError
 from .common import Reporter, err, fail, out, print_data, print_json, read_items
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..dots.board import Board, DotsPosition
+    from ..dots.game import DotsGame
+    from ..dots.solver import Solver
 
 RULE_OPTION = click.option(
     "--must-complete", is_flag=True, help="The must-complete form: a player who can complete a box must."
@@ -65,7 +71,7 @@ def solve_command(
     from ..dots import DotsPosition, OutOfTime, Solver
 
     reporter = Reporter(as_json)
-    solvers: dict = {}
+    solvers: dict[Board, Solver] = {}
     unfinished = 0
     for item in read_items(positions):
         try:
@@ -135,7 +141,7 @@ def solve_command(
         raise SystemExit(1)
 
 
-def _interrupted(error: KeyboardInterrupt, position, bounds: tuple[int, int] | None) -> None:
+def _interrupted(error: KeyboardInterrupt, position: DotsPosition, bounds: tuple[int, int] | None) -> None:
     """The one line of a solve stopped by a signal: the bounds proved so far, then exit 130 or 143."""
     from ..procs import Terminated, interrupted_exit_code
 
@@ -271,7 +277,7 @@ def play_command(
     print_data(f"{result}, {game.score[1]}-{game.score[2]} after {len(game.moves)} moves")
 
 
-def _ask(game) -> int | None:
+def _ask(game: DotsGame) -> int | None:
     """A line from the person at the terminal (None: quit)."""
     from ..errors import DotsMoveError
 
@@ -299,7 +305,7 @@ def _ask(game) -> int | None:
             err.print(f"[red]error:[/red] {e}", highlight=False)
 
 
-def _picture(game, svg_dir: str | None) -> None:
+def _picture(game: DotsGame, svg_dir: str | None) -> None:
     if not svg_dir:
         return
     from ..dots.render import render_dots

@@ -8,11 +8,17 @@ game (Alfeld §3–4: the router, and making room when there is none).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ..errors import SproutsError
 from .common import Reporter, fail, out, print_data, print_json, read_items
 from .positions import position_argument
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Position
+    from ..engine.moves import Move
 
 
 @click.command("moves")
@@ -55,7 +61,7 @@ def moves_command(positions: tuple[str, ...], as_json: bool) -> None:
     report.exit()
 
 
-def _words_to_move(position, words: str):
+def _words_to_move(position: Position, words: str) -> Move:
     """The move the words name (NotationError, IllegalMoveError, or ambiguous words refused).
 
     Where every move the words fit gives the same position, any of them is the move
@@ -99,10 +105,9 @@ def move_command(game: str, words: str, output: str, ladder: str, as_json: bool,
     import time
 
     from ..cpus import usable_cpus
-    from ..errors import PictureError
+    from ..errors import NoRoom, PictureError
     from ..picture import analyse_picture, load_game, save_game
     from ..picture.room import draw, parse_ladder
-    from ..picture.router import NoRoom
 
     t0 = time.perf_counter()
     try:

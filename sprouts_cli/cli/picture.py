@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -27,6 +29,12 @@ from .common import (
     read_position,
     where_and_what,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..picture.model import Picture
+
+#: A click command's function, as its option decorators hand it on.
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``layout -o`` writes a saved game, or a picture of it, by the output's extension.
 LAYOUT_SUFFIXES = (".json", ".svg", ".png")
@@ -63,7 +71,7 @@ def draw(
     jobs: int | None,
     budget: float,
     command: str = "layout",
-):
+) -> tuple[Picture, str, float]:
     """The picture Z draws for a position string or a saved game, with its canonical form and clearance."""
     from ..picture import analyse_picture  # heavy: only when used
     from ..picture.layout import layout_map
@@ -104,8 +112,8 @@ size_options = [
 ]
 
 
-def _with(options):
-    def deco(f):
+def _with(options: list[Callable[[F], F]]) -> Callable[[F], F]:
+    def deco(f: F) -> F:
         for o in reversed(options):
             f = o(f)
         return f
@@ -363,7 +371,7 @@ def _render_one(
     source: str,
     output: str,
     title: str | None,
-    options: dict,
+    options: dict[str, Any],
     outer: str,
     width: float | None,
     height: float | None,

@@ -8,7 +8,7 @@ writes the log line by line (Alfeld §7.3), and with ``--save``/``--svg`` draws 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,13 @@ from ..limits import check_limits
 from ..players import PLAYER_NAMES
 from ..procs import Terminated, interrupted_exit_code, stops_cleanly_on_sigterm
 from .common import err, fail, names_a_file, out, print_data, print_json, read_game, read_position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Position
+    from ..engine.rules import Rules
+    from ..log import ReplayedGame, Step
+    from ..picture.model import Picture
+    from ..solve.store import Table
 
 
 def _area(text: str) -> tuple[float, float]:
@@ -384,7 +391,7 @@ def _people_only() -> None:
             fail(f"over the network both players are people; --{name} {ctx.params[name]} cannot play")
 
 
-def _rules(players: int | None, third: str | None, misere: bool | None, saved: str | None):
+def _rules(players: int | None, third: str | None, misere: bool | None, saved: str | None) -> Rules:
     """The rule of the game from the options (and a saved game's rule); a clear error when they clash."""
     from ..engine.rules import Rules
 
@@ -412,7 +419,7 @@ def _check_three(kinds: tuple[str, ...]) -> None:
             fail(f"{k} cannot play with three players; choose human, {', '.join(THREE_PLAYER_COMPUTERS)}")
 
 
-def _open_table(db: str | None, no_db: bool, kinds: tuple[str, ...]):
+def _open_table(db: str | None, no_db: bool, kinds: tuple[str, ...]) -> Table | None:
     """The table of solved positions the exact solvers read and write (only for players that solve)."""
     if no_db or not {"parity", "perfect"} & set(kinds):
         return None
@@ -435,7 +442,7 @@ def _quiet_collector() -> None:
     gc.freeze()
 
 
-def _start_position(start: str | None, spots: int | None):
+def _start_position(start: str | None, spots: int | None) -> tuple[Position, Picture | None, int]:
     """The start position, the saved game's picture (or None), and the player to move (1 or 2)."""
     from ..engine import Position
 
@@ -585,7 +592,7 @@ def _check_watch_paths(html_path: str | None, gif_path: str | None) -> bool:
     return bool(html_path or gif_path)
 
 
-def _print_games(games, game_number: int | None) -> None:
+def _print_games(games: list[ReplayedGame], game_number: int | None) -> None:
     for g in games:
         if game_number is not None and g.number != game_number:
             continue
@@ -601,7 +608,7 @@ def _print_games(games, game_number: int | None) -> None:
             out.print(f"  end: winner {winner} ({g.ended.get('reason', '')})", markup=False)
 
 
-def _print_step(g, step) -> None:
+def _print_step(g: ReplayedGame, step: Step) -> None:
     from ..engine.naming import lives_text, numbered_text
     from ..log import bounds_of
 
@@ -614,7 +621,7 @@ def _print_step(g, step) -> None:
 
 
 def _draw_svgs(
-    g,
+    g: ReplayedGame,
     svg_dir: str,
     width: float,
     height: float,
@@ -643,7 +650,9 @@ def _draw_svgs(
     err.print(f"wrote {len(steps)} pictures to {svg_dir} (game {g.number}{kept})", style="dim")
 
 
-def _write_output(path: str, g, k: int, width: float, height: float, fresh: bool = False) -> None:
+def _write_output(
+    path: str, g: ReplayedGame, k: int, width: float, height: float, fresh: bool = False
+) -> None:
     from ..errors import PictureError
     from ..picture import save_game
     from ..play.drawing import draw_line_of_play

@@ -15,9 +15,11 @@ from .common import err, fail
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..play import Game
+    from ..play.drawing import Drawer
+    from ..play.net_protocol import Protocol
 
 
-def _drawer(save: str | None, svg_dir: str | None, width: float, height: float):
+def _drawer(save: str | None, svg_dir: str | None, width: float, height: float) -> Drawer | None:
     if not (save or svg_dir):
         return None
     from ..files import check_directory, check_output
@@ -34,7 +36,7 @@ def _drawer(save: str | None, svg_dir: str | None, width: float, height: float):
     return Drawer(width, height, save, svg_dir, 1)
 
 
-def _finish(play) -> None:
+def _finish(play: Protocol) -> None:
     g = play.game
     if g is not None:
         from ..engine.naming import numbered_text

@@ -10,15 +10,19 @@ each side drawing its own picture.  Ctrl-C or SIGTERM stop the server cleanly.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SproutsError
 from .common import err, fail
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..play.web_game import WebGame
+
 
 def run_web(
     *,
-    make_game,
+    make_game: Callable[[], WebGame],
     port: int,
     no_open: bool,
     net: dict[str, Any] | None = None,

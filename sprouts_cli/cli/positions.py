@@ -6,7 +6,6 @@ from functools import reduce
 from operator import xor
 
 import click
-from rich.table import Table
 
 from ..engine import Position
 from ..engine.notation import DIALECTS
@@ -102,6 +101,8 @@ def children_command(position: str, as_json: bool, dialect: str) -> None:
                 for k in kids:
                     print_data(k)
             else:
+                from rich.table import Table  # only a terminal gets a table
+
                 table = Table(title=f"children of {p.canonical()}", show_lines=False)
                 table.add_column("#", justify="right")
                 table.add_column("position")

@@ -6,7 +6,7 @@ import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,10 +19,12 @@ from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt
 from ..solve.session import Counters, Session
 from ..solve.store import Table, default_path
 from .common import Item, Reporter, err, fail, out, print_json, read_items, read_position
-from .solve_cluster import ClusterBackend, Solved, make_backend, solve_batch
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.status import Status
+
+    from ..solve.cluster import ClusterBackend
+    from .solve_cluster import Solved
 
 
 @click.command("solve")
@@ -166,7 +168,11 @@ def solve_command(
             wrong = _verify(table, jobs or usable_cpus(), as_json)
             table.use_imports = trust_imports
         if positions:
-            backend = make_backend(cluster, address, jobs)
+            backend = None
+            if cluster is not None:  # the cluster's modules are imported only with --cluster
+                from .solve_cluster import make_backend
+
+                backend = make_backend(cluster, address, jobs)
             _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json, backend)
         if export is not None:
             _export(export, table, misere)
@@ -293,9 +299,11 @@ def _solve_all(
             read = read_items(positions)
             items: Iterator[Item | Solved] = read
             if backend is not None:
+                from .solve_cluster import solve_batch
+
                 items = solve_batch(session, list(read), misere, nimber, moves)
             for item in items:
-                if isinstance(item, Solved):
+                if not isinstance(item, Item):  # a position the cluster answered whole (``Solved``)
                     r = item
                     _print(r.text, r.position, r.result, misere, r.seconds, r.solved, as_json, backend_fields)
                     continue
@@ -330,8 +338,8 @@ def _solve_all(
     report.exit()
 
 
-def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves: bool) -> dict:
-    result: dict = {}
+def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves: bool) -> dict[str, Any]:
+    result: dict[str, Any] = {}
     if moves:
         children = session.child_outcomes(p)
         result["winning_moves"] = [c for c, win in children if not win]
@@ -348,13 +356,13 @@ def _solve_one(session: Session, p: Position, misere: bool, nimber: bool, moves:
 def _print(
     text: str,
     p: Position,
-    result: dict,
+    result: dict[str, Any],
     misere: bool,
     seconds: float,
     solved: int,
     as_json: bool,
-    where: dict | None = None,
-):
+    where: dict[str, Any] | None = None,
+) -> None:
     words: dict[str, str] = {}
     if "winning_moves" in result:
         from ..engine.naming import words_of_children

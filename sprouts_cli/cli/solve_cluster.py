@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import Position
 from ..errors import ClusterError, SproutsError
@@ -31,7 +32,7 @@ class Solved:
 
     text: str
     position: Position
-    result: dict
+    result: dict[str, Any]
     seconds: float
     solved: int
 

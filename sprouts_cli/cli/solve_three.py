@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine import Position
 from ..errors import SproutsError
 from .common import Reporter, err, fail, out, print_json, read_items, read_position
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..solve.three import ThreeResult
 
 #: How people read the offsets of the three players.
 WHO = ("the player to move (0)", "the next player (1)", "the player after (2)")
@@ -60,9 +64,11 @@ def solve_three(
     report.exit()
 
 
-def _print(text: str, p: Position, result, forcing: list[str] | None, seconds: float, as_json: bool) -> None:
+def _print(
+    text: str, p: Position, result: ThreeResult, forcing: list[str] | None, seconds: float, as_json: bool
+) -> None:
     if as_json:
-        obj: dict = {
+        obj: dict[str, object] = {
             "input": text,
             "position": text,
             "canonical": p.canonical(),

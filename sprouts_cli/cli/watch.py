@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import SproutsError
 from .common import err, fail
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..log import ReplayedGame
 
 
 def progress_line(what: str) -> Callable[[int, int], None]:
@@ -29,7 +33,7 @@ def end_progress() -> None:
 
 
 def write_watch(
-    game,
+    game: ReplayedGame,
     html_path: str | None,
     gif_path: str | None,
     source: str,

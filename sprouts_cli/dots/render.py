@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SproutsError
-from ..picture.gamefile import write_atomic
+from ..files import write_atomic
 from .board import DotsPosition
 from .game import INITIALS
 

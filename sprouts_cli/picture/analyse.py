@@ -23,6 +23,7 @@ from ..engine import Position
 from ..engine.position import EulerCounts
 from ..errors import PictureError
 from .certify import Certificate, certify
+from .geometry import winding_number
 from .model import Picture
 from .planar_map import PlanarMap, Walk
 
@@ -120,7 +121,7 @@ def analyse_picture(pic: Picture, known: tuple[Picture, Analysis] | None = None)
         for f in inner:
             if comp[pmap.tail(f[0])] == part or abs(area[f]) >= best_area:
                 continue
-            if _winding(polygons[f], probe) != 0:
+            if winding_number(polygons[f], probe) != 0:  # never on it, by the certificate
                 best, best_area = index[f], abs(area[f])
         walk: Walk = ("cycle", outer[part]) if part in outer else ("spot", (members[part][0],))
         regions[best].append(walk)
@@ -160,12 +161,3 @@ def _signed_area(poly: np.ndarray) -> float:
     return float(-0.5 * (np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
 
 
-def _winding(poly: np.ndarray, p: np.ndarray) -> int:
-    """Winding number of a closed polygon around a point (the point is never on it, by the certificate)."""
-    x = poly[:, 0] - p[0]
-    y = poly[:, 1] - p[1]
-    x2, y2 = np.roll(x, -1), np.roll(y, -1)
-    up = (y <= 0) & (y2 > 0)
-    down = (y > 0) & (y2 <= 0)
-    cross = x * y2 - x2 * y
-    return int(np.sum(up & (cross > 0)) - np.sum(down & (cross < 0)))

@@ -53,8 +53,8 @@ def _least_squares_banded(B, rhs: np.ndarray) -> np.ndarray:
 
     The normal matrix ``BᵀB`` is banded (three off-diagonals), so it is solved by
     a banded Cholesky factorisation in time linear in the number of control
-    points.  A dense ``lstsq`` did the same in cubic time and, through a threaded
-    BLAS on a busy machine, was the largest cost of drawing a move.  When a
+    points (a dense ``lstsq`` takes cubic time and, through a threaded BLAS on a busy
+    machine, would cost more than the rest of drawing a move).  When a
     control point has (almost) no data under it the system is singular and the
     dense minimum-norm solution is taken instead.
     """

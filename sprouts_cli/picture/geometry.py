@@ -1,8 +1,11 @@
-"""Numeric kernels of the picture layer: distances between segments and points.
+"""Geometry of the picture layer: distances between segments and points, winding numbers.
 
-They run under numba (``_jit.kernel``) and, unchanged, as plain Python.  The
-certificate of Alfeld §2.2 (``certify.py``) and the relaxation (``relax.py``) are built
-on them.
+The distances are numeric kernels: they run under numba (``_jit.kernel``) and,
+unchanged, as plain Python.  The certificate of Alfeld §2.2 (``certify.py``) and the
+relaxation (``relax.py``) are built on them.  The winding numbers (numpy) tell which
+face holds a point: reading a picture (``analyse.py``), the room a closing move needs
+(``router.py``), a tap on the page (``play/web_game.py``) and the region numbers of a
+drawing (``render.py``).
 """
 
 from __future__ import annotations
@@ -217,3 +220,35 @@ def spot_spot_clearance(spots: np.ndarray, sizes: np.ndarray) -> tuple[float, in
                 bi = i
                 bj = j
     return best, bi, bj
+
+
+def winding_numbers(poly: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The winding number of the closed polygon ``poly`` (its last corner joined to its
+    first) around each of ``points``: positive when it turns anticlockwise in the
+    x-right, y-up sense.  A point on the polygon gets whichever side rounding gives.
+
+    Each edge crossing the half-line to the right of a point counts ±1; an edge counts
+    as crossing when one end is at or below the point and the other above, so a
+    half-line through a corner counts it once.
+    """
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    out = np.zeros(len(points), dtype=np.int64)
+    for start in range(0, len(points), _WINDING_CHUNK):  # bounded memory for a grid of points
+        p = points[start : start + _WINDING_CHUNK]
+        x = poly[None, :, 0] - p[:, None, 0]
+        y = poly[None, :, 1] - p[:, None, 1]
+        x2, y2 = np.roll(x, -1, axis=1), np.roll(y, -1, axis=1)
+        cross = x * y2 - x2 * y  # > 0: the point is left of the edge
+        up = (y <= 0) & (y2 > 0) & (cross > 0)
+        down = (y > 0) & (y2 <= 0) & (cross < 0)
+        out[start : start + _WINDING_CHUNK] = up.sum(axis=1) - down.sum(axis=1)
+    return out
+
+
+#: Points per step of ``winding_numbers`` (a step holds points × corners numbers).
+_WINDING_CHUNK = 256
+
+
+def winding_number(poly: np.ndarray, point: np.ndarray) -> int:
+    """The winding number of the closed polygon ``poly`` around one point (``winding_numbers``)."""
+    return int(winding_numbers(poly, point)[0])

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine import Position
-from ..errors import PictureError
+from ..errors import PictureError, SproutsError
 from ..unionfind import UnionFind
 
 Walk = tuple[str, tuple[int, ...]]  # ("cycle", half-edges) or ("spot", (vertex,))
@@ -406,3 +406,29 @@ def _keep_lands_apart(pmap: PlanarMap, build: _Builder) -> None:
 
 def map_position(pmap: PlanarMap) -> Position:
     return pmap.position()
+
+
+def realised(p: Position) -> Position | None:
+    """``p`` drawn with its dead spots given back, or None when no such drawing is found.
+
+    A position string has lost its stumps, so a lower bound on the moves left must
+    assume the worst of them (``engine/bounds.lower_bound``).  Any drawing of the same
+    position is the same game, so the bound read off one drawing holds for the string:
+    ``realise`` gives one with little dead material (a tree of stumps only where
+    consecutive corners cannot be joined by one curve).  The drawing is given only if
+    it reads back as the same position, has no curve from a spot to itself, and every
+    spot it adds is a stump.
+    """
+    bare = p.with_heaps(())
+    try:
+        pmap = realise(bare)
+    except (SproutsError, ValueError, RecursionError):
+        return None
+    if any(a == b for a, b in pmap.edges):
+        return None
+    if any(hidden and pmap.degree(v) != 3 for v, hidden in enumerate(pmap.hidden)):
+        return None
+    drawing = map_position(pmap)
+    if drawing.canonical() != bare.canonical():
+        return None
+    return drawing.with_heaps(p.heaps)

@@ -43,7 +43,7 @@ from ._jit import kernel
 from .analyse import Analysis, analyse_picture
 from .band import Band, BandSettings, Closing, Obstacles, polygon_area
 from .fit import cut_at, fit_clamped
-from .geometry import point_segment_distance, segment_distance
+from .geometry import point_segment_distance, segment_distance, winding_number
 from .grid_planner import (
     LEAKPROOF,
     SHIFT,
@@ -1039,21 +1039,11 @@ def closings_of(plan: Plan, path: np.ndarray) -> list[Closing]:
         if abs(A) < 1e-9:
             A = 1e-9
         poly = np.concatenate([P, arc]) if len(arc) else P
-        holds = sum(1 for q in others if _winding_number(poly, q) != 0)
+        holds = sum(1 for q in others if winding_number(poly, q) != 0)
         out.append(Closing(np.ascontiguousarray(arc), base * (1 + holds), 1.0 if A > 0 else -1.0))
     if len(out) == 2 and move.region == 0:
         out = [min(out, key=lambda c: abs(polygon_area(P, c.arc)))]
     return out
-
-
-def _winding_number(poly: np.ndarray, p: np.ndarray) -> int:
-    x = poly[:, 0] - p[0]
-    y = poly[:, 1] - p[1]
-    x2, y2 = np.roll(x, -1), np.roll(y, -1)
-    up = (y <= 0) & (y2 > 0)
-    down = (y > 0) & (y2 <= 0)
-    cross = x * y2 - x2 * y
-    return int(np.sum(up & (cross > 0)) - np.sum(down & (cross < 0)))
 
 
 def relax_route(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:

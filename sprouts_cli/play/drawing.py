@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,8 @@ from ..errors import PlayError
 from .game import Game
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.moves import Move
+    from ..log import Step
     from ..picture.model import Picture
 
 
@@ -48,9 +51,9 @@ class Drawer:
         self.drawn_by = "layout"
         self.smaller: tuple[int, ...] = ()  # the spots the last picture draws smaller (0-based)
         self.layouts: list[str] = []  # what became of each of Z's layouts for the last move, if Z ran
-        self.pictures: list = []  # the picture after each move (index: moves made), for undo
+        self.pictures: list[Picture] = []  # the picture after each move (index: moves made), for undo
 
-    def begin(self, start: Position, picture=None) -> Position:
+    def begin(self, start: Position, picture: Picture | None = None) -> Position:
         """Draw the start (or take the saved game's picture); the start as the picture numbers it.
 
         A position read from a string has lost its dead spots; its drawing puts some
@@ -66,7 +69,7 @@ class Drawer:
         self.picture = self.start_picture = picture
         return drawn
 
-    def _layout(self, p: Position):
+    def _layout(self, p: Position) -> Picture:
         from ..errors import PictureError
         from ..picture import layout_position
 
@@ -91,10 +94,12 @@ class Drawer:
             pic = self.start_picture if self.start_picture is not None else self._layout(intended)
         else:
             self.layouts = []
-            pic = self._draw_move(game) if len(self.pictures) == k else None
-            if pic is None:
+            moved = self._draw_move(game) if len(self.pictures) == k else None
+            if moved is None:
                 pic = self._layout(intended)
                 self.drawn_by = "layout"
+            else:
+                pic = moved
         from ..picture.sizes import smaller_spots
 
         drawn = analyse(pic)
@@ -122,7 +127,7 @@ class Drawer:
             name = self.svg_dir / f"move-{game.moves_made:03d}.svg"
             render(pic, name, numbers=True, lives=True, title=title or intended.canonical())
 
-    def prefer(self, position: Position, move):
+    def prefer(self, position: Position, move: Move) -> Move:
         """Which of several interchangeable boundaries the computer's move encloses (Alfeld §5.9).
 
         The search decides only how many; the drawing takes a cluster round the move
@@ -135,7 +140,7 @@ class Drawer:
 
         return cluster_move(self.pictures[-1], position, move)
 
-    def _draw_move(self, game: Game):
+    def _draw_move(self, game: Game) -> Picture | None:
         """The last move drawn into the previous picture (router and ladder), or None if it cannot be."""
         from ..errors import PictureError
         from ..picture.analyse import analyse_picture
@@ -161,15 +166,15 @@ class Drawer:
 
 
 def draw_line_of_play(
-    steps,
+    steps: Sequence[Step],
     width: float,
     height: float,
-    svg_dir=None,
-    titles=None,
+    svg_dir: str | None = None,
+    titles: list[str] | None = None,
     jobs: int | None = 1,
-    progress=None,
+    progress: Callable[[int, int], object] | None = None,
     fresh: bool = False,
-):
+) -> Picture:
     """A replayed game drawn move by move, each move into the previous picture; the last picture.
 
     ``steps`` are the start and the moves of a log's line of play (each with its
@@ -215,4 +220,6 @@ def draw_line_of_play(
         if svg_dir is not None:
             title = titles[k] if titles else intended.canonical()
             render(pic, Path(svg_dir) / f"move-{k:03d}.svg", numbers=True, lives=True, title=title)
+    if pic is None:
+        raise PlayError("a line of play has at least its start to draw")
     return pic

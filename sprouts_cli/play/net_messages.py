@@ -22,6 +22,7 @@ import ipaddress
 import json
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.moves import Move, apply_move
 from ..engine.naming import (
@@ -99,7 +100,7 @@ def check_bind(address: str) -> str:
 # ---------------------------------------------------------------------- sealed lines
 
 
-def _canonical(message: dict) -> bytes:
+def _canonical(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
 
 
@@ -127,12 +128,12 @@ class Sealer:
     def tag(self, body: bytes) -> str:
         return hmac.new(self.key, body, hashlib.sha256).hexdigest()
 
-    def seal(self, message: dict) -> bytes:
+    def seal(self, message: dict[str, Any]) -> bytes:
         self.sent += 1
         body = {**message, "from": self.role, "seq": self.sent}
         return json.dumps({**body, "mac": self.tag(_canonical(body))}, separators=(",", ":")).encode() + b"\n"
 
-    def open(self, line: bytes) -> dict | None:
+    def open(self, line: bytes) -> dict[str, Any] | None:
         """The message of a line the peer sealed, or None (forged, reflected, replayed or not a message)."""
         try:
             data = json.loads(line.decode("utf-8"))
@@ -152,7 +153,7 @@ class Sealer:
         return message
 
 
-def checked(message: object) -> dict | None:
+def checked(message: object) -> dict[str, Any] | None:
     """A message of the protocol (a known type and a move count), or None."""
     if not isinstance(message, dict) or message.get("type") not in TYPES:
         return None
@@ -193,7 +194,7 @@ def same_position(key: str, p: Position) -> bool:
     return key in (position_key(p), position_key(p, mirror=True))
 
 
-def move_message(before: Position, m: Move) -> dict:
+def move_message(before: Position, m: Move) -> dict[str, Any]:
     """A move as it travels: end spots, spots enclosed on one side, keys of the result (1-based spots)."""
     after = apply_move(before, m, check=False)
     shape = move_shape(before, m)
@@ -206,7 +207,7 @@ def move_message(before: Position, m: Move) -> dict:
     }
 
 
-def find_move(p: Position, data: dict) -> Move | None:
+def find_move(p: Position, data: dict[str, Any]) -> Move | None:
     """The legal move of ``p`` with these end spots and enclosed spots that gives the position keyed."""
     try:
         a, b = (int(s) - 1 for s in data["ends"])
@@ -228,7 +229,7 @@ def find_move(p: Position, data: dict) -> Move | None:
     return None
 
 
-def start_message(game: Game, game_id: str) -> dict:
+def start_message(game: Game, game_id: str) -> dict[str, Any]:
     p = game.start
     return {
         "type": "game",
@@ -241,7 +242,7 @@ def start_message(game: Game, game_id: str) -> dict:
     }
 
 
-def game_from_message(message: dict) -> tuple[Game, str]:
+def game_from_message(message: dict[str, Any]) -> tuple[Game, str]:
     try:
         start = parse_numbered(str(message["numbered"]), parse_lives(str(message["lives"])))
         rules = Rules(str(message["rules"]))

@@ -32,12 +32,13 @@ The rules:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__ as VERSION
 from ..engine.moves import Move
-from ..engine.naming import numbered_text
 from ..errors import NetError, SproutsError
 from .game import Game, Played
 from .net_messages import (
@@ -50,13 +51,22 @@ from .net_messages import (
     start_message,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..log import LogWriter
+
+
+class Draws(typing.Protocol):
+    """What draws the game after each change: a terminal's ``drawing.Drawer``, or the web page's game."""
+
+    def draw(self, game: Game) -> object: ...
+
 
 @dataclass
 class Pending:
     """Our action waiting for the other side's acknowledgement, and how to take it back."""
 
     id: str
-    message: dict
+    message: dict[str, Any]
     revert: Callable[[], None]
     sent_at: float = field(default_factory=time.monotonic)
 
@@ -86,8 +96,8 @@ class Protocol:
         role: str,
         game: Game | None,
         view: View | None = None,
-        log=None,
-        drawer=None,
+        log: LogWriter | None = None,
+        drawer: Draws | None = None,
         heartbeat: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -104,9 +114,9 @@ class Protocol:
         self.heartbeat = heartbeat
         self.clock = clock
         self.pending: Pending | None = None
-        self.applied: dict[str, dict] = {}  # the peer's action ids already applied → our ack
+        self.applied: dict[str, dict[str, Any]] = {}  # the peer's action ids already applied → our ack
         self.counter = 0
-        self.outbox: list[dict] = []
+        self.outbox: list[dict[str, Any]] = []
         self.finished = False
         self.result = ""
         self.reported: set[tuple[int, str]] = set()
@@ -123,10 +133,10 @@ class Protocol:
         who = "you" if player == self.me else "the other player"
         return f"player {player} ({who})"
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         self.outbox.append(message)
 
-    def take_outbox(self) -> list[dict]:
+    def take_outbox(self) -> list[dict[str, Any]]:
         out, self.outbox = self.outbox, []
         return out
 
@@ -137,7 +147,7 @@ class Protocol:
     def say(self, text: str) -> None:
         self.view.say(text)
 
-    def _record(self, kind: str, number: int, fields) -> None:
+    def _record(self, kind: str, number: int, fields: Iterable[tuple[str, object]]) -> None:
         if self.log is not None:
             self.log.record(kind, number, fields)
 
@@ -194,15 +204,9 @@ class Protocol:
     def _undone(self, step: Played, by_me: bool) -> None:
         g = self.game
         assert g is not None
-        self._record(
-            "undo",
-            g.moves_made + 1,
-            [
-                ("player", step.player),
-                ("position", g.position.canonical()),
-                ("numbered", numbered_text(g.position)),
-            ],
-        )
+        from ..log import undo_fields
+
+        self._record("undo", g.moves_made + 1, undo_fields(step.player, g.position))
         who = "you" if by_me else "the other player"
         self.say(f"     took back move {g.moves_made + 1} ({step.words}), asked by {who}")
         self._redraw()
@@ -277,8 +281,8 @@ class Protocol:
         return None
 
     def _pending_action(
-        self, kind: str, k: int, revert: Callable[[], None], data: dict | None = None
-    ) -> dict:
+        self, kind: str, k: int, revert: Callable[[], None], data: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         action_id = self.next_id()
         action = {"type": kind, "k": k, "id": action_id, **(data or {})}
         self.pending = Pending(action_id, action, revert, self.clock())
@@ -311,7 +315,7 @@ class Protocol:
         self.finished = True
 
     # ------------------------------------------------------------------ messages out
-    def hello(self) -> dict:
+    def hello(self) -> dict[str, Any]:
         return {
             "type": "hello",
             "k": self.k,
@@ -322,7 +326,7 @@ class Protocol:
             "key": position_key(self.game.position) if self.game else None,
         }
 
-    def beat(self) -> dict:
+    def beat(self) -> dict[str, Any]:
         return {
             "type": "heartbeat",
             "k": self.k,
@@ -331,7 +335,7 @@ class Protocol:
         }
 
     # ------------------------------------------------------------------ messages in
-    def receive(self, m: dict) -> None:
+    def receive(self, m: dict[str, Any]) -> None:
         """One message of the other side (already checked: a known type and a ``k``).
 
         A malformed field makes the message ignored: it never changes the game.
@@ -349,7 +353,7 @@ class Protocol:
         except (KeyError, TypeError, ValueError, AttributeError):
             return  # a message with a field of the wrong kind: ignored
 
-    def on_hello(self, m: dict) -> None:
+    def on_hello(self, m: dict[str, Any]) -> None:
         if m.get("protocol") != PROTOCOL:
             self.send({"type": "refuse", "k": self.k, "reason": f"protocol {PROTOCOL} here"})
             raise NetError(
@@ -361,7 +365,7 @@ class Protocol:
         if self.pending is not None:  # the channel was rebuilt: our action again
             self.send(self.pending.message)
 
-    def on_game(self, m: dict) -> None:
+    def on_game(self, m: dict[str, Any]) -> None:
         if self.role != "guest":
             return
         if self.game is not None and m.get("id") == self.game_id:
@@ -375,7 +379,7 @@ class Protocol:
         self.send({"type": "ack", "k": 0, "of": "game", "id": self.game_id})
         self.view.turn(self)
 
-    def _clash(self, m: dict) -> bool:
+    def _clash(self, m: dict[str, Any]) -> bool:
         """Both acted at the same k: True when the message is to be ignored (the host's action wins)."""
         if self.pending is None or self.pending.message["k"] != m["k"]:
             return False
@@ -387,7 +391,7 @@ class Protocol:
         pending.revert()
         return False
 
-    def _current(self, m: dict) -> bool:
+    def _current(self, m: dict[str, Any]) -> bool:
         """Is the peer's action for the position we are at?  (Duplicates, clashes, gaps dealt with.)"""
         if not isinstance(m.get("id"), str):
             return False
@@ -408,7 +412,7 @@ class Protocol:
             self.last_resend_ask = now
             self.send({"type": "resend", "k": self.k})
 
-    def on_move(self, m: dict) -> None:
+    def on_move(self, m: dict[str, Any]) -> None:
         g = self.game
         if g is None or not self._current(m):
             return
@@ -432,7 +436,7 @@ class Protocol:
             return
         self._acknowledge(m, "move")
 
-    def on_undo(self, m: dict) -> None:
+    def on_undo(self, m: dict[str, Any]) -> None:
         g = self.game
         if g is None or not self._current(m):
             return
@@ -443,7 +447,7 @@ class Protocol:
         self._undone(step, by_me=False)
         self._acknowledge(m, "undo")
 
-    def _acknowledge(self, m: dict, of: str) -> None:
+    def _acknowledge(self, m: dict[str, Any], of: str) -> None:
         assert self.game is not None
         ack = {
             "type": "ack",
@@ -457,10 +461,10 @@ class Protocol:
         self.send(ack)
         self.view.turn(self)
 
-    def _refuse(self, m: dict, reason: str) -> None:
+    def _refuse(self, m: dict[str, Any], reason: str) -> None:
         self.send({"type": "refuse", "k": m["k"], "id": m.get("id"), "reason": reason})
 
-    def on_ack(self, m: dict) -> None:
+    def on_ack(self, m: dict[str, Any]) -> None:
         if self.pending is not None and m.get("id") == self.pending.id:
             self.pending = None
             g = self.game
@@ -474,7 +478,7 @@ class Protocol:
         if self.role == "host" and m.get("of") == "game":
             self.view.turn(self)
 
-    def on_refuse(self, m: dict) -> None:
+    def on_refuse(self, m: dict[str, Any]) -> None:
         if self.pending is not None and m.get("id") == self.pending.id:
             pending, self.pending = self.pending, None
             why = str(m.get("reason", "no reason given"))[:200]
@@ -482,13 +486,13 @@ class Protocol:
             pending.revert()
             self.view.refused(self)
 
-    def on_resend(self, m: dict) -> None:
+    def on_resend(self, m: dict[str, Any]) -> None:
         if self.pending is not None:
             self.send(self.pending.message)
         elif self.role == "host" and self.game is not None and m["k"] == 0 and self.game_id:
             self.send(start_message(self.game, self.game_id))
 
-    def on_heartbeat(self, m: dict) -> None:
+    def on_heartbeat(self, m: dict[str, Any]) -> None:
         g = self.game
         if g is None:
             if self.role == "guest":
@@ -514,7 +518,7 @@ class Protocol:
             f"{here} — the two computers disagree (a bug)"
         )
 
-    def on_bye(self, m: dict) -> None:
+    def on_bye(self, m: dict[str, Any]) -> None:
         self.peer_said_bye = True
         reason = str(m.get("reason") or "left")[:200]
         self.say(f"The other player left ({reason}).")

@@ -23,10 +23,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NetError
 from .net_messages import MAX_LINE, Sealer, encode_denied, is_denied, room_code
 from .net_protocol import Protocol, View
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..log import LogWriter
+    from .game import Game
+    from .net_protocol import Draws
 
 #: Seconds between heartbeats, and of silence after which a channel is rebuilt (Alfeld §6).
 HEARTBEAT = 3.0
@@ -45,7 +51,7 @@ class Channel:
         silence: float = SILENCE,
         wait: float = WAIT,
         on_change: Callable[[], None] | None = None,
-        guard: contextlib.AbstractContextManager | None = None,
+        guard: contextlib.AbstractContextManager[Any] | None = None,
     ) -> None:
         self.protocol = protocol
         self.guard = guard if guard is not None else contextlib.nullcontext()
@@ -89,7 +95,7 @@ class Channel:
             self.finished.set()
         self.on_change()
 
-    async def send(self, message: dict) -> None:
+    async def send(self, message: dict[str, Any]) -> None:
         w = self.writer
         if w is None or w.is_closing():
             return
@@ -132,7 +138,7 @@ class Channel:
         await self.serve(reader, writer, first=message)
 
     async def serve(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: dict | None = None
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: dict[str, Any] | None = None
     ) -> None:
         """Read messages until the channel closes or stays silent too long."""
         old = self.writer
@@ -234,7 +240,9 @@ async def dial_and_serve(channel: Channel, host: str, port: int, again: Callable
         await channel.serve(reader, writer)
 
 
-async def _dial(channel: Channel, host: str, port: int):
+async def _dial(
+    channel: Channel, host: str, port: int
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     deadline = time.monotonic() + channel.wait
     delay = 0.1
     while True:
@@ -346,7 +354,7 @@ def typed_line(play: Protocol, view: TerminalView, text: str | None) -> None:
         view.turn(play)
 
 
-def _stdin_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue) -> threading.Thread:
+def _stdin_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> threading.Thread:
     """Lines typed at the terminal, passed to the event loop (a thread: reading blocks)."""
 
     def run() -> None:
@@ -361,7 +369,7 @@ def _stdin_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue) -> threa
     return t
 
 
-def _failed(play: Protocol, task: asyncio.Task) -> None:
+def _failed(play: Protocol, task: asyncio.Task[Any]) -> None:
     """A task of the session whose failure ends the session (it is not lost in the loop)."""
     error = None if task.cancelled() else task.exception()
     if error is not None:
@@ -370,13 +378,13 @@ def _failed(play: Protocol, task: asyncio.Task) -> None:
 
 def play_over_network(
     role: str,
-    game,
+    game: Game | None,
     code: str | None = None,
     port: int = 0,
     bind: str = "127.0.0.1",
     secret: str | None = None,
-    log=None,
-    drawer=None,
+    log: LogWriter | None = None,
+    drawer: Draws | None = None,
     heartbeat: float = HEARTBEAT,
     silence: float = SILENCE,
     wait: float = WAIT,

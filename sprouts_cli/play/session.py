@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..engine.naming import numbered_text
 from ..errors import PlayError
-from ..log import LogWriter, move_fields
+from ..log import LogWriter, move_fields, undo_fields
 from ..players import make_player
 from ..players.base import Player, Settings
 from .game import Game
 from .human import Terminal, ask_move
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.moves import Move
+    from ..players.base import Choice
+    from .drawing import Drawer
 
 HUMAN = "human"
 
@@ -43,7 +49,7 @@ class Session:
         settings: Settings | None = None,
         seed: int | None = None,
         log: LogWriter | None = None,
-        drawer=None,
+        drawer: Drawer | None = None,
         terminal: Terminal | None = None,
         log_fields: list[tuple[str, object]] | None = None,
         quiet: bool = False,
@@ -67,7 +73,7 @@ class Session:
         self.log_fields = log_fields or []
 
     # ------------------------------------------------------------------ helpers
-    def _thinking_time(self, player) -> str:
+    def _thinking_time(self, player: Player) -> str:
         """" (2 s)" for a player that thinks until its time is up; nothing for one that does not."""
         if player.name == "random" or (player.name == "montecarlo" and self.settings.games):
             return ""  # random answers at once; Monte Carlo with --games plays a fixed number of games
@@ -82,7 +88,7 @@ class Session:
         if not self.quiet:
             self.term.say(text)
 
-    def _record(self, kind: str, number: int, fields) -> None:
+    def _record(self, kind: str, number: int, fields: Iterable[tuple[str, object]]) -> None:
         if self.log is not None:
             self.log.record(kind, number, fields)
 
@@ -163,7 +169,7 @@ class Session:
             reason = f"player {stuck} cannot move and loses (normal play)"
         return self._end(winner, "no move left: " + reason)
 
-    def _think(self, player: Player, choice, seconds: float) -> None:
+    def _think(self, player: Player, choice: Choice, seconds: float) -> None:
         k = self.game.moves_made + 1
         if self.log is None:
             return
@@ -177,7 +183,7 @@ class Session:
         for move, value in choice.candidates[:MAX_LOGGED_CANDIDATES]:
             self.log.record("think", k, [("candidate", move_words(p, move)), ("value", value)])
 
-    def _play(self, move, by: str, words: str | None, summary: str | None) -> None:
+    def _play(self, move: Move, by: str, words: str | None, summary: str | None) -> None:
         g = self.game
         before = g.position
         prefer = getattr(self.drawer, "prefer", None)
@@ -219,15 +225,7 @@ class Session:
         while True:
             step = g.undo()
             after = g.position
-            self._record(
-                "undo",
-                g.moves_made + 1,
-                [
-                    ("player", step.player),
-                    ("position", after.canonical()),
-                    ("numbered", numbered_text(after)),
-                ],
-            )
+            self._record("undo", g.moves_made + 1, undo_fields(step.player, after))
             self.say(f"     took back move {g.moves_made + 1} ({step.words})")
             if not g.played or self.players[g.to_move] is None:
                 break

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -28,6 +29,9 @@ from ..players.base import Settings
 from ..procs import pool_initializer
 from .game import Game
 from .session import Session
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..players.base import Choice, Player
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ def play_one(spec: BatchSpec, game: int, seed: int) -> GameRow:
     return GameRow(game, seed, outcome.winner, winner_kind, outcome.moves, total / moves, per_player)
 
 
-def _task(args: tuple[dict, int, int]) -> GameRow:
+def _task(args: tuple[dict[str, Any], int, int]) -> GameRow:
     spec_fields, game, seed = args
     spec_fields = dict(spec_fields)
     spec_fields["rules"] = Rules(spec_fields["rules"])
@@ -121,7 +125,7 @@ def play_batch(
             yield row
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),))
-    pending: set[Future] = set()
+    pending: set[Future[GameRow]] = set()
     finished_cleanly = False
     try:
         todo = iter(tasks)
@@ -145,7 +149,7 @@ def play_batch(
         pool.shutdown(wait=finished_cleanly, cancel_futures=True)
 
 
-def write_csv(path: str | os.PathLike, rows: list[GameRow], kinds: tuple[str, ...]) -> None:
+def write_csv(path: str | os.PathLike[str], rows: list[GameRow], kinds: tuple[str, ...]) -> None:
     """The rows as CSV, written to a temporary file and renamed."""
     from ..files import write_atomic
 
@@ -190,7 +194,7 @@ def win_rates(rows: list[GameRow], kinds: tuple[str, ...], confidence: float = 0
     return out
 
 
-def plot(path: str | os.PathLike, rows: list[GameRow], spec: BatchSpec) -> None:
+def plot(path: str | os.PathLike[str], rows: list[GameRow], spec: BatchSpec) -> None:
     """Game lengths against the bounds 2n and 3n − 1, and the win rates with their intervals."""
     import matplotlib
 
@@ -236,12 +240,12 @@ def plot(path: str | os.PathLike, rows: list[GameRow], spec: BatchSpec) -> None:
 class _TimedSession(Session):
     """A session that also adds up each player's thinking time (for the rows)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.thinking = [0.0] * len(self.kinds)
         self.moves_by = [0] * len(self.kinds)
 
-    def _think(self, player, choice, seconds: float) -> None:
+    def _think(self, player: Player, choice: Choice, seconds: float) -> None:
         who = self.game.to_move - 1
         self.thinking[who] += seconds
         self.moves_by[who] += 1

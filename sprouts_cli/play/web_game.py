@@ -35,9 +35,10 @@ import math
 import random
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -46,6 +47,14 @@ from ..engine.naming import MoveWords, move_shape, moves_from_words, numbered_ke
 from ..engine.position import Position
 from ..errors import IllegalMoveError, PictureError, PlayError, SproutsError
 from .game import Game, Played
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.rules import Rules
+    from ..log import LogWriter
+    from ..picture.analyse import Analysis
+    from ..picture.model import Picture
+    from ..picture.router import RouteSettings
+    from ..players.base import Player, Settings
 
 #: The rungs of the ladder, in order (Alfeld §4.1); "." is •.
 RUNGS = ("M", "A", "R", "Z", ".")
@@ -67,7 +76,7 @@ class WebSettings:
     computer: tuple[str, ...] = ("M", "R", "Z", ".")
     heroic: bool = False
 
-    def update(self, data: dict) -> None:
+    def update(self, data: dict[str, Any]) -> None:
         """Take the settings the page sent (ValueError, saying which, for a bad one; nothing changed then)."""
         new = WebSettings(**asdict(self))
         for name, low, high in (
@@ -94,7 +103,7 @@ class WebSettings:
         for name, value in asdict(new).items():
             setattr(self, name, value)
 
-    def route(self, d0: float | None = None):
+    def route(self, d0: float | None = None) -> RouteSettings:
         from ..picture.router import RouteSettings
 
         return RouteSettings(d0=self.d0 if d0 is None else d0, D=self.D, lam=self.lam)
@@ -139,7 +148,7 @@ class Snapshot:
     """What the page is sent about the game (``WebGame.state``)."""
 
     version: int
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 class WebGame:
@@ -149,14 +158,14 @@ class WebGame:
         self,
         start: Position | None,
         kinds: tuple[str, ...],
-        rules,
+        rules: Rules | None,  # None: a guest's, given by the host
         width: float = 800,
         height: float = 600,
         first_to_move: int = 1,
-        picture=None,
-        player_settings=None,
+        picture: Picture | None = None,
+        player_settings: Settings | None = None,
         seed: int | None = None,
-        log=None,
+        log: LogWriter | None = None,
         save: str | Path | None = None,
         jobs: int = 1,
         settings: WebSettings | None = None,
@@ -176,7 +185,7 @@ class WebGame:
         self.jobs = jobs
         self.settings = settings or WebSettings()
         self.lines: list[str] = []
-        self.pictures: list = []
+        self.pictures: list[Picture] = []
         self.start_picture = picture
         self.waiting: Waiting | None = None
         self.thinking: int | None = None  # the player whose computer is thinking
@@ -188,14 +197,15 @@ class WebGame:
         self.remote: Any = None  # network play: ``web_net.Remote``
         self._svg: tuple[int, str] | None = None
         self._analysis: tuple[int, Any] | None = None
-        self._players: dict[int, Any] = {}
+        self._players: dict[int, Player] = {}
         self._longest: dict[str, int | None] = {}
         self.game: Game | None = None
         if start is not None:
+            assert rules is not None  # a game with a start has its rule (a guest has neither)
             self._begin(Game(start, rules, first_to_move=first_to_move), picture)
 
     # ------------------------------------------------------------------ set-up
-    def _begin(self, game: Game, picture=None) -> None:
+    def _begin(self, game: Game, picture: Picture | None = None) -> None:
         from ..picture import analyse
 
         self.game = game
@@ -225,7 +235,7 @@ class WebGame:
         )
         self._touch()
 
-    def _layout(self, p: Position):
+    def _layout(self, p: Position) -> Picture:
         from ..picture import layout_position
 
         try:
@@ -247,15 +257,15 @@ class WebGame:
             self.version += 1
             self.changed.notify_all()
 
-    def _record(self, kind: str, number: int, fields) -> None:
+    def _record(self, kind: str, number: int, fields: Iterable[tuple[str, object]]) -> None:
         if self.log is not None and self.remote is None:
             self.log.record(kind, number, fields)
 
     @property
-    def picture(self):
+    def picture(self) -> Picture:
         return self.pictures[-1]
 
-    def analysis(self):
+    def analysis(self) -> Analysis:
         from ..picture.analyse import analyse_picture
 
         if self._analysis is None or self._analysis[0] != id(self.picture):
@@ -288,7 +298,7 @@ class WebGame:
             self._svg = (id(self.picture), text[text.index("<svg") :])
         return self._svg[1]
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         with self.lock:
             g = self.game
             out: dict[str, Any] = {
@@ -398,6 +408,7 @@ class WebGame:
     def region_at(self, x: float, y: float) -> int | None:
         """The region under the point: the smallest inner face around it, else the outside."""
         from ..picture.analyse import face_polygon
+        from ..picture.geometry import winding_number
 
         a = self.analysis()
         point = np.array([x, y], dtype=float)
@@ -409,7 +420,7 @@ class WebGame:
                 continue
             face = region[0][1]
             area = a.face_area[face]
-            if area < best_area and _winding(face_polygon(a.certificate, face), point):
+            if area < best_area and winding_number(face_polygon(a.certificate, face), point):
                 best, best_area = i, area
         return best if best is not None else outside
 
@@ -430,7 +441,7 @@ class WebGame:
             return sorted(by_region[r]), r
         return [], region
 
-    def press(self, x: float, y: float) -> dict:
+    def press(self, x: float, y: float) -> dict[str, Any]:
         with self.lock:
             why = self._why_not_human()
             if why:
@@ -454,7 +465,7 @@ class WebGame:
         return ""
 
     # ------------------------------------------------------------------ a person's move
-    def move(self, data: dict) -> dict:
+    def move(self, data: dict[str, Any]) -> dict[str, Any]:
         """A move drawn on the page: ``{start, end, press, marks, stroke}`` (spots 0-based, picture units)."""
         with self.lock:
             why = self._why_not_human()
@@ -488,11 +499,13 @@ class WebGame:
             move = fits[0]
             return self._ladder(move, None)
 
-    def _refuse(self, why: str, offered: list[str]) -> dict:
+    def _refuse(self, why: str, offered: list[str]) -> dict[str, Any]:
         self.say(f"     refused: {why}")
         return {"ok": False, "why": why, "offered": offered}
 
-    def _from_stroke(self, s: int, t: int, stroke: np.ndarray, marks: frozenset[int]):
+    def _from_stroke(
+        self, s: int, t: int, stroke: np.ndarray, marks: frozenset[int]
+    ) -> tuple[Move, Picture | None] | str | None:
         """The move a usable stroke draws and its picture; None: not usable; a str: why not."""
         from ..picture.analyse import analyse_picture
         from ..picture.router import clearance_of_move, draw_route, make_plan, same_numbered
@@ -514,7 +527,7 @@ class WebGame:
                 if {shape.x, shape.y} == {s, t} and same_numbered(apply_move(p, m, check=False), sa.position):
                     move = m
                     break
-        if move is None or sa is None:
+        if move is None or sa is None or drawn is None:  # (sa is only read off a drawing)
             if self.settings.heroic:
                 return (
                     "the stroke touches or crosses a curve or a spot (heroic mode keeps the curve as drawn)"
@@ -539,12 +552,12 @@ class WebGame:
             return move, smooth.picture
         return move, None
 
-    def _commit_human(self, move: Move, pic) -> dict:
+    def _commit_human(self, move: Move, pic: Picture | None) -> dict[str, Any]:
         if pic is None:
             return self._ladder(move, None)
         return self._play(move, HUMAN, pic, "stroke")
 
-    def _ladder(self, move: Move, start: str | None) -> dict:
+    def _ladder(self, move: Move, start: str | None) -> dict[str, Any]:
         """Draw a person's move, climbing the rungs the person's boxes allow (from ``start``, by hand)."""
         from ..errors import NoRoom
         from ..picture.room import draw
@@ -566,7 +579,7 @@ class WebGame:
             return self._refuse(f"{words} cannot be drawn: {e}", offered)
         return self._play(move, HUMAN, result.picture, result.drawn_by)
 
-    def rung(self, name: str) -> dict:
+    def rung(self, name: str) -> dict[str, Any]:
         """A rung pressed by hand: the waiting move tried again from it; else A, R or Z on the picture."""
         with self.lock:
             if name not in RUNGS:
@@ -580,7 +593,7 @@ class WebGame:
                 return {"ok": False, "why": "M makes room for a move waiting for it; no move is waiting"}
             return self._rearrange(name)
 
-    def _rearrange(self, name: str) -> dict:
+    def _rearrange(self, name: str) -> dict[str, Any]:
         """A, R or Z (•) by hand: the picture changed, never the position (checked)."""
         from ..picture import analyse, relax
 
@@ -602,7 +615,7 @@ class WebGame:
         return {"ok": True}
 
     # ------------------------------------------------------------------ playing
-    def _play(self, move: Move, by: str, pic, how: str) -> dict:
+    def _play(self, move: Move, by: str, pic: Picture, how: str) -> dict[str, Any]:
         from ..log import move_fields
 
         g = self.game
@@ -661,8 +674,10 @@ class WebGame:
                 ],
             )
 
-    def undo(self) -> dict:
+    def undo(self) -> dict[str, Any]:
         """Take back the last move (and the computer's before it, back to a person's turn)."""
+        from ..log import undo_fields
+
         with self.lock:
             g = self.game
             if g is None or not g.played:
@@ -676,15 +691,7 @@ class WebGame:
             while g.played:
                 step = g.undo()
                 del self.pictures[g.moves_made + 1 :]
-                self._record(
-                    "undo",
-                    g.moves_made + 1,
-                    [
-                        ("player", step.player),
-                        ("position", g.position.canonical()),
-                        ("numbered", numbered_text(g.position)),
-                    ],
-                )
+                self._record("undo", g.moves_made + 1, undo_fields(step.player, g.position))
                 self.say(f"     took back move {g.moves_made + 1} ({step.words})")
                 if self.kind_to_move() in (HUMAN, None) or HUMAN not in self.kinds:
                     break
@@ -692,17 +699,18 @@ class WebGame:
             self.after_change()
             return {"ok": True}
 
-    def new_game(self) -> dict:
+    def new_game(self) -> dict[str, Any]:
         with self.lock:
             if self.remote is not None or self.start is None:
                 return {"ok": False, "why": "over the network the host starts games (start sprouts again)"}
             self.epoch += 1
             self.thinking = None
+            assert self.rules is not None  # the host's game, which has its start
             self._begin(Game(self.start, self.rules, first_to_move=self.first), self.start_picture)
             self.after_change()
             return {"ok": True}
 
-    def save(self) -> dict:
+    def save(self) -> dict[str, Any]:
         with self.lock:
             if self.save_path is None:
                 return {"ok": False, "why": "start with --save FILE.json to keep the game"}
@@ -724,7 +732,7 @@ class WebGame:
         except (OSError, SproutsError) as e:
             self.say(f"     the game could not be saved: {e}")
 
-    def set_settings(self, data: dict) -> dict:
+    def set_settings(self, data: dict[str, Any]) -> dict[str, Any]:
         with self.lock:
             try:
                 self.settings.update(data)
@@ -763,7 +771,7 @@ class WebGame:
             target=self._computer, args=(epoch, g.to_move, kind), daemon=True, name="computer"
         ).start()
 
-    def _player(self, who: int, kind: str):
+    def _player(self, who: int, kind: str) -> Player:
         from ..players import make_player
 
         if who not in self._players:
@@ -865,16 +873,6 @@ class WebGame:
 # ---------------------------------------------------------------------- geometry of a stroke
 
 
-def _winding(poly: np.ndarray, p: np.ndarray) -> int:
-    x = poly[:, 0] - p[0]
-    y = poly[:, 1] - p[1]
-    x2, y2 = np.roll(x, -1), np.roll(y, -1)
-    up = (y <= 0) & (y2 > 0)
-    down = (y > 0) & (y2 <= 0)
-    cross = x * y2 - x2 * y
-    return int(np.sum(up & (cross > 0)) - np.sum(down & (cross < 0)))
-
-
 def _points(raw: object, limit: int = 4000) -> np.ndarray:
     """Points sent by the page as an array (ValueError for anything else)."""
     if not isinstance(raw, list) or len(raw) > limit:
@@ -887,7 +885,7 @@ def _points(raw: object, limit: int = 4000) -> np.ndarray:
     return pts
 
 
-def _stroke_path(pic, s: int, t: int, stroke: np.ndarray) -> np.ndarray:
+def _stroke_path(pic: Picture, s: int, t: int, stroke: np.ndarray) -> np.ndarray:
     """The stroke from spot ``s``'s centre to ``t``'s, outside their discs, points at least 3 px apart."""
     a, b = pic.spots[s], pic.spots[t]
     ra, rb = float(pic.sizes[s]) + 1.0, float(pic.sizes[t]) + 1.0
@@ -901,7 +899,9 @@ def _stroke_path(pic, s: int, t: int, stroke: np.ndarray) -> np.ndarray:
     return np.array(keep, dtype=float)
 
 
-def _straight_picture(pic, s: int, t: int, path: np.ndarray, player: int, size: float):
+def _straight_picture(
+    pic: Picture, s: int, t: int, path: np.ndarray, player: int, size: float
+) -> Picture | None:
     """The picture with the stroke as a curve of straight pieces and the new spot halfway (heroic mode)."""
     from ..picture.fit import cut_at
     from ..picture.model import Curve
@@ -948,7 +948,7 @@ def find_move(p: Position, target: Position, words: str) -> Move | None:
     return None
 
 
-def live_key(p: Position):
+def live_key(p: Position) -> tuple[Any, ...]:
     """``numbered_key`` of the position without its dead boundaries: the same position for play.
 
     A boundary all of whose spots are dead takes no part in any move, and the engine

@@ -14,12 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from typing import TYPE_CHECKING
 
 from ..errors import NetError
 from .net_messages import new_secret, parse_code, room_code
 from .net_protocol import Protocol, View
 from .net_tcp import Channel, dial_and_serve, listen, until_finished, wait_for_guest
 from .web_game import WebGame
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.moves import Move
+    from ..picture.model import Picture
 
 
 class PageView(View):
@@ -130,7 +135,7 @@ class Remote:
     def pending(self) -> bool:
         return self.protocol.pending is not None
 
-    def act_move(self, move, picture) -> str | None:
+    def act_move(self, move: Move, picture: Picture) -> str | None:
         """A person's move drawn on the page: played, its picture kept, sent."""
         why = self.protocol.act_move(move, None, drawn=True)
         if why is None:

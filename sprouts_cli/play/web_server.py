@@ -19,6 +19,8 @@ import hmac
 import json
 import secrets
 import threading
+from collections.abc import Callable
+from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -60,7 +62,9 @@ class BadRequest(Exception):
 class WebServer:
     """The page's server for one game; ``url`` is the address to open (with the token)."""
 
-    def __init__(self, game: WebGame, port: int = 0, host: str = "127.0.0.1", quit_event=None) -> None:
+    def __init__(
+        self, game: WebGame, port: int = 0, host: str = "127.0.0.1", quit_event: threading.Event | None = None
+    ) -> None:
         self.game = game
         self.token = secrets.token_urlsafe(24)
         self.quit = quit_event or threading.Event()
@@ -92,7 +96,7 @@ class WebServer:
             self.thread.join(timeout=5)
 
     # ------------------------------------------------------------------ the checks
-    def check_origin(self, headers, api: bool) -> None:
+    def check_origin(self, headers: Message, api: bool) -> None:
         host = headers.get("Host", "")
         if host not in self.hosts:
             raise BadRequest(HTTPStatus.FORBIDDEN, f"this server answers only for {self.host}:{self.port}")
@@ -108,7 +112,9 @@ class WebServer:
             raise BadRequest(HTTPStatus.FORBIDDEN, "this request does not carry the session's token")
 
     # ------------------------------------------------------------------ the answers
-    def get(self, path: str, query: dict[str, list[str]], headers) -> tuple[HTTPStatus, str, bytes, dict]:
+    def get(
+        self, path: str, query: dict[str, list[str]], headers: Message
+    ) -> tuple[HTTPStatus, str, bytes, dict[str, str]]:
         if path == "/":
             self.check_origin(headers, api=False)
             self.check_token(query.get("t", [""])[0])
@@ -133,12 +139,12 @@ class WebServer:
             return HTTPStatus.OK, "application/json", _json(self.game.state()), {}
         raise BadRequest(HTTPStatus.NOT_FOUND, f"nothing at {path}")
 
-    def post(self, path: str, headers, body: bytes) -> tuple[HTTPStatus, str, bytes, dict]:
+    def post(self, path: str, headers: Message, body: bytes) -> tuple[HTTPStatus, str, bytes, dict[str, str]]:
         self.check_origin(headers, api=True)
         if headers.get("Origin") is None:
             raise BadRequest(HTTPStatus.FORBIDDEN, "a request without its origin")
         self.check_token(headers.get(TOKEN_HEADER))
-        actions = {
+        actions: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "/api/press": lambda d: self.game.press(float(d["x"]), float(d["y"])),
             "/api/move": self.game.move,
             "/api/rung": lambda d: self.game.rung(str(d["rung"])),
@@ -165,7 +171,7 @@ class WebServer:
             ) from None
         return HTTPStatus.OK, "application/json", _json(result), {}
 
-    def _quit(self) -> dict:
+    def _quit(self) -> dict[str, Any]:
         self.quit.set()
         return {"ok": True}
 
@@ -183,7 +189,9 @@ def _handler(server: WebServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # the terminal stays quiet
             return
 
-        def _reply(self, status: HTTPStatus, kind: str, body: bytes, extra: dict | None = None) -> None:
+        def _reply(
+            self, status: HTTPStatus, kind: str, body: bytes, extra: dict[str, str] | None = None
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
@@ -198,7 +206,7 @@ def _handler(server: WebServer) -> type[BaseHTTPRequestHandler]:
         def _error(self, e: BadRequest) -> None:
             self._reply(e.status, "application/json", _json({"ok": False, "why": e.why}))
 
-        def _run(self, fn) -> None:
+        def _run(self, fn: Callable[[], tuple[HTTPStatus, str, bytes, dict[str, str]]]) -> None:
             try:
                 self._reply(*fn())
             except BadRequest as e:

@@ -50,13 +50,14 @@ def read_land(text: str) -> Position:
 
     The solver reads back every land it expands, and the strings are its own (reduced
     forms of one land: no heaps, no blanks, nothing to report), so this trusts them
-    and skips the checks and the column bookkeeping of ``notation.parse_position``:
-    about five times faster, and the same spots in the same order (``tests/test_solve_children.py``
-    compares the two).  Each region is read as written: the notation's reader also turns
-    regions to agree (``engine/drawing.py``).  That changes no game (a move changes the
-    boundaries of one region only), but the children of the two readings can be named
-    by different reduced forms of equal value, so the solver's children are compared with
-    the engine's children of this same reading.
+    and skips the checks and the column bookkeeping of ``notation.parse_position``,
+    which would be most of the cost of reading them; it gives the same spots in the same
+    order (``tests/test_solve_children.py`` compares the two).  Each region is read as
+    written: the notation's reader also turns regions to agree (``engine/drawing.py``).
+    That changes no game (a move changes the boundaries of one region only), but the
+    children of the two readings can be named by different reduced forms of equal
+    value, so the solver's children are compared with the engine's children of this
+    same reading.
     """
     lives: list[int] = []
     regions: list[tuple[tuple[int, ...], ...]] = []

@@ -25,10 +25,16 @@ from typing import Any
 import numpy as np
 
 from ..engine import aot
-from ..engine.position import Position
 from ..errors import OutOfTime, SolveInterrupted
 from .clock import Deadline
-from .nimbers import SMALL_LIVES, Lands, NormalSolver, NormalTable, land_lives, position_parts
+from .nimbers import (
+    SMALL_LIVES,
+    Lands,
+    NormalSolver,
+    NormalTable,
+    PositionQuestions,
+    land_lives,
+)
 
 #: ``pncore``, once loaded (``_load_core``): importing it loads numba.
 core: Any = None
@@ -205,7 +211,7 @@ class State:
         return tuple(sorted(self.text(x) for x in self.members(number)))
 
 
-class CompiledNormalSolver:
+class CompiledNormalSolver(PositionQuestions):
     """``NormalSolver``'s questions answered by the compiled core (same arguments, same answers).
 
     ``table``, ``abort``, ``progress``, ``progress_seconds`` and ``refresh_seconds`` mean
@@ -293,37 +299,7 @@ class CompiledNormalSolver:
             "lands_reduced": st.total(core.T_REDUCED),
         }
 
-    # ================================================================= public
-    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
-        """True when the player to move wins ``position`` (heaps included) in normal play."""
-        lands, k = position_parts(position)
-        with self._deadline.until(deadline):
-            return self.sum_wins(lands, k)
-
-    def nimber(self, position: Position | str, deadline: float | None = None) -> int:
-        """The nimber of a position: the xor of its lands' nimbers and its heaps."""
-        lands, k = position_parts(position)
-        with self._deadline.until(deadline):
-            for land in lands:
-                k ^= self.land_nimber(land)
-        return k
-
-    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
-        """The children (exact canonical forms, sorted) that are losses for the player who gets them."""
-        return [child for child, win in self.child_outcomes(position, deadline) if not win]
-
-    def child_outcomes(
-        self, position: Position | str, deadline: float | None = None
-    ) -> list[tuple[str, bool]]:
-        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
-        p = Position.from_string(position) if isinstance(position, str) else position
-        out = []
-        with self._deadline.until(deadline):
-            for child in sorted(p.children()):
-                lands, k = position_parts(child)
-                out.append((child, self.sum_wins(lands, k)))
-        return out
-
+    # ========================================== public (and those of PositionQuestions)
     def known_nimber(self, land: str) -> int | None:
         """The nimber of a land if it is known (memory or table), without searching."""
         if not self.loaded:

@@ -59,24 +59,21 @@ INF = 1 << 60
 EPSILON = 0.25
 #: The clock (deadline, abort request, progress) is read every this many node visits.
 CLOCK_EVERY = 32
-#: At most this many lands keep their children in memory (least recently used go first).
-#: ``0*12`` (one process): 20,000 forgot lands it needed again; with 100,000 (the moves of
-#: only 20,000 kept) it expands 48,000 lands and takes 63 CPU s instead of ~85, at the
-#: same peak memory (112 MB).
+#: At most this many lands keep their children in memory (least recently used go first):
+#: enough that ``0*12`` does not forget lands it needs again, which would be expanded
+#: again; a land's children without its moves are small (docs/performance.md).
 CHILDREN_CACHE = 100_000
 #: Of those, at most this many keep their listed moves too (the rest list them again when
-#: asked: a list of moves is most of a land's memory, and costs one listing to make again).
-#: With the moves listed in compiled code a listing is cheap: ``0*12`` with 20,000 took
-#: 14.1 CPU s and 75 MB over the kernels' memory, with 2,000 13.2 s and 60 MB, with 500
-#: 12.6 s and 58 MB.
+#: asked): a list of moves is most of a land's memory, and listing them in compiled code
+#: is cheap, so keeping few costs no time and saves memory (docs/performance.md).
 MOVES_CACHE = 1_000
 #: A fresh node's disproof number per life.  A land has about twice as many distinct
-#: children as lives, yet 2 (and a remaining-children estimate with that prior) expanded
-#: 10-50% more lands on the n-spot starts: pricing fresh nodes low makes df-pn look at
-#: more children of a node before going deep, and that finds cheap refutations.
+#: children as lives, yet pricing fresh nodes low makes df-pn look at more children of a
+#: node before going deep, and that finds cheap refutations: 2 (and a remaining-children
+#: estimate with that prior) expands more lands on the n-spot starts.
 DN_PER_LIFE = 1
-#: Lands with at most this many lives get their whole nimber at once, by the mex rule
-#: (measured on the n-spot starts: 5 expands 5-10% fewer lands than 0; 6 to 8 more).
+#: Lands with at most this many lives get their whole nimber at once, by the mex rule:
+#: on the n-spot starts 5 expands fewer lands than 0, and 6 to 8 more.
 SMALL_LIVES = 5
 #: The table of unproved nodes' (pn, dn) is emptied when it grows past this.
 TT_LIMIT = 1_000_000
@@ -116,7 +113,51 @@ def position_parts(position: Position | str) -> tuple[Lands, int]:
     return tuple(reduced_lands(p)), reduce(xor, p.heaps, 0)
 
 
-class NormalSolver:
+class PositionQuestions:
+    """The questions about whole positions, asked the same way of every normal-play solver:
+    a subclass answers for a sum of lands (``sum_wins``) and a land (``land_nimber``)
+    under its clock ``_deadline``."""
+
+    _deadline: Deadline
+
+    def sum_wins(self, lands: Lands, k: int) -> bool:
+        raise NotImplementedError  # pragma: no cover
+
+    def land_nimber(self, land: str) -> int:
+        raise NotImplementedError  # pragma: no cover
+
+    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
+        """True when the player to move wins ``position`` (heaps included) in normal play."""
+        lands, k = position_parts(position)
+        with self._deadline.until(deadline):
+            return self.sum_wins(lands, k)
+
+    def nimber(self, position: Position | str, deadline: float | None = None) -> int:
+        """The nimber of a position: the xor of its lands' nimbers and its heaps."""
+        lands, k = position_parts(position)
+        with self._deadline.until(deadline):
+            for land in lands:
+                k ^= self.land_nimber(land)
+        return k
+
+    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
+        """The children (exact canonical forms, sorted) that are losses for the player who gets them."""
+        return [child for child, win in self.child_outcomes(position, deadline) if not win]
+
+    def child_outcomes(
+        self, position: Position | str, deadline: float | None = None
+    ) -> list[tuple[str, bool]]:
+        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
+        p = Position.from_string(position) if isinstance(position, str) else position
+        out = []
+        with self._deadline.until(deadline):
+            for child in sorted(p.children()):
+                lands, k = position_parts(child)
+                out.append((child, self.sum_wins(lands, k)))
+        return out
+
+
+class NormalSolver(PositionQuestions):
     """Exact normal-play solver: ``outcome``, ``nimber``, ``winning_moves`` of any position.
 
     ``table`` (a ``store.Table``, any ``NormalTable``, or None) is read for what earlier
@@ -174,37 +215,7 @@ class NormalSolver:
         self._last_refresh = time.monotonic()
         self.stats = {"positions_solved": 0, "table_hits": 0, "lands_expanded": 0, "nodes": 0}
 
-    # ================================================================= public
-    def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
-        """True when the player to move wins ``position`` (heaps included) in normal play."""
-        lands, k = position_parts(position)
-        with self._deadline.until(deadline):
-            return self.sum_wins(lands, k)
-
-    def nimber(self, position: Position | str, deadline: float | None = None) -> int:
-        """The nimber of a position: the xor of its lands' nimbers and its heaps."""
-        lands, k = position_parts(position)
-        with self._deadline.until(deadline):
-            for land in lands:
-                k ^= self.land_nimber(land)
-        return k
-
-    def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
-        """The children (exact canonical forms, sorted) that are losses for the player who gets them."""
-        return [child for child, win in self.child_outcomes(position, deadline) if not win]
-
-    def child_outcomes(
-        self, position: Position | str, deadline: float | None = None
-    ) -> list[tuple[str, bool]]:
-        """Every distinct child (exact canonical form, sorted) and whether its player to move wins."""
-        p = Position.from_string(position) if isinstance(position, str) else position
-        out = []
-        with self._deadline.until(deadline):
-            for child in sorted(p.children()):
-                lands, k = position_parts(child)
-                out.append((child, self.sum_wins(lands, k)))
-        return out
-
+    # ========================================== public (and those of PositionQuestions)
     def known_nimber(self, land: str) -> int | None:
         """The nimber of a land if it is known (memory or table), without searching."""
         return self._known_nimber(self._land_number(land))

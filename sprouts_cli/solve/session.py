@@ -252,8 +252,8 @@ class Session:
             return True  # no move: in misère play the player to move wins
         # As in normal play (``_root_wins``): the first worker searches the whole position
         # (df-pn, as one process would), the others prove its children one by one from the
-        # other end.  Proving the children in turn alone, as before, took 7 times the CPU of
-        # one process on 0*11 (a win found only when its losing child's turn came).
+        # other end.  Proving the children in turn alone would find a win only when its
+        # losing child's turn came, and costs many times one process's CPU.
         asked: list[Question] = [("misere", p.canonical())] + [("misere", c) for c in reversed(children)]
         answers = self._ask(asked, decides=_root_or_children_decide(len(children)))
         if 0 in answers:

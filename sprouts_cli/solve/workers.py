@@ -99,8 +99,9 @@ def ctrl_c_held() -> Iterator[None]:
     """Keep a Ctrl-C that arrives inside the block and raise it when the block ends.
 
     numba compiles and loads code in C: a ``KeyboardInterrupt`` raised there is printed
-    and dropped, so a Ctrl-C during the first compile after an install was lost and the
-    solve went on.  Outside the main thread (where handlers cannot be set) it does nothing.
+    and dropped, so without this a Ctrl-C during a compile (the first run after an
+    install) would be lost and the solve would go on.  Outside the main thread (where
+    handlers cannot be set) it does nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield

@@ -319,37 +319,7 @@ def test_right_imported_facts_become_proved_ones(tmp_path: Path) -> None:
         assert {land for land, _, _ in table.normal_items()} >= {"0*3", "0*2"}
 
 
-# ------------------------------------------------------------------ small confusions
-def test_render_of_a_string_prints_no_progress_when_not_on_a_terminal(tmp_path: Path) -> None:
-    r = run("render", "0*2", "-o", str(tmp_path / "x.svg"), "--jobs", "1")
-    assert r.exit_code == 0, r.output
-    assert "layouts drawn" not in r.stderr
-
-
-def test_moves_left_are_said_in_words_that_fit() -> None:
-    from sprouts_cli.play.human import moves_left
-
-    assert moves_left(1, 1) == "1 move left"
-    assert moves_left(3, 3) == "exactly 3 moves left"
-    assert moves_left(0, 0) == "no move left"
-    assert moves_left(4, 6) == "4 to 6 moves left"
-
-
-def test_a_player_that_thinks_at_once_is_not_said_to_think_for_seconds() -> None:
-    args = ["play", "--spots", "2", "--first", "human", "--second", "random", "--seed", "1", "--jobs", "1"]
-    r = CliRunner().invoke(main, args, input="1\nquit\n", catch_exceptions=False)
-    assert r.exit_code == 0, r.output
-    assert "is thinking…" in r.output and "is thinking (" not in r.output
-
-
-def test_bounds_of_a_saved_game_count_spots_the_same_way_for_the_whole_and_its_parts() -> None:
-    r = run("bounds", str(POSITIONS / "game-12-spots.json"), "--json", "--time", "1")
-    assert r.exit_code == 0, r.output
-    report = json.loads(r.stdout)
-    assert report["spots"] == sum(part["spots"] for part in report["parts"])
-    assert report["lives"] == sum(part["lives"] for part in report["parts"])
-
-
+# ------------------------------------------------------------------ drawability
 @pytest.mark.parametrize("text", ["ABCD|ACBD", "1abab"])
 def test_a_string_no_drawing_has_is_refused_by_every_command_alike(text: str, tmp_path: Path) -> None:
     lines = set()
