@@ -11,6 +11,12 @@ give a projected time (a rough guide: the growth is not truly steady).
     python benchmarks/bench_dots.py --time-limit 1800      # the 30-minute goal for 4x4
     python benchmarks/bench_dots.py --boards 4x5 --time-limit 600   # the moonshot
     python benchmarks/bench_dots.py --boards 4x4 --table-bits 28    # a 4 GB table
+    python benchmarks/bench_dots.py --boards 3x4 --compare 16 19 22 26   # the default against these
+
+``--compare BITS…`` runs each board and rule with the default table (sized from the
+board and the free memory: ``default_table_bits``) and with each table size given,
+and prints one table of them: CPU and wall seconds, nodes, the memory the process
+holds at the end, and each run's CPU against the best of its board and rule.
 
 The recorded figures are in ``docs/performance.md`` ("Dots-and-Boxes").
 """
@@ -23,12 +29,16 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sprouts_cli.dots import Board, DotsPosition, OutOfTime, Solver
+from sprouts_cli.dots.solver import default_table_bits, table_bytes
+from sprouts_cli.memory import free_memory
 
 
-def run(board: Board, must: bool, limit: float, bits: int) -> dict:
+def run(board: Board, must: bool, limit: float, bits: int | None) -> dict:
     solver = Solver(board, must, table_bits=bits)
     solver.value(DotsPosition(board, board.full & ~1))  # one line left: compiles (or loads) the kernels
     solver.nodes = 0
@@ -50,7 +60,41 @@ def run(board: Board, must: bool, limit: float, bits: int) -> dict:
         "nodes": solver.nodes,
         "bits": solver.table_bits,
         "steps": list(solver.steps),
+        "touched": int(np.count_nonzero(solver.table[0::2])),
     }
+
+
+def compare(args: argparse.Namespace) -> int:
+    """The default table against the sizes of ``--compare``, board by board and rule by rule."""
+    free = free_memory()
+    print(
+        f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run; "
+        f"free memory {free / 2**30:.1f} GB"
+    )
+    print(
+        f"{'board':<6} {'rule':<14} {'table':<16} {'value':>12} {'wall s':>8} {'cpu s':>8} "
+        f"{'nodes':>13} {'entries used':>13} {'x best':>7}"
+    )
+    for name in args.boards:
+        board = Board.parse(name)
+        default = default_table_bits(board, free)
+        sizes: list[int | None] = [None, *(b for b in args.compare if b != default)]
+        for rule in args.rules:
+            rows = []
+            for bits in sizes:
+                r = run(board, rule == "must-complete", args.time_limit, bits)
+                rows.append(r)
+            best = min(r["cpu"] for r in rows if r["done"]) if any(r["done"] for r in rows) else None
+            for bits, r in zip(sizes, rows, strict=True):
+                label = f"2**{r['bits']} " + ("default" if bits is None else "given")
+                ratio = f"{r['cpu'] / best:7.2f}" if best and r["done"] else f"{'-':>7}"
+                print(
+                    f"{name:<6} {rule:<14} {label:<16} {r['value']!s:>12} {r['wall']:8.2f} {r['cpu']:8.2f} "
+                    f"{r['nodes']:13,d} {r['touched']:13,d} {ratio}",
+                    flush=True,
+                )
+            print(f"{'':<6} {'':<14} (2**{default}: {table_bytes(default) / 2**20:,.0f} MB)", flush=True)
+    return 0
 
 
 def main() -> int:
@@ -66,7 +110,16 @@ def main() -> int:
     parser.add_argument(
         "--steps", action="store_true", help="a line per null-window search of MTD(f): its answer and cost"
     )
+    parser.add_argument(
+        "--compare",
+        type=int,
+        nargs="+",
+        metavar="BITS",
+        help="the default table against tables of 2**BITS entries: one table of every run",
+    )
     args = parser.parse_args()
+    if args.compare:
+        return compare(args)
     print(
         f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run, "
         f"table 2**{args.table_bits or 'auto'}"
