@@ -29,6 +29,7 @@ from .errors import SproutsError
 from .log import ReplayedGame, bounds_of
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .engine.moves import Move
     from .picture.model import Picture
     from .play.drawing import Drawer
 
@@ -73,7 +74,6 @@ def draw_frames(
     position is drawn afresh instead (Z and its polish: clean frames, but the spots
     move from frame to frame), checked the same way.
     """
-    from .engine.naming import moves_from_words, parse_words
     from .play.drawing import Drawer
     from .play.game import Game, PlayError
 
@@ -92,16 +92,38 @@ def draw_frames(
         for i, s in enumerate(steps[1:], start=1):
             if progress:
                 progress(i, len(steps))
-            before = play.position
-            fits = moves_from_words(before, parse_words(s.text))
-            want = numbered_key(s.position)  # the recorded position, or its mirror image
-            move = next(m for m in fits if numbered_key(apply_move(before, m, check=False)) == want)
+            move = move_again(play.position, s.text, s.position)
+            if move is None:
+                raise SproutsError(
+                    f"the game cannot be drawn: move {s.move} '{s.text}' is not found again in the game"
+                )
             play.play(move, s.by or "", s.text)
             drawer.draw(play)
             pictures.append(_drawn(drawer))
-    except (PlayError, StopIteration) as e:
-        raise SproutsError(f"the game cannot be drawn: {e or 'a move is not found again'}") from None
+    except PlayError as e:
+        raise SproutsError(f"the game cannot be drawn: {e}") from None
     return pictures
+
+
+def move_again(before: Position, words: str, after: Position) -> Move | None:
+    """The move of ``words`` from ``before`` that gives ``after``, the position the log's replay
+    reached: the very position first, else its mirror image; None if no move gives either.
+
+    The replay keeps the position as the move gives it, so following its positions exactly
+    keeps the drawing's game the replay's, move after move.  A mirror image alone is not
+    enough: two moves may give mirror images of each other (a loop with the other
+    boundaries inside or outside it), and the next move's words name the replay's one.
+    """
+    from .engine.naming import moves_from_words, parse_words
+
+    fits = moves_from_words(before, parse_words(words))
+    results = [(m, apply_move(before, m, check=False)) for m in fits]
+    for mirror in (False, True):
+        want = numbered_key(after, mirror)
+        for m, got in results:
+            if numbered_key(got, mirror) == want:
+                return m
+    return None
 
 
 def _fresh_frames(
