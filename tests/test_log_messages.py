@@ -84,12 +84,14 @@ def test_a_truncated_log_is_drawn_up_to_where_it_stops(game_log: Path, tmp_path:
     i = next(k for k, line in enumerate(lines) if line.startswith("move 3 ;"))
     cut = tmp_path / "cut.log"
     cut.write_text("".join(lines[:i]) + lines[i][:25], encoding="utf-8")
-    page, pictures = tmp_path / "cut.html", tmp_path / "svg"
+    page, pictures, gif = tmp_path / "cut.html", tmp_path / "svg", tmp_path / "cut.gif"
     pictures.mkdir()
-    r = run("replay", str(cut), "--html", str(page), "--svg", str(pictures), "--area", "300x200")
+    r = run("replay", str(cut), "--html", str(page), "--svg", str(pictures), "--gif", str(gif),
+            "--area", "300x200")  # fmt: skip
     assert r.exit_code == 2, r.output
     where = f"the log stops at line {i + 1}, after move 2 of game 1"
     assert f"wrote {page} (3 positions; {where})" in r.output
+    assert f"wrote {gif} (3 frames; {where})" in r.output and gif.read_bytes().startswith(b"GIF8")
     assert where in r.output.split("wrote 3 pictures")[1]
     last = r.output.strip().splitlines()[-1]
     assert last.startswith(f"error: {cut}: line {i + 1}: the last line is truncated")
