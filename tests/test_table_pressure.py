@@ -12,6 +12,7 @@ as CI may, no directory is read-only); a real read-only directory is tried when 
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import subprocess
@@ -175,3 +176,20 @@ def test_a_read_only_directory_is_named(tmp_path: Path) -> None:
         assert not list(closed.iterdir())
     finally:
         closed.chmod(0o755)
+
+
+def test_an_export_onto_a_full_disk_leaves_the_old_file(tmp_path: Path, monkeypatch) -> None:
+    path, out = tmp_path / "t.sqlite", tmp_path / "facts.spr"
+    assert CliRunner().invoke(main, ["solve", "0*4", "--db", str(path), "--export", str(out)]).exit_code == 0
+    old = out.read_bytes()
+    write_text = Path.write_text
+
+    def half_then_full(self: Path, text: str, *args: object, **kwargs: object) -> int:
+        write_text(self, text[: len(text) // 2], *args, **kwargs)  # type: ignore[arg-type]
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_text", half_then_full)
+    r = CliRunner().invoke(main, ["solve", "--db", str(path), "--export", str(out)])
+    assert r.exit_code == 2
+    assert one_line_error(r.output) == f"error: {out}: cannot write ({os.strerror(errno.ENOSPC)})"
+    assert out.read_bytes() == old and sorted(p.name for p in tmp_path.iterdir()) == ["facts.spr", "t.sqlite"]
