@@ -14,9 +14,10 @@ give a projected time (a rough guide: the growth is not truly steady).
     python benchmarks/bench_dots.py --boards 3x4 --compare 16 19 22 26   # the default against these
 
 ``--compare BITS…`` runs each board and rule with the default table (sized from the
-board and the free memory: ``default_table_bits``) and with each table size given,
-and prints one table of them: CPU and wall seconds, nodes, the memory the process
-holds at the end, and each run's CPU against the best of its board and rule.
+board and the free memory: ``default_table_bits``) and then with each table size
+given, and prints one table of them: wall and CPU seconds, nodes, the table's entries
+used, each run's CPU time against the default's, and the best run of each board and
+rule with the default's CPU time against it.
 
 The recorded figures are in ``docs/performance.md`` ("Dots-and-Boxes").
 """
@@ -65,7 +66,12 @@ def run(board: Board, must: bool, limit: float, bits: int | None) -> dict:
 
 
 def compare(args: argparse.Namespace) -> int:
-    """The default table against the sizes of ``--compare``, board by board and rule by rule."""
+    """The default table against the sizes of ``--compare``, board by board and rule by rule.
+
+    The default runs first; each row is printed as its run ends, with its CPU time
+    against the default's, and each board and rule ends with the best run and the
+    default's CPU time against it.
+    """
     free = free_memory()
     print(
         f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run; "
@@ -73,7 +79,7 @@ def compare(args: argparse.Namespace) -> int:
     )
     print(
         f"{'board':<6} {'rule':<14} {'table':<16} {'value':>12} {'wall s':>8} {'cpu s':>8} "
-        f"{'nodes':>13} {'entries used':>13} {'x best':>7}"
+        f"{'nodes':>13} {'entries used':>13} {'/ default':>9}"
     )
     for name in args.boards:
         board = Board.parse(name)
@@ -84,16 +90,23 @@ def compare(args: argparse.Namespace) -> int:
             for bits in sizes:
                 r = run(board, rule == "must-complete", args.time_limit, bits)
                 rows.append(r)
-            best = min(r["cpu"] for r in rows if r["done"]) if any(r["done"] for r in rows) else None
-            for bits, r in zip(sizes, rows, strict=True):
+                base = rows[0]
                 label = f"2**{r['bits']} " + ("default" if bits is None else "given")
-                ratio = f"{r['cpu'] / best:7.2f}" if best and r["done"] else f"{'-':>7}"
+                ratio = f"{r['cpu'] / base['cpu']:9.2f}" if r["done"] and base["done"] else f"{'-':>9}"
                 print(
                     f"{name:<6} {rule:<14} {label:<16} {r['value']!s:>12} {r['wall']:8.2f} {r['cpu']:8.2f} "
                     f"{r['nodes']:13,d} {r['touched']:13,d} {ratio}",
                     flush=True,
                 )
-            print(f"{'':<6} {'':<14} (2**{default}: {table_bytes(default) / 2**20:,.0f} MB)", flush=True)
+            finished = [r for r in rows if r["done"]]
+            if finished and rows[0]["done"]:
+                best = min(finished, key=lambda r: r["cpu"])
+                print(
+                    f"{'':<6} {rule:<14} best 2**{best['bits']}; the default (2**{default}, "
+                    f"{table_bytes(default) / 2**20:,.0f} MB) takes x{rows[0]['cpu'] / best['cpu']:.2f} "
+                    "its CPU time",
+                    flush=True,
+                )
     return 0
 
 

@@ -150,3 +150,22 @@ def test_dots_solve_prints_no_status_into_a_pipe_and_takes_quiet() -> None:
     for args in (("3x3",), ("3x3", "-q"), ("3x3", "--quiet", "--json")):
         r = run("dots", "solve", *args)
         assert r.exit_code == 0 and "solving" not in r.output and "-3" in r.output
+
+
+def test_the_benchmark_compares_the_default_with_given_sizes(capsys, monkeypatch) -> None:
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_dots.py"
+    spec = importlib.util.spec_from_file_location("bench_dots", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(
+        sys, "argv", ["bench_dots.py", "--boards", "2x2", "--rules", "free", "--compare", "8", "16"]
+    )
+    assert bench.main() == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [r.split()[2:4] for r in rows[2:4]] == [["2**16", "default"], ["2**8", "given"]]
+    assert all(r.split()[4] == "2" for r in rows[2:4])  # 2x2 is worth +2 with either table
+    assert rows[4].split()[:2] == ["free", "best"] and "the default (2**16, 1 MB)" in rows[4]
