@@ -11,6 +11,13 @@ give a projected time (a rough guide: the growth is not truly steady).
     python benchmarks/bench_dots.py --time-limit 1800      # the 30-minute goal for 4x4
     python benchmarks/bench_dots.py --boards 4x5 --time-limit 600   # the moonshot
     python benchmarks/bench_dots.py --boards 4x4 --table-bits 28    # a 4 GB table
+    python benchmarks/bench_dots.py --boards 3x4 --compare 16 19 22 26   # the default against these
+
+``--compare BITS…`` runs each board and rule with the default table (sized from the
+board and the free memory: ``default_table_bits``) and then with each table size
+given, and prints one table of them: wall and CPU seconds, nodes, the table's entries
+used, each run's CPU time against the default's, and the best run of each board and
+rule with the default's CPU time against it.
 
 The recorded figures are in ``docs/performance.md`` ("Dots-and-Boxes").
 """
@@ -23,12 +30,16 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sprouts_cli.dots import Board, DotsPosition, OutOfTime, Solver
+from sprouts_cli.dots.solver import default_table_bits, table_bytes
+from sprouts_cli.memory import free_memory
 
 
-def run(board: Board, must: bool, limit: float, bits: int) -> dict:
+def run(board: Board, must: bool, limit: float, bits: int | None) -> dict:
     solver = Solver(board, must, table_bits=bits)
     solver.value(DotsPosition(board, board.full & ~1))  # one line left: compiles (or loads) the kernels
     solver.nodes = 0
@@ -50,7 +61,53 @@ def run(board: Board, must: bool, limit: float, bits: int) -> dict:
         "nodes": solver.nodes,
         "bits": solver.table_bits,
         "steps": list(solver.steps),
+        "touched": int(np.count_nonzero(solver.table[0::2])),
     }
+
+
+def compare(args: argparse.Namespace) -> int:
+    """The default table against the sizes of ``--compare``, board by board and rule by rule.
+
+    The default runs first; each row is printed as its run ends, with its CPU time
+    against the default's, and each board and rule ends with the best run and the
+    default's CPU time against it.
+    """
+    free = free_memory()
+    print(
+        f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run; "
+        f"free memory {free / 2**30:.1f} GB"
+    )
+    print(
+        f"{'board':<6} {'rule':<14} {'table':<16} {'value':>12} {'wall s':>8} {'cpu s':>8} "
+        f"{'nodes':>13} {'entries used':>13} {'/ default':>9}"
+    )
+    for name in args.boards:
+        board = Board.parse(name)
+        default = default_table_bits(board, free)
+        sizes: list[int | None] = [None, *(b for b in args.compare if b != default)]
+        for rule in args.rules:
+            rows = []
+            for bits in sizes:
+                r = run(board, rule == "must-complete", args.time_limit, bits)
+                rows.append(r)
+                base = rows[0]
+                label = f"2**{r['bits']} " + ("default" if bits is None else "given")
+                ratio = f"{r['cpu'] / base['cpu']:9.2f}" if r["done"] and base["done"] else f"{'-':>9}"
+                print(
+                    f"{name:<6} {rule:<14} {label:<16} {r['value']!s:>12} {r['wall']:8.2f} {r['cpu']:8.2f} "
+                    f"{r['nodes']:13,d} {r['touched']:13,d} {ratio}",
+                    flush=True,
+                )
+            finished = [r for r in rows if r["done"]]
+            if finished and rows[0]["done"]:
+                best = min(finished, key=lambda r: r["cpu"])
+                print(
+                    f"{'':<6} {rule:<14} best 2**{best['bits']}; the default (2**{default}, "
+                    f"{table_bytes(default) / 2**20:,.0f} MB) takes x{rows[0]['cpu'] / best['cpu']:.2f} "
+                    "its CPU time",
+                    flush=True,
+                )
+    return 0
 
 
 def main() -> int:
@@ -66,7 +123,16 @@ def main() -> int:
     parser.add_argument(
         "--steps", action="store_true", help="a line per null-window search of MTD(f): its answer and cost"
     )
+    parser.add_argument(
+        "--compare",
+        type=int,
+        nargs="+",
+        metavar="BITS",
+        help="the default table against tables of 2**BITS entries: one table of every run",
+    )
     args = parser.parse_args()
+    if args.compare:
+        return compare(args)
     print(
         f"Dots-and-Boxes, empty boards, one core, {args.time_limit:g} s at most per run, "
         f"table 2**{args.table_bits or 'auto'}"

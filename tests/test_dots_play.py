@@ -121,7 +121,16 @@ def test_cli_solve_text_json_and_stdin() -> None:
     r = run("dots", "solve", "-", "--json", "--must-complete", input="2x3\n# a comment\n1x1:1110\n")
     objs = [json.loads(line) for line in r.output.splitlines()]
     assert [o["value"] for o in objs] == [-2, 1]
-    assert set(objs[0]) == {"input", "position", "rule", "value", "best_moves", "seconds", "nodes"}
+    assert set(objs[0]) == {
+        "input",
+        "position",
+        "rule",
+        "value",
+        "best_moves",
+        "seconds",
+        "nodes",
+        "table_bits",
+    }
     assert objs[0]["rule"] == "must-complete" and objs[0]["best_moves"] is None
     r = run("dots", "solve", "1x1:1110", "--json", "--moves")
     assert json.loads(r.output)["best_moves"] == ["b1-b2"]
@@ -184,6 +193,7 @@ def test_cli_human_moves_by_dots(tmp_path: Path) -> None:
 def test_cli_table_bits_sets_the_table_and_refuses_bad_sizes() -> None:
     r = run("dots", "solve", "2x3", "--table-bits", "8", "--json")
     assert r.exit_code == 0 and json.loads(r.output)["value"] == -2  # a tiny table, still exact
+    assert json.loads(r.output)["table_bits"] == 8
     for bad in ("3", "33", "x"):
         r = run("dots", "solve", "2x2", "--table-bits", bad)
         assert r.exit_code == 2 and "--table-bits" in r.output and "Traceback" not in r.output
@@ -199,11 +209,11 @@ def test_table_sizes_out_of_range_or_memory_are_limit_errors(monkeypatch: pytest
     with pytest.raises(LimitError, match="2\\*\\*4 to 2\\*\\*32"):
         Solver(Board(2, 2), table_bits=40)
 
-    def no_memory(*args, **kwargs):
-        raise MemoryError
+    def no_memory(size: int):
+        raise OSError(12, "Cannot allocate memory")
 
-    monkeypatch.setattr(dots_solver.np, "empty", no_memory)
+    monkeypatch.setattr(dots_solver, "_zeroed", no_memory)
     with pytest.raises(LimitError, match="does not fit in memory"):
-        Solver(Board(2, 2), table_bits=30)
-    r = run("dots", "solve", "2x2", "--table-bits", "30")
+        Solver(Board(2, 2), table_bits=20)
+    r = run("dots", "solve", "2x2", "--table-bits", "20")
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "does not fit in memory" in r.output

@@ -84,12 +84,14 @@ def test_a_truncated_log_is_drawn_up_to_where_it_stops(game_log: Path, tmp_path:
     i = next(k for k, line in enumerate(lines) if line.startswith("move 3 ;"))
     cut = tmp_path / "cut.log"
     cut.write_text("".join(lines[:i]) + lines[i][:25], encoding="utf-8")
-    page, pictures = tmp_path / "cut.html", tmp_path / "svg"
+    page, pictures, gif = tmp_path / "cut.html", tmp_path / "svg", tmp_path / "cut.gif"
     pictures.mkdir()
-    r = run("replay", str(cut), "--html", str(page), "--svg", str(pictures), "--area", "300x200")
+    r = run("replay", str(cut), "--html", str(page), "--svg", str(pictures), "--gif", str(gif),
+            "--area", "300x200")  # fmt: skip
     assert r.exit_code == 2, r.output
     where = f"the log stops at line {i + 1}, after move 2 of game 1"
     assert f"wrote {page} (3 positions; {where})" in r.output
+    assert f"wrote {gif} (3 frames; {where})" in r.output and gif.read_bytes().startswith(b"GIF8")
     assert where in r.output.split("wrote 3 pictures")[1]
     last = r.output.strip().splitlines()[-1]
     assert last.startswith(f"error: {cut}: line {i + 1}: the last line is truncated")
@@ -97,3 +99,27 @@ def test_a_truncated_log_is_drawn_up_to_where_it_stops(game_log: Path, tmp_path:
     assert text.rstrip().endswith("</html>") and where in text
     assert text.count("<figure") == 3
     assert len(list(pictures.glob("*.svg"))) == 3
+
+
+def test_the_viewer_follows_the_replay_move_by_move(game_log: Path) -> None:
+    """replay --html draws the moves the replay made: at move 8 of this game ('3 → 3', a loop)
+    two moves give mirror images of each other, and only one leads on to move 9 as logged."""
+    from sprouts_cli.engine.moves import apply_move
+    from sprouts_cli.engine.naming import moves_from_words, numbered_key, parse_words
+    from sprouts_cli.errors import SproutsError
+    from sprouts_cli.replay_html import _move_again
+
+    game = replay_log(game_log).games[0]
+    steps = game.line_of_play
+    position = steps[0].position
+    twins = 0
+    for s in steps[1:]:
+        fits = moves_from_words(position, parse_words(s.text))
+        mirrored = {numbered_key(apply_move(position, m, check=False)) for m in fits}
+        twins += len(fits) > 1 and len(mirrored) < len(fits)
+        move = _move_again(position, s.move, s.text, s.position)
+        position = apply_move(position, move, check=False)
+        assert numbered_key(position, mirror=False) == numbered_key(s.position, mirror=False), s.move
+    assert twins  # the case the mirror image alone gets wrong is in this game
+    with pytest.raises(SproutsError):
+        _move_again(steps[0].position, 1, steps[1].text, steps[2].position)

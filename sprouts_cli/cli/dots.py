@@ -6,11 +6,14 @@ people, ``--json`` lines for pipelines); bad input is one red line and exit code
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -55,9 +58,10 @@ def _rule(must_complete: bool) -> str:
     "--table-bits",
     type=click.IntRange(4, 32),
     metavar="N",
-    help="Transposition table of 2**N entries of 16 bytes (default: by board, 2**16 to 2**26; "
-    "more helps big boards: 2**28 is 4 GB).",
+    help="Transposition table of 2**N entries of 16 bytes (default: from the board and the free "
+    "memory, at most a quarter of it: 4x4 gets 2**28, 4 GB, from 16 GB free).",
 )
+@click.option("--quiet", "-q", is_flag=True, help="No status line on stderr while a position is solved.")
 def solve_command(
     positions: tuple[str, ...],
     must_complete: bool,
@@ -65,11 +69,16 @@ def solve_command(
     as_json: bool,
     time_limit: float | None,
     table_bits: int | None,
+    quiet: bool,
 ) -> None:
     """The value of each position: the net number of the boxes not yet taken that the
-    player to move gets with best play.  '-' reads one position per line of stdin."""
+    player to move gets with best play.  '-' reads one position per line of stdin.
+
+    On a terminal, a search that runs past a few seconds shows a status line on
+    stderr (nodes, the bounds proved, the time); --quiet leaves it out."""
     from ..dots import DotsPosition, OutOfTime, Solver
 
+    progress = SolveProgress(err, enabled=err.is_terminal and not quiet)
     reporter = Reporter(as_json)
     solvers: dict[Board, Solver] = {}
     unfinished = 0
@@ -87,7 +96,8 @@ def solve_command(
                 fail(str(e))
         started = time.perf_counter()
         try:
-            result = solver.solve(position, moves=moves, time_limit=time_limit)
+            with progress.watching(solver, position):
+                result = solver.solve(position, moves=moves, time_limit=time_limit)
         except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (procs.Terminated): say what was proved
             _interrupted(e, position, solver.bounds)
         except OutOfTime as e:
@@ -104,6 +114,7 @@ def solve_command(
                         "best_moves": None,
                         "seconds": round(time.perf_counter() - started, 3),
                         "nodes": e.nodes,
+                        "table_bits": solver.table_bits,
                     }
                 )
             else:
@@ -125,6 +136,7 @@ def solve_command(
                     "best_moves": names,
                     "seconds": round(result.seconds, 3),
                     "nodes": result.nodes,
+                    "table_bits": solver.table_bits,
                 }
             )
         else:
@@ -139,6 +151,57 @@ def solve_command(
     reporter.exit()
     if unfinished:
         raise SystemExit(1)
+
+
+class SolveProgress:
+    """A status line on stderr while one position is solved, shown once the search has run
+    ``DELAY`` seconds (a quick answer prints nothing more): nodes searched, the bounds
+    proved so far and the time, read from the solver as its kernel runs."""
+
+    #: seconds of a search before its status line shows
+    DELAY = 3.0
+    #: seconds between two updates of the line
+    EVERY = 0.25
+
+    def __init__(self, console: Any, enabled: bool) -> None:
+        self.console = console
+        self.enabled = enabled
+
+    @contextlib.contextmanager
+    def watching(self, solver: Solver, position: DotsPosition) -> Iterator[None]:
+        if not self.enabled:
+            yield
+            return
+        done = threading.Event()
+        started = time.monotonic()
+        nodes0 = int(solver.stats[0])
+        box: dict[str, Any] = {}
+
+        def line() -> str:
+            lo, hi = solver.bounds or (-position.boxes_left, position.boxes_left)
+            nodes = int(solver.stats[0]) - nodes0
+            return (
+                f"solving {position}: {nodes:,} nodes, the value is in [{lo}, {hi}], "
+                f"{time.monotonic() - started:.0f} s"
+            )
+
+        def watch() -> None:
+            if done.wait(self.DELAY):
+                return
+            status = box["status"] = self.console.status(line(), spinner="dots")
+            status.start()
+            while not done.wait(self.EVERY):
+                status.update(line())
+
+        watcher = threading.Thread(target=watch, name="dots-progress", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+            if "status" in box:
+                box["status"].stop()  # transient: its line is erased before the result is printed
 
 
 def _interrupted(error: KeyboardInterrupt, position: DotsPosition, bounds: tuple[int, int] | None) -> None:

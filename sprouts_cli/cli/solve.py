@@ -176,7 +176,9 @@ def solve_command(
             _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json, backend)
         if export is not None:
             _export(export, table, misere)
-    except (TableError, WorkerError) as e:  # a damaged table, or a worker that failed on one
+        if table is not None:
+            table.close()  # the last facts committed here: a full disk then is said too
+    except (TableError, WorkerError) as e:  # a damaged table, a full disk, a worker that failed
         fail(str(e))
     finally:
         if table is not None:

@@ -500,7 +500,9 @@ def settle(mask, must, full, line_boxes, box_lines, line_bits, dims, bufs):
 
 #: entries per bucket of the transposition table (the table size is a multiple of it)
 BUCKET = 4
-#: int64 words per entry: the canonical line set, then bounds, best line and search size packed
+#: int64 words per entry: the canonical line set complemented (``~key``: a word 0 is an empty
+#: entry, as no line set is -1, so a table of zeros is empty), then bounds, best line and
+#: search size packed
 WORDS = 2
 
 
@@ -514,8 +516,9 @@ def _slot(tt, key):
 def probe(tt, key):
     """The table entry holding ``key``, or -1."""
     slot = _slot(tt, key)
+    stored = ~key
     for i in range(slot, slot + BUCKET):
-        if tt[2 * i] == key:
+        if tt[2 * i] == stored:
             return i
     return -1
 
@@ -540,8 +543,8 @@ def _entry_work(tt, i):
 
 @kernel
 def store(tt, i, key, lo, hi, move, work):
-    """Write entry i: the key, then the bounds, best line and search size in one word."""
-    tt[2 * i] = key
+    """Write entry i: the key (complemented), then the bounds, best line and search size in one word."""
+    tt[2 * i] = ~key
     tt[2 * i + 1] = (lo + 128) | ((hi + 128) << 8) | ((move + 1) << 16) | (work << 24)
 
 

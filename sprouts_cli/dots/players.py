@@ -9,6 +9,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..errors import OutOfTime
+from ..memory import free_memory
 from .board import DotsPosition
 from .game import DotsGame
 from .solver import Solver, default_table_bits
@@ -85,7 +86,7 @@ class PerfectPlayer(DotsPlayer):
     def solver(self, game: DotsGame) -> Solver:
         key = (game.board, game.must_complete)
         if key not in self.solvers:
-            bits = min(24, default_table_bits(game.board))  # at most 192 MB for a player
+            bits = min(24, default_table_bits(game.board, free_memory()))  # at most 256 MB for a player
             self.solvers[key] = Solver(game.board, game.must_complete, table_bits=bits)
         return self.solvers[key]
 

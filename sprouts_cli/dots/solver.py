@@ -27,7 +27,9 @@ pruning) is the reference the tests compare it with.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import mmap
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -36,6 +38,7 @@ from types import ModuleType
 
 import numpy as np
 
+from .. import memory
 from ..errors import LimitError, OutOfTime
 from ..procs import run_stoppable
 from . import _kernels
@@ -164,11 +167,28 @@ class Result:
 ENTRY_BYTES = 8 * _kernels.WORDS
 #: the table sizes allowed, as powers of two (16 entries to 2**32, 64 GB)
 TABLE_BITS = (4, 32)
+#: the default table is never smaller than this (2**16 entries: 1 MB)
+DEFAULT_LEAST_BITS = 16
+#: the default table is 2**(lines - BOARD_LINES_OVER) entries at most: the search is fastest
+#: with a table some 5 to 20 times the entries it fills, and a larger one only costs the pages
+#: it touches (``bench_dots.py --compare``)
+BOARD_LINES_OVER = 9
+#: the share of the free memory the default table may take (the rest: the process, the others)
+MEMORY_SHARE = 0.25
 
 
-def default_table_bits(board: Board) -> int:
-    """2**(lines - 5) entries, between 2**16 (1 MB) and 2**26 (1 GB)."""
-    return min(26, max(16, board.num_lines - 5))
+def default_table_bits(board: Board, free_memory: int) -> int:
+    """The table's default size, as a power of two: grown with the board (2**(lines - 9)
+    entries) while it fits in a quarter of ``free_memory`` (bytes), never below 2**16.
+
+    The search slows down as the table fills (positions searched again), and a table
+    much larger than the search needs costs the pages it touches; so 3x3 gets 2**16
+    entries (1 MB), 3x4 2**22 (64 MB), and 4x4 as much as a quarter of the free memory
+    holds, up to 2**31 (2**28, 4 GB, from 16 GB free).
+    """
+    by_board = board.num_lines - BOARD_LINES_OVER
+    by_memory = (int(free_memory * MEMORY_SHARE) // ENTRY_BYTES).bit_length() - 1
+    return max(DEFAULT_LEAST_BITS, min(by_board, by_memory, TABLE_BITS[1]))
 
 
 def table_bytes(bits: int) -> int:
@@ -176,27 +196,45 @@ def table_bytes(bits: int) -> int:
     return ENTRY_BYTES << bits
 
 
-def _table(bits: int) -> np.ndarray:
-    """A transposition table of 2**bits entries; ``LimitError`` for a size out of range or memory.
+def _size(size: int) -> str:
+    """A size of memory for people: MB below a GB, else GB."""
+    return f"{size / 2**20:.0f} MB" if size < 2**30 else f"{size / 2**30:.1f} GB"
 
-    ``_kernels.WORDS`` int64 words per entry (key -1: empty), starting on a 64-byte
-    boundary so that each bucket of ``_kernels.BUCKET`` entries is one cache line.
+
+def _table(bits: int, free_memory: int | None = None) -> np.ndarray:
+    """A transposition table of 2**bits entries, all empty; ``LimitError`` for a size out of
+    range, past ``free_memory`` (bytes, when given), or refused by the system.
+
+    ``_kernels.WORDS`` int64 words per entry, starting on a page boundary so that each
+    bucket of ``_kernels.BUCKET`` entries is one 64-byte cache line.  An entry of zeros is
+    empty (the kernels store the key complemented), so the table is fresh zeroed memory
+    from the system (``_zeroed``): nothing is written to make it, and only the pages the
+    search touches are ever given to the process.
     """
     low, high = TABLE_BITS
     if not isinstance(bits, int) or not low <= bits <= high:
         raise LimitError(f"a table of 2**{bits} entries: the size must be 2**{low} to 2**{high}")
-    words = _kernels.WORDS << bits
-    try:
-        raw = np.empty(words + 8, dtype=np.int64)
-    except MemoryError:
+    if free_memory is not None and table_bytes(bits) > free_memory:
         raise LimitError(
-            f"a table of 2**{bits} entries ({table_bytes(bits) / 2**30:.1f} GB) does not fit in memory"
+            f"a table of 2**{bits} entries ({_size(table_bytes(bits))}) does not fit in memory "
+            f"({_size(free_memory)} free)"
+        )
+    try:
+        return _zeroed(table_bytes(bits))
+    except (MemoryError, OSError, OverflowError):
+        raise LimitError(
+            f"a table of 2**{bits} entries ({_size(table_bytes(bits))}) does not fit in memory"
         ) from None
-    skip = (-raw.ctypes.data % 64) // 8
-    table = raw[skip : skip + words]
-    table[0 :: _kernels.WORDS] = -1
-    table[1 :: _kernels.WORDS] = 0
-    return table
+
+
+def _zeroed(size: int) -> np.ndarray:
+    """``size`` bytes of zeros as int64 words: an anonymous mapping, its pages given by the
+    system as they are first touched, asked to be huge pages (a first touch of a 4 KB page
+    costs tens of microseconds in a virtual machine, and a search touches them at random)."""
+    buf = mmap.mmap(-1, size)
+    with contextlib.suppress(AttributeError, OSError):  # no madvise, or no huge pages here
+        buf.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buf, dtype=np.int64)
 
 
 @dataclass
@@ -204,10 +242,9 @@ class Solver:
     """A solver for one board and rule, keeping its transposition table between questions.
 
     ``table_bits`` sets the table to 2**bits entries of 16 bytes (``TABLE_BITS`` is the
-    range allowed; ``LimitError`` out of it or when the memory is not there); by default
-    it grows with the board (``default_table_bits``), as the search depends on it once
-    the table is full: the empty 3x4 board under the must-complete rule takes 5.5
-    million nodes with 2**20 entries and 4.1 million with 2**24.  ``pure`` runs
+    range allowed; ``LimitError`` out of it or past the free memory); by default it is
+    sized from the board and the free memory (``default_table_bits``), as the search
+    depends on it once the table is full.  ``pure`` runs
     the plain-Python copy of the kernels instead of the compiled one.  ``etc_min``:
     the fewest lines left at which a node looks its children up in the table first
     (enhanced transposition cut-off).
@@ -226,9 +263,10 @@ class Solver:
 
     def __post_init__(self) -> None:
         self.geometry = Geometry.of(self.board)
+        free = memory.free_memory()
         if self.table_bits is None:
-            self.table_bits = default_table_bits(self.board)
-        self.table = _table(self.table_bits)
+            self.table_bits = default_table_bits(self.board, free)
+        self.table = _table(self.table_bits, free)
         self.stats = np.zeros(4 + 64, dtype=np.int64)
         rows, width = self.board.num_lines + 1, self.board.num_lines + 1
         self.work = np.zeros((4, rows, width), dtype=np.int64)

@@ -176,9 +176,28 @@ class Table:
             self._db.execute("PRAGMA synchronous = NORMAL")
             self._setup()
         except sqlite3.DatabaseError as e:
-            raise TableError(f"{self.path}: not a usable table of solved positions ({e})") from e
+            raise self._open_error(e) from e
         except OSError as e:
             raise TableError(f"{self.path}: cannot open the table ({e.strerror or e})") from e
+
+    def _open_error(self, e: sqlite3.DatabaseError) -> TableError:
+        """What went wrong as the table was opened: a file or directory it may not write
+        (SQLite makes its ``-wal`` and ``-shm`` files beside the table), a full disk, or a
+        file that is not a table."""
+        text = str(e)
+        if self.path.is_dir():
+            return TableError(f"{self.path}: a directory, not a table of solved positions")
+        if "unable to open" in text or "readonly" in text:
+            parent = self.path.parent
+            where = (
+                f"the directory {str(parent)!r} is read-only"
+                if not os.access(parent, os.W_OK)
+                else "the table and its directory must be writable"
+            )
+            return TableError(f"{self.path}: cannot write the table: {where} ({e})")
+        if "full" in text:
+            return TableError(f"{self.path}: cannot write the table ({e})")
+        return TableError(f"{self.path}: not a usable table of solved positions ({e})")
 
     # ------------------------------------------------------------------ setup
     def _check_ours(self) -> None:
@@ -240,11 +259,14 @@ class Table:
             raise TableError(f"{self.path}: the table stayed locked by another process")
         try:
             yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        else:
             self._db.execute("COMMIT")
+        except BaseException:
+            # SQLite may have rolled back already (a full disk, a file it could not grow):
+            # the error that stopped the transaction is the one to report, not the rollback's
+            if self._db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            raise
 
     def rekey(self) -> int:
         """Re-key every land by the current reduced form (after the form changed); returns the count."""

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..errors import WorkerError
+from ..errors import TableError, WorkerError
 
 #: A question for a worker: ("normal", lands, heap) or ("misere", position text).
 Question = tuple[Any, ...]
@@ -184,9 +184,15 @@ def _serve(db_path: str, use_imports: bool) -> None:
                 kind = "done"
             except SolveAborted:
                 kind, answer = "stopped", None
+            except TableError as e:  # a full disk, a file it may not write: said as it is
+                kind, answer = "table-error", str(e)
             except Exception as e:  # reported to the main process, which raises it
                 kind, answer = "error", f"{type(e).__name__}: {e}"
-            table.flush()
+            if kind != "table-error":
+                try:
+                    table.flush()
+                except TableError as e:
+                    kind, answer = "table-error", str(e)
             _send(out, (kind, tid, answer, _stats(normal, misere, table)))
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # commit what was proved, uninterrupted
@@ -380,6 +386,8 @@ class WorkerPool:
                     w.task = None
                     if kind == "error":
                         raise WorkerError(f"worker {w.wid} failed on question {index + 1}: {result}")
+                    if kind == "table-error":  # the table could not be written: one line, as the main's own
+                        raise TableError(str(result))
                     if kind == "done":
                         answers[index] = bool(result)
                         if decides is not None and decides(index, bool(result)) and not stopping:
