@@ -22,9 +22,11 @@ A signal's Python handler runs wherever the interpreter next checks for signals,
 that may be Python code that numba's compiled code calls back (it unpickles the
 constants it boxes, compiles, types its arguments).  An exception raised there does
 not come out as itself: the dispatcher returns a result with the exception set, and
-Python reports a ``SystemError`` with a long traceback.  So every handler here is
-*deferred while inside numba* (``deferred_in_compiled``): the signal is kept and
-delivered again a moment later, until it lands in the project's own code.  A kernel
+Python reports a ``SystemError`` with a long traceback.  The same holds inside an
+import: a compiled module's initialisation reports what its Python callbacks raise as
+an ``ImportError``.  So every handler here is *deferred while inside numba or an
+import* (``deferred_in_compiled``): the signal is kept and delivered again a moment
+later, until it lands in the project's own code.  A kernel
 that runs long in one call polls a stop flag instead; ``run_stoppable`` runs it in a
 thread and sets the flag when the signal comes.
 """
@@ -81,14 +83,23 @@ def _compiled_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
+#: The file names importlib's own frames carry (``<frozen importlib._bootstrap>`` and
+#: ``…_external>``): a module being imported.
+_IMPORTING = "<frozen importlib."
+
+
 def outermost_compiled(frame: FrameType | None) -> FrameType | None:
-    """The lowest frame of the stack from ``frame`` down that is numba's (or llvmlite's) own
-    Python code, or None: Python called back from compiled code (unpickling a constant
-    it boxes, typing arguments, compiling), where an exception cannot pass out as itself."""
+    """The lowest frame of the stack from ``frame`` down where an exception cannot pass out
+    as itself, or None: numba's (or llvmlite's) own Python code, called back from compiled
+    code (unpickling a constant it boxes, typing arguments, compiling); or a module being
+    imported, whose initialisation may be compiled code that calls Python back and turns
+    whatever is raised there into its own error (pybind11's modules, scipy's among them,
+    raise ``ImportError: initialization failed``)."""
     dirs = _compiled_dirs()
     outer = None
-    while dirs and frame is not None:
-        if frame.f_code.co_filename.startswith(dirs):
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(_IMPORTING) or (dirs and name.startswith(dirs)):
             outer = frame
         frame = frame.f_back
     return outer

@@ -109,6 +109,43 @@ def test_a_signal_kept_for_a_frame_that_never_runs_again_is_not_lost(monkeypatch
     assert sys.gettrace() is not procs._quiet  # the tracer that waited for the frame is off
 
 
+_WRAPPING_IMPORT = """
+import sys, time
+from sprouts_cli.procs import interrupted_exit_code, stops_cleanly
+try:
+    with stops_cleanly():
+        print("ready", flush=True)
+        import wrapping  # its initialisation turns what is raised inside it into ImportError
+        time.sleep(30)
+except KeyboardInterrupt as e:
+    print("imported" if "wrapping" in sys.modules else "cut short", flush=True)
+    sys.exit(interrupted_exit_code(e))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_signal_during_an_import_waits_for_the_import(sig: signal.Signals, tmp_path: Path) -> None:
+    """A compiled module's initialisation (pybind11's, in scipy) reports what is raised in
+    the Python it calls as ``ImportError: initialization failed``: a signal landing there
+    is kept until the import is done, then ends the command as itself."""
+    (tmp_path / "slow_part.py").write_text("import time\ntime.sleep(1.5)\n")
+    (tmp_path / "wrapping.py").write_text(
+        "try:\n    import slow_part\nexcept BaseException as e:\n"
+        "    raise ImportError('initialization failed') from e\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    child = subprocess.Popen(
+        [sys.executable, "-c", _WRAPPING_IMPORT], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=_default_sigint,
+    )
+    assert child.stdout is not None and child.stdout.readline() == "ready\n"
+    time.sleep(0.5)  # inside slow_part's sleep
+    child.send_signal(sig)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == EXIT[sig], err
+    assert out == "imported\n" and "Traceback" not in err and "ImportError" not in err
+
+
 def test_handlers_are_put_back_and_an_ignored_signal_stays_ignored() -> None:
     before = signal.getsignal(signal.SIGTERM)
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
