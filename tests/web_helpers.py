@@ -12,6 +12,13 @@ import time
 from pathlib import Path
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT as a command typed at a terminal gets it: a suite run in the background (``make
+    test &``) starts with SIGINT ignored, every process it starts inherits that, and a server
+    keeps an ignored Ctrl-C ignored, as a background job should."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_server(args: list[str], cwd: Path, lines: list[str] | None = None) -> tuple[subprocess.Popen, str]:
     """``sprouts play --web …`` as a process; its page's address (from what it prints, kept in ``lines``)."""
     proc = subprocess.Popen(
@@ -20,6 +27,7 @@ def start_server(args: list[str], cwd: Path, lines: list[str] | None = None) -> 
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     assert proc.stdout is not None
     deadline = time.monotonic() + 120
