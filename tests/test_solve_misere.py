@@ -327,3 +327,34 @@ def test_the_command_line_takes_a_memory_bound(monkeypatch):
     assert bad.exit_code == 2 and "--memory" in bad.output and "Traceback" not in bad.output
     normal = CliRunner().invoke(main, ["solve", "0*4", "--no-db", "--memory", "1G"])
     assert normal.exit_code == 2 and "--misere" in normal.output
+
+
+_BOUNDED_SOLVE = """
+import json, resource, sys
+from sprouts_cli.engine import Position
+from sprouts_cli.solve.misere import MisereSolver, rss_bytes
+MisereSolver().outcome(Position.start(6))  # every kernel loaded (or compiled), caches made
+base = rss_bytes()
+solver = MisereSolver(memory=base + int(sys.argv[1]))
+won = solver.outcome(Position.start(8))
+# the high-water mark of this process's memory (ru_maxrss would count the parent's, before exec)
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
+peak = int(hwm[0].split()[1]) * 1024 if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+got = {"won": won, "bound": base + int(sys.argv[1]), "peak": peak, "forgets": solver.stats["forgets"]}
+print(json.dumps(got))
+"""
+
+
+def test_a_solve_given_a_memory_bound_stays_within_it():
+    """``0*8`` grows about 20 MB past the process's start; given 10 MB it forgets and stays at
+    the bound (within the 3 MB one reading of the memory may miss), and still answers right."""
+    import json
+    import subprocess
+    import sys
+
+    room = 10 * 2**20
+    child = [sys.executable, "-c", _BOUNDED_SOLVE, str(room)]
+    done = subprocess.run(child, capture_output=True, text=True, timeout=300, check=True)
+    got = json.loads(done.stdout)
+    assert got["won"] is False and got["forgets"] > 0
+    assert got["peak"] <= got["bound"] + 3 * 2**20, got

@@ -41,7 +41,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, Protocol, cast
 
-from ..engine.caches import BoundedCache
+from ..engine.caches import BoundedCache, clear_caches
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren, read_land
@@ -75,7 +75,7 @@ MEMORY_SHARE = 0.125
 #: The environment variable that carries ``sprouts solve --memory`` to every solver (workers too).
 MEMORY_ENV = "SPROUTS_MEMORY"
 #: The memory in use is read every this many opened states.
-MEMORY_EVERY = 2048
+MEMORY_EVERY = 256
 #: The search methods: depth-first proof-number search with lazy children (the default), and
 #: the first two, which make every child of a state at once (kept as references for the tests).
 METHODS = ("dfpn", "pns", "dfs")
@@ -177,7 +177,12 @@ class MisereSolver:
         #: Opened states between two readings of the memory in use.
         self.memory_every = MEMORY_EVERY
         self._opened = 0
+        #: Entries the tables may hold again before the next forget (``_check_memory``).
         self._refill = 0
+        #: Entries kept by the last forget: what the search had proved for good then.
+        self._kept = -1
+        #: The memory the process held before the search (what forgetting cannot free).
+        self._base = rss_bytes()
         self.table = table
         self.tree_lives = tree_lives
         self.sum_tree_lives = sum_tree_lives
@@ -460,27 +465,39 @@ class MisereSolver:
     def _check_memory(self) -> None:
         """Past the memory bound, forget what can be made again (once the tables have refilled).
 
-        Freed memory stays with the process, so the memory in use does not fall after a
-        forget: the next one waits until the tables hold as many entries as when the
-        bound was last passed (and a quarter more each time, so that a search that
-        cannot finish within the bound still finishes, a little above it).
+        Freed memory stays with the process for the tables to fill again, so the memory in
+        use does not fall after a forget: the next one comes when the tables hold as many
+        entries as fit in the bound (the entries now, scaled by the memory the search may
+        have over what it holds above the process's start), which keeps the process at the
+        bound.  Only a search that cannot go on within it grows past it, a quarter more
+        entries at a time: one whose forgets keep most of what it holds (what it proved for
+        good), or that proved nothing lasting between two forgets; so every search finishes.
         """
-        if rss_bytes() <= self.memory:
-            return
         entries = self._entries()
         if entries < self._refill:
             return
-        self._refill = max(entries, self._refill + self._refill // 4)
+        rss = rss_bytes()
+        if rss <= self.memory:
+            return
         self.forget()
+        kept = self._entries()
+        fit = entries * (self.memory - self._base) // max(rss - self._base, 1)
+        if fit <= kept or kept * 4 > entries * 3 or kept <= self._kept:  # stuck: grow
+            self._refill = max(entries, self._refill + self._refill // 4)
+        else:
+            self._refill = fit
+        self._kept = kept
 
     def forget(self) -> None:
-        """Forget what can be made again: the df-pn table, children, caches, and proved states.
+        """Forget what can be made again: the df-pn table, children, every cache (the engine's
+        included), and proved states.
 
         A land's tree is kept (trees refer to each other in the store), and so is the
         outcome of a state that is one land alone (what the table keeps); any other
         proved state forgotten is proved again if the search meets it again.
         """
         self.stats["forgets"] += 1
+        clear_caches()  # the engine's land caches too: they fill to their size whatever the bound
         self._tt.clear()
         self._state_kids.clear()
         self._kids.clear()
