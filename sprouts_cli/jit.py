@@ -34,14 +34,22 @@ def plain(fn: F) -> F:
     return fn
 
 
-def kernel(fn: F, *, pure: bool = False) -> F:
+def kernel(fn: F, *, pure: bool = False, refcounts: bool = True) -> F:
     """``fn`` compiled by ``numba.njit(cache=True, nogil=True)``, or as plain Python when it
-    is asked for (``SPROUTS_PURE_PYTHON``, ``pure``) or numba is missing."""
+    is asked for (``SPROUTS_PURE_PYTHON``, ``pure``) or numba is missing.
+
+    ``refcounts=False`` compiles it without numba's reference counts (its ``_nrt``
+    option): for a hot kernel that allocates nothing and whose arrays outlive the call
+    (numba refuses to compile an allocation there); each array it touches then costs no
+    count calls.
+    """
     if pure or PURE_PYTHON or not numba_present():
         return plain(fn)
     import numba
 
-    return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[return-value]  # a Dispatcher, called as fn
+    if refcounts:
+        return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[return-value]  # a Dispatcher, called as fn
+    return numba.njit(cache=True, nogil=True, _nrt=False)(fn)  # type: ignore[call-overload]  # not in the stubs
 
 
 __all__ = ["PURE_PYTHON", "kernel", "numba_present", "plain"]

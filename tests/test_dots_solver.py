@@ -233,3 +233,15 @@ def test_a_stopped_search_raises_the_package_out_of_time_with_its_bounds() -> No
     lo, hi = stopped.value.bounds or (1, 0)
     assert isinstance(stopped.value, SolveAborted) and -16 <= lo <= 0 <= hi <= 16
     assert stopped.value.nodes > 0 and f"[{lo}, {hi}]" in str(stopped.value)
+
+
+def test_every_compiled_kernel_is_cached_under_the_stamp_of_all_the_kernel_modules() -> None:
+    # a kernel holds the code of the kernels it calls, which live in the other modules
+    from sprouts_cli.dots._kernels import _switch
+
+    if _switch._PURE:
+        pytest.skip("plain Python: nothing is compiled")
+    stamp = _switch.package_stamp()
+    assert {name for name, _, _ in stamp} >= {"search.py", "captures.py", "table.py"}
+    for k in (K.search, K.negamax, K.settle, K.probe, K.retrograde, K.unowned):
+        assert k._cache._cache_file._source_stamp == stamp

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import mmap
+import sys
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -121,17 +122,19 @@ def _geometry(board: Board) -> Geometry:
 
 
 def pure_kernels():
-    """A second copy of ``_kernels`` that runs as plain Python (the reference for the compiled one)."""
+    """A second copy of the ``_kernels`` package, run as plain Python (the reference for the compiled one)."""
     return _pure_kernels()
 
 
 @cache
 def _pure_kernels():
+    name = "sprouts_cli.dots._kernels_pure"
     path = Path(_kernels.__file__)
-    spec = importlib.util.spec_from_file_location("sprouts_cli.dots._kernels_pure", path)
+    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=[str(path.parent)])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     module.FORCE_PURE = True
+    sys.modules[name] = module  # its modules import each other by relative imports
     spec.loader.exec_module(module)
     return module
 
@@ -277,10 +280,7 @@ class Solver:
     def _search(self, lines: int, alpha: int, beta: int, deadline: float | None = None) -> int:
         """One null-window search; stopped at ``deadline`` (``time.monotonic``) if given, and at
         once by Ctrl-C or SIGTERM (``procs.run_stoppable``: the search polls its stop flag)."""
-        args = (
-            np.int64(lines),
-            np.int64(alpha),
-            np.int64(beta),
+        record = self._k.Search(
             self.must_complete,
             np.int64(self.board.full),
             np.int64(self.etc_min),
@@ -289,6 +289,7 @@ class Solver:
             self.stats,
             self.work,
         )
+        args = (np.int64(lines), np.int64(alpha), np.int64(beta), record)
         if self.pure and deadline is None:  # plain Python: a signal raises where it lands
             return int(self._k.search(*args))
         return int(run_stoppable(lambda: self._k.search(*args), self._stop, deadline))

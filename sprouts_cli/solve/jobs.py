@@ -1,6 +1,6 @@
 """One job of a split search: "is this a win?", answered within a node budget, with the facts proved.
 
-This is the seam between the solvers and whatever runs them elsewhere (``cluster.py``
+This is the seam between the solvers and whatever runs them elsewhere (``cluster/``
 runs it inside Ray actors).  A ``JobSolver`` owns its own solvers and memory, learns
 facts from outside (``learn``), and ``answer(job, budget)`` returns a ``JobResult``:
 the answer (None when the budget ran out or a stop was asked) and every fact proved
