@@ -31,7 +31,8 @@ from rich.table import Table
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.aot import kernel_path
-from sprouts_cli.engine.canonical import clear_land_cache, prepare_compiled_kernels
+from sprouts_cli.engine.backend import prepare_compiled_kernels
+from sprouts_cli.engine.canonical import clear_land_cache
 from sprouts_cli.engine.moves import Move, apply_move, random_move, representative_moves
 from sprouts_cli.engine.reduce import reduced_lands_after
 

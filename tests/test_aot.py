@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from games import reachable
 
 from sprouts_cli.cli import main
-from sprouts_cli.engine import Position, aot, kernels
+from sprouts_cli.engine import Position, aot, aot_check, kernels
 from sprouts_cli.engine.canonical import clean_lands
 from sprouts_cli.engine.moves import representative_moves
 from sprouts_cli.engine.reduce import reduced_lands
@@ -45,7 +45,7 @@ def entry(built: aot.ModuleType, name: str):
 
 
 def same(a, b) -> bool:
-    return aot._same(a, b)
+    return aot_check._same(a, b)
 
 
 def test_every_module_that_exports_a_kernel_is_in_the_stamp() -> None:
@@ -170,7 +170,7 @@ def test_the_built_kernels_read_lands_and_list_moves_as_jit_and_python_do(built)
 
 
 def test_the_build_checks_itself_against_the_jit_kernels(built) -> None:
-    assert aot.check_against_jit(built) == ""
+    assert aot_check.check_against_jit(built) == ""
 
 
 def _run_python(code: str, kernels_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -184,14 +184,14 @@ def _run_python(code: str, kernels_dir: Path, **env: str) -> subprocess.Complete
 
 SOLVE_AND_REPORT = """
 import json, sys
-from sprouts_cli.engine import Position, aot
+from sprouts_cli.engine import Position, backend
 from sprouts_cli.solve.session import Session
 s = Session(None, jobs=1)
 s2 = Session(None, jobs=1, misere=True)
 answers = [s.outcome(Position.from_string("0*8")), s.nimber(Position.from_string("0*5")),
            s2.outcome(Position.from_string("0*5"))]
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "llvmlite"))
-print(json.dumps({"answers": answers, "kernels": aot.kernels_in_use(), "loaded": loaded}))
+print(json.dumps({"answers": answers, "kernels": backend.kernels_in_use(), "loaded": loaded}))
 """
 
 
@@ -289,7 +289,7 @@ def test_the_build_child_fails_in_one_line_without_pycc(tmp_path: Path) -> None:
     blocker.write_text("import sys\nsys.modules['numba.pycc'] = None\n")
     env = {k: v for k, v in os.environ.items() if k != "SPROUTS_PURE_PYTHON"}
     env.update({"SPROUTS_AOT": "0", "PYTHONPATH": str(tmp_path), "PYTHONWARNINGS": "ignore"})
-    code = "import sys; from sprouts_cli.engine.aot import compile_into; compile_into(sys.argv[1])"
+    code = "import sys; from sprouts_cli.engine.aot_check import compile_into; compile_into(sys.argv[1])"
     done = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path / "out")], env=env, cwd=ROOT, capture_output=True,
         text=True, timeout=300, check=False,
@@ -317,5 +317,5 @@ def test_a_build_from_scratch_is_used_and_keeps_only_the_newest_builds(tmp_path:
     folder = aot.build(tmp_path)
     assert not olds[0].exists() and all(old.exists() for old in olds[1:])
     assert aot.built_folder(tmp_path) == folder
-    assert aot.check_against_jit(aot.load_built(tmp_path)) == ""
+    assert aot_check.check_against_jit(aot.load_built(tmp_path)) == ""
     assert json.loads(_run_python(SOLVE_AND_REPORT, tmp_path).stdout.splitlines()[-1])["kernels"] == "aot"

@@ -18,7 +18,8 @@ from sprouts_cli import engine
 from sprouts_cli.engine import Position, aot, kernels
 from sprouts_cli.engine import canonical as canonical_module
 from sprouts_cli.engine import reduce as reduce_module
-from sprouts_cli.engine.canonical import canonical_form, clean_lands, land_code, use_compiled_kernels
+from sprouts_cli.engine.backend import use_compiled_kernels
+from sprouts_cli.engine.canonical import canonical_form, clean_lands, land_code
 from sprouts_cli.engine.directions import readings
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
 from sprouts_cli.engine.moves import apply_move, representative_moves

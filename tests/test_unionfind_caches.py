@@ -7,6 +7,7 @@ from games import random_game_position
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sprouts_cli.engine.backend import use_compiled_kernels
 from sprouts_cli.engine.caches import BoundedCache
 from sprouts_cli.engine.canonical import (
     _BY_LAND,
@@ -15,7 +16,6 @@ from sprouts_cli.engine.canonical import (
     _MIRROR_CACHE,
     _STARTS_CACHE,
     clear_land_cache,
-    use_compiled_kernels,
 )
 from sprouts_cli.engine.reduce import _REDUCED
 from sprouts_cli.unionfind import UnionFind

@@ -12,7 +12,7 @@ import click
 
 from ..cpus import usable_cpus
 from ..engine import Position
-from ..engine.aot import kernels_in_use
+from ..engine.backend import kernels_in_use
 from ..engine.rules import Rules
 from ..errors import SproutsError, TableError, WorkerError
 from ..procs import Terminated, interrupted_exit_code, sigterm_as_interrupt

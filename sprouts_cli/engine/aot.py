@@ -38,8 +38,7 @@ import subprocess
 import sys
 import sysconfig
 import time
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -357,7 +356,7 @@ def build(directory: Path | None = None, force: bool = False, timeout: float = 1
         env = {k: v for k, v in os.environ.items() if k != "SPROUTS_PURE_PYTHON"}
         env[USE_ENV] = "0"
         env["PYTHONWARNINGS"] = "ignore"
-        code = "import sys; from sprouts_cli.engine.aot import compile_into; compile_into(sys.argv[1])"
+        code = "import sys; from sprouts_cli.engine.aot_check import compile_into; compile_into(sys.argv[1])"
         try:
             done = subprocess.run(
                 [sys.executable, "-c", code, str(work)], env=env, capture_output=True, text=True,
@@ -399,48 +398,6 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-def kernel_modules() -> list[ModuleType]:
-    """Every engine module that defines kernels, imported (so each export is declared)."""
-    here = Path(__file__).resolve()
-    return [importlib.import_module(f"{__package__}.{p.stem}") for p in kernel_sources() if p != here]
-
-
-def compile_into(folder: str) -> None:
-    """The build child: compile the exports with ``numba.pycc`` into ``folder``, then check them.
-
-    Prints the exported names; a failure ends the process with one line on stderr.
-    """
-    try:
-        if kernel_path() != "jit":
-            raise BuildFailed("the build needs the JIT path (SPROUTS_AOT=0, no SPROUTS_PURE_PYTHON)")
-        kernel_modules()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                from numba.pycc import CC
-            except ImportError as e:
-                raise BuildFailed(f"numba {_version('numba')} has no numba.pycc ({e})") from None
-            cc = CC(MODULE_NAME)  # type: ignore[no-untyped-call]
-            cc.output_dir = folder
-            cc.verbose = False
-            if stamp_facts()["cpu"]:  # the processor is known, and in the stamp
-                cc.target_cpu = "host"
-            for entry in EXPORTS.values():
-                cc.export(entry.name, entry.signature)(entry.function)  # type: ignore[no-untyped-call]
-            try:
-                cc.compile()
-            except Exception as e:  # distutils' errors: no compiler, a failed link, ...
-                raise BuildFailed(f"numba.pycc failed: {_last_line(str(e)) or type(e).__name__}") from None
-        built = load_built_from(Path(folder))
-        wrong = check_against_jit(built)
-        if wrong:
-            raise BuildFailed(f"the built module disagrees with the JIT kernels: {wrong}")
-    except BuildFailed as e:
-        print(e, file=sys.stderr)
-        raise SystemExit(1) from None
-    print(" ".join(EXPORTS))
-
-
 def load_built_from(folder: Path) -> ModuleType:
     """The module built in ``folder``, loaded whatever its stamp says (``load_built`` checks it)."""
     lib = module_file(folder)
@@ -450,92 +407,3 @@ def load_built_from(folder: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
-
-
-def check_against_jit(built: ModuleType, lands: Sequence[str] = ("0*4", "0*2.AB|AB")) -> str:
-    """Compare every exported kernel's results, built against JIT, on the calls a small
-    workload makes (the children of ``lands`` two levels down); the first difference, or "".
-
-    A result is what the kernel returns and what it leaves in its array arguments (the
-    ``*_into`` kernels write theirs into the caller's buffers).
-    """
-    calls: list[tuple[str, tuple[Any, ...], Any]] = []
-    modules = {m.__name__: m for m in kernel_modules()}
-    saved = {name: getattr(modules[e.module], name) for name, e in EXPORTS.items()}
-
-    def copied(args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return tuple(a.copy() if hasattr(a, "copy") else a for a in args)
-
-    def recording(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args: Any) -> Any:
-            before = copied(args) if len(calls) < 5000 else ()
-            result = fn(*args)
-            if before:
-                calls.append((name, before, (result, *copied(args))))
-            return result
-
-        return call
-
-    _workload(lands)  # compiled first: numba reads the globals a kernel calls when it compiles it
-    try:
-        for name, e in EXPORTS.items():
-            setattr(modules[e.module], name, recording(name, saved[name]))
-        _workload(lands)
-    finally:
-        for name, e in EXPORTS.items():
-            setattr(modules[e.module], name, saved[name])
-    seen = {name for name, _a, _r in calls}
-    if seen != set(EXPORTS):
-        return f"the check's workload never calls {sorted(set(EXPORTS) - seen)}"
-    for name, args, want in calls:
-        given = copied(args)
-        got = guarded(getattr(built, name), EXPORTS[name].function, EXPORTS[name].signature)(*given)
-        if not _same((got, *given), want):
-            return f"{name}{args!r}"
-    return ""
-
-
-def _same(a: Any, b: Any) -> bool:
-    import numpy as np
-
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        x, y = np.asarray(a), np.asarray(b)
-        return x.dtype == y.dtype and bool(np.array_equal(x, y))
-    return bool(a == b)
-
-
-def _workload(lands: Sequence[str]) -> None:
-    """The children of ``lands`` two levels down, through the engine's compiled paths."""
-    from . import kernels
-    from .caches import clear_caches
-    from .canonical import canonical_lands, use_compiled_kernels
-    from .position import Position
-    from .reduce import land_moves, reduced_lands, reduced_lands_after_word
-
-    use_compiled_kernels(True)
-    clear_caches()  # every land is computed afresh, not found in a cache
-    saved_out = kernels.OUT
-    kernels.OUT = kernels.OutBuffers(2, 16)  # small: the calls that must grow them are checked too
-    try:
-        frontier = [land for text in lands for land in reduced_lands(Position.from_string(text))]
-        for _level in range(2):
-            nxt: list[str] = []
-            for land in frontier:
-                for word in land_moves(land) or []:
-                    nxt += reduced_lands_after_word(land, word) or []
-            frontier = sorted(set(nxt))[:40]
-        for land in frontier:  # the exact forms too (a whole position's lands in one call)
-            canonical_lands(Position.from_string(land))
-    finally:
-        kernels.OUT = saved_out
-        use_compiled_kernels(None)
-
-
-def kernels_in_use() -> str:
-    """What coded this process's lands so far: ``off`` (plain Python: the kernels are switched
-    on only after ``canonical.COMPILE_AFTER`` lands), else ``kernel_path()``."""
-    from .canonical import compiled_kernels
-
-    return "off" if compiled_kernels() is None else kernel_path()

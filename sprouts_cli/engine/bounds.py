@@ -67,8 +67,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .data import Region
 from .parts import land_regions
-from .position import Position, Region
+from .position import Position
 
 # ------------------------------------------------------------------ the land
 

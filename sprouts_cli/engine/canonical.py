@@ -46,17 +46,19 @@ and whole lands by exact (not canonical) keys in ``land_code_and_text``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import ModuleType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import NestingError
 from ..unionfind import UnionFind
+from . import backend
 from .caches import BoundedCache, clear_caches
+from .data import Boundary, Region
 from .directions import readings
 from .notation import capital_letter, small_letter
-from .position import Boundary, Position, Region
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 # Token values inside codes: 0, 1, 2 as written; capitals 3, 4, ...; small letters after.
 K_ZERO, K_ONE, K_TWO = 0, 1, 2
@@ -71,8 +73,8 @@ Code: TypeAlias = "tuple[int | Code, ...]"
 LAND_CACHE_SIZE = 8_192
 #: A land as a cache key: its regions, and the lives of the spots (met along them, or in spot order).
 LandKey = tuple[tuple[Region, ...], tuple[int, ...]]
-_BY_LAND: BoundedCache[LandKey, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
-_BY_PATTERN: BoundedCache[LandKey, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE)
+_BY_LAND: BoundedCache[LandKey, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE, holds_codes=True)
+_BY_PATTERN: BoundedCache[LandKey, tuple[Code, str]] = BoundedCache(LAND_CACHE_SIZE, holds_codes=True)
 
 #: Boundary patterns kept by each pattern cache (a few hundred bytes each).
 PATTERN_CACHE_SIZE = 200_000
@@ -825,8 +827,9 @@ def land_code_and_text(
     if len(regions) == 1:  # cheaper to code than to renumber and look up again
         hit = _single_region(regions[0], lives)
     else:
-        if _compiled is not None:
-            coded = _compiled.land_code_and_text(regions, lives)
+        kernels = backend.compiled
+        if kernels is not None:
+            coded = kernels.land_code_and_text(regions, lives)
             if coded is not None:
                 # a reduced form's variant (layout) is coded once per land: reduce.py keeps the
                 # result by the land's code, and keeping it here too cost 12 MB in 0*12
@@ -840,67 +843,6 @@ def land_code_and_text(
     return _BY_LAND.remember(key, hit)
 
 
-#: Lands coded in Python before the compiled kernels are switched on: loading numba and the
-#: kernels costs about half a second, more than small commands spend in all.
-COMPILE_AFTER = 400
-_compiled: ModuleType | None = None  # engine.kernels, once switched on
-_coded_in_python = 0
-
-
-def use_compiled_kernels(enabled: bool | None) -> None:
-    """Switch the compiled kernels (``kernels.py``) on (True), off (False) or back to automatic (None).
-
-    Automatic: on once ``COMPILE_AFTER`` lands were coded without them, never with
-    ``SPROUTS_PURE_PYTHON=1`` (the kernels would then run as slow plain Python).  The
-    codes of the two paths are of different types (tuples, bytes), so switching
-    empties the caches of codes: codes compared with each other always come from one path.
-    """
-    global _compiled, _coded_in_python
-    _BY_LAND.clear()  # the caches that keep codes (the others keep strings and patterns)
-    _BY_PATTERN.clear()
-    if enabled:
-        from . import kernels
-
-        _compiled = kernels
-        _coded_in_python = 0
-    else:
-        _compiled = None
-        _coded_in_python = -(1 << 62) if enabled is False else 0
-
-
-def prepare_compiled_kernels() -> None:
-    """Switch the kernels on and compile (or load) them now, unless plain Python is asked for.
-
-    The solver's worker pool calls it before it starts its workers, and each worker
-    before it listens for its parent's end: the first run after an install compiles
-    once, in the main process, and the workers load the compiled code from numba's
-    cache at start, not in the middle of a search (a signal that arrives while numba
-    loads code is printed, not raised).
-    """
-    if os.environ.get("SPROUTS_PURE_PYTHON", "") in ("", "0"):
-        use_compiled_kernels(True)
-        assert _compiled is not None
-        _compiled.warm_up()
-
-
-def switch_on_when_due() -> None:
-    """Count one land coded in Python; switch the kernels on when ``COMPILE_AFTER`` is reached.
-
-    Called once per land before any of its codes is computed (never in the middle of
-    comparing the codes of one land's variants).
-    """
-    global _coded_in_python
-    if _compiled is None:
-        _coded_in_python += 1
-        if _coded_in_python >= COMPILE_AFTER and os.environ.get("SPROUTS_PURE_PYTHON", "") in ("", "0"):
-            use_compiled_kernels(True)
-
-
-def compiled_kernels() -> ModuleType | None:
-    """The compiled kernels (``engine.kernels``) when switched on, else None."""
-    return _compiled
-
-
 def land_invariant_key(regions: list[Region], lives: Mapping[int, int] | tuple[int, ...]) -> bytes | None:
     """The canonical code of a cleaned land as bytes, from the compiled kernels, or None.
 
@@ -908,9 +850,10 @@ def land_invariant_key(regions: list[Region], lives: Mapping[int, int] | tuple[i
     entry serves every way of writing a land.  None while the kernels are off, and for
     a land they cannot code (the Python path then reports what is wrong with it).
     """
-    if _compiled is None:
+    kernels = backend.compiled
+    if kernels is None:
         return None
-    return _compiled.land_invariant(regions, lives) or None
+    return kernels.land_invariant(regions, lives) or None
 
 
 def _renumbered_land(
@@ -1091,8 +1034,9 @@ def canonical_lands(p: Position) -> list[str]:
     """The canonical strings of the lands of ``p``, sorted: each land's least code over the
     readings of its regions that ``directions.readings`` leaves (in one compiled call when
     the kernels are on: ``kernels.position_lands``)."""
-    if _compiled is not None:
-        lands: list[str] | None = _compiled.position_lands(p.regions, p.lives)
+    kernels = backend.compiled
+    if kernels is not None:
+        lands: list[str] | None = kernels.position_lands(p.regions, p.lives)
         if lands is not None:
             return lands
     return _lands_in_python(p)
@@ -1105,7 +1049,7 @@ def _lands_in_python(p: Position) -> list[str]:
     lives = p.lives
     for land in clean_lands(p):
         if len(land) > 1:
-            switch_on_when_due()
+            backend.switch_on_when_due()
         out.append(_least_reading_text(land, lives))
     out.sort()
     return out
@@ -1125,8 +1069,9 @@ def _least_reading_text(land: list[Region], lives: tuple[int, ...]) -> str:
 def canonical_form(p: Position) -> str:
     """The exact canonical form: canonical lands joined by ``+``, then the heaps (``!`` if none)."""
     text: str | None = None
-    if _compiled is not None:  # the lands already joined, as the kernel writes them
-        text = _compiled.position_lands_text(p.regions, p.lives)
+    kernels = backend.compiled
+    if kernels is not None:  # the lands already joined, as the kernel writes them
+        text = kernels.position_lands_text(p.regions, p.lives)
     if text is None:
         text = "+".join(_lands_in_python(p))
     parts = [text] if text else []

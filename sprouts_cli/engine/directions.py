@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from .caches import BoundedCache
 
 if TYPE_CHECKING:  # types only: this module imports nothing of the engine but its caches
-    from .position import Region
+    from .data import Region
 
 #: Token values of a signature: 0, 1, 2 as written; a small letter ``_SMALL`` plus how far
 #: ahead its other corner is on the boundary; a capital ``_CAPITAL`` plus its colour.

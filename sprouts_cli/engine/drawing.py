@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # types only: this module imports nothing of the engine (no import cycle)
-    from .position import Boundary, Region
+    from .data import Boundary, Region
 
 #: Directions tried for one piece before giving up on it (each a genus count).
 MAX_TRIALS = 1 << 14

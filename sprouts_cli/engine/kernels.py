@@ -47,7 +47,7 @@ package calls one of another file).
 The kernels run under numba (``cache=True``) or, with ``SPROUTS_PURE_PYTHON=1`` or no
 numba, unchanged as plain Python (the tests compare both).  The engine imports this
 module (and numba) only once a command has coded a few hundred lands
-(``canonical.COMPILE_AFTER``), so small commands start as fast as before.
+(``backend.COMPILE_AFTER``), so small commands start as fast as before.
 """
 
 from __future__ import annotations

@@ -23,9 +23,13 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError
-from .position import Boundary, Position
+from .data import Boundary
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +330,7 @@ def apply_move(p: Position, m: Move, check: bool = True) -> Position:
                 (in_a if k in inside else in_b).append(other)
         regions[m.region] = tuple(in_a)
         regions.append(tuple(in_b))
-    return Position.trusted(tuple(regions), tuple(new_lives), p.heaps)
+    return p.trusted(tuple(regions), tuple(new_lives), p.heaps)
 
 
 def split_boundary(
@@ -348,7 +352,7 @@ def heap_children(p: Position) -> list[Position]:
     for i, h in enumerate(p.heaps):
         for smaller in range(h):
             heaps = p.heaps[:i] + (smaller,) + p.heaps[i + 1 :]
-            out.append(Position.trusted(p.regions, p.lives, tuple(sorted(v for v in heaps if v))))
+            out.append(p.trusted(p.regions, p.lives, tuple(sorted(v for v in heaps if v))))
     return out
 
 

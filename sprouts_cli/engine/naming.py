@@ -31,8 +31,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError
+from .data import Boundary, Region
 from .moves import Move, apply_move, families, live_others, representative_moves
-from .position import Boundary, Position, Region
+from .position import Position
 
 ARROW = "→"
 

@@ -15,9 +15,13 @@ to neither is an error naming its column, never a silent misreading.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import NotationError
-from .position import CAPITAL, DEAD, ONE, SMALL, TWO, ZERO, Position
+from .data import CAPITAL, DEAD, ONE, SMALL, TWO, ZERO
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 SMALL_LETTERS = "abcdefghijkl"  # then m(13), m(14), ...
 CAPITAL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"  # then n(26), n(27), ...
@@ -233,7 +237,18 @@ class _Reader:
         return self.fail(f"unknown character '{c}'; expected {expected}")
 
 
-def parse_position(text: str) -> Position:
+class Spots(NamedTuple):
+    """A position string read and its spots numbered, before the position is made of it
+    (``Position.from_string``): the regions, the lives, the heaps, and each land's regions
+    as ``(first, end, column)``, the column where the land starts in the text."""
+
+    regions: list[tuple[tuple[int, ...], ...]]
+    lives: list[int]
+    heaps: list[int]
+    lands: list[tuple[int, int, int]]
+
+
+def read_spots(text: str) -> Spots:
     """Read a position string in either dialect; NotationError says what and where."""
     if len(text) > MAX_TEXT:
         raise NotationError(
@@ -396,11 +411,11 @@ def _parse_glop1(r: _Reader) -> _Parsed:
     return out
 
 
-def _build(parsed: _Parsed, text: str) -> Position:
+def _build(parsed: _Parsed, text: str) -> Spots:
     """Give spots their numbers and check that every letter is used as the notation says."""
     lives: list[int] = []
     regions: list[tuple[tuple[int, ...], ...]] = []
-    land_ranges: list[tuple[int, int]] = []
+    land_ranges: list[tuple[int, int, int]] = []
     for land, land_col in zip(parsed.lands, parsed.land_columns, strict=True):
         first_region = len(regions)
         capitals: dict[int, list[tuple[int, int, _Vertex]]] = {}
@@ -436,28 +451,8 @@ def _build(parsed: _Parsed, text: str) -> Position:
             regions.append(tuple(out_region))
         for seen3 in capitals.values():
             _check_capital(seen3, text)
-        land_ranges.append((first_region, len(regions)))
-        del land_col
-    position = Position(regions, lives, parsed.heaps)
-    from .canonical import nesting_problem
-    from .drawing import Undrawable, orient_land
-
-    turned = False
-    for (lo, hi), col in zip(land_ranges, parsed.land_columns, strict=True):
-        sub = Position.trusted(position.regions[lo:hi], position.lives)
-        problem = nesting_problem(sub)
-        if problem:
-            raise NotationError(f"this land cannot be drawn on the plane: {problem}", text, col)
-        try:
-            agreeing = orient_land(sub.regions, position.lives)
-        except Undrawable as e:
-            raise NotationError(f"this land {e}", text, col) from None
-        if agreeing is not None:
-            regions[lo:hi] = agreeing
-            turned = True
-    if turned:  # the regions turned to agree: the drawing the string names
-        return Position.trusted(tuple(regions), position.lives, position.heaps)
-    return position
+        land_ranges.append((first_region, len(regions), land_col))
+    return Spots(regions, lives, parsed.heaps, land_ranges)
 
 
 def _check_small(seen: list[_Vertex], text: str) -> None:
@@ -509,9 +504,10 @@ __all__ = [
     "ONE",
     "TWO",
     "ZERO",
+    "Spots",
     "capital_letter",
     "format_position",
     "join_written",
-    "parse_position",
+    "read_spots",
     "small_letter",
 ]

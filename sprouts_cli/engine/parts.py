@@ -7,9 +7,13 @@ changes nothing in another, so each can be solved alone and the results combined
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..unionfind import UnionFind
-from .position import Position, Region
+from .data import Region
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .position import Position
 
 
 def _live_regions(p: Position) -> list[Region]:
@@ -34,7 +38,7 @@ def clean(p: Position) -> Position:
     move, and a region with fewer than two lives has no move: none of them can change
     the game.  Spot numbers and heaps are kept.
     """
-    return Position.trusted(tuple(_live_regions(p)), p.lives, p.heaps)
+    return p.trusted(tuple(_live_regions(p)), p.lives, p.heaps)
 
 
 def group_by_live_spots(regions: list[Region], lives: tuple[int, ...]) -> list[list[int]]:
@@ -78,12 +82,12 @@ def land_regions(p: Position) -> list[list[Region]]:
 def split_lands(p: Position) -> list[Position]:
     """The lands of the cleaned position, each a Position keeping the spot numbers."""
     c = clean(p)
-    return [Position.trusted(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
+    return [c.trusted(tuple(c.regions[i] for i in group), c.lives) for group in land_groups(c)]
 
 
-def join_lands(lands: Iterable[Position], lives: tuple[int, ...]) -> Position:
-    """The position made of ``lands`` (positions on the same spots, as ``split_lands`` gives them)."""
-    return Position.trusted(tuple(r for land in lands for r in land.regions), lives)
+def join_lands(p: Position, lands: Iterable[Position]) -> Position:
+    """The position on the spots of ``p`` made of ``lands`` (as ``split_lands`` gives them)."""
+    return p.trusted(tuple(r for land in lands for r in land.regions), p.lives)
 
 
 def whole_lands(p: Position) -> list[Position]:
@@ -101,5 +105,5 @@ def whole_lands(p: Position) -> list[Position]:
     for group in land_groups(p):
         spots = {s for i in group for b in p.regions[i] for s in b if lives[s]}
         keep = tuple(r for r in dead if any(s in spots for b in r for s in b))
-        out.append(Position.trusted(tuple(p.regions[i] for i in group) + keep, lives))
+        out.append(p.trusted(tuple(p.regions[i] for i in group) + keep, lives))
     return out

@@ -20,15 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..unionfind import UnionFind
+from .data import CAPITAL, DEAD, ONE, SMALL, TWO, ZERO, Region
 
 if TYPE_CHECKING:  # pragma: no cover
     from .moves import Move
-
-Boundary = tuple[int, ...]
-Region = tuple[Boundary, ...]
-
-#: Kinds of spot occurrence, as written in position strings.
-ZERO, ONE, TWO, DEAD, SMALL, CAPITAL = "0", "1", "2", "3", "small", "capital"
 
 
 class Position:
@@ -92,14 +87,41 @@ class Position:
 
     @classmethod
     def from_string(cls, text: str) -> Position:
-        """Read a position string in either dialect (``notation.py``)."""
-        from .notation import parse_position
+        """Read a position string in either dialect (``notation.py``); NotationError if it
+        is malformed or names a land that cannot be drawn on the plane.
 
-        return parse_position(text)
+        ``notation.read_spots`` gives the spots their numbers; each land is then checked
+        for a drawing (``canonical.nesting_problem``) and its regions turned to agree with
+        one (``drawing.orient_land``), so that the position is the drawing the string names.
+        """
+        from ..errors import NotationError
+        from .canonical import nesting_problem
+        from .drawing import Undrawable, orient_land
+        from .notation import read_spots
+
+        read = read_spots(text)
+        position = cls(read.regions, read.lives, read.heaps)
+        regions = list(position.regions)
+        turned = False
+        for lo, hi, column in read.lands:
+            sub = cls.trusted(position.regions[lo:hi], position.lives)
+            problem = nesting_problem(sub)
+            if problem:
+                raise NotationError(f"this land cannot be drawn on the plane: {problem}", text, column)
+            try:
+                agreeing = orient_land(sub.regions, position.lives)
+            except Undrawable as e:
+                raise NotationError(f"this land {e}", text, column) from None
+            if agreeing is not None:
+                regions[lo:hi] = agreeing
+                turned = True
+        if turned:  # the regions turned to agree: the drawing the string names
+            return cls.trusted(tuple(regions), position.lives, position.heaps)
+        return position
 
     def with_heaps(self, heaps: Iterable[int]) -> Position:
         """The same position with these nim heaps beside it instead of its own."""
-        return Position.trusted(self.regions, self.lives, tuple(sorted(h for h in heaps if h)))
+        return self.trusted(self.regions, self.lives, tuple(sorted(h for h in heaps if h)))
 
     # -------------------------------------------------------------- reading off
     def spots(self) -> list[int]:
@@ -229,7 +251,7 @@ class Position:
         return f"Position({self.notation()!r})"
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (Position.trusted, (self.regions, self.lives, self.heaps))
+        return (type(self).trusted, (self.regions, self.lives, self.heaps))
 
 
 def _init(p: Position, regions: tuple[Region, ...], lives: tuple[int, ...], heaps: tuple[int, ...]) -> None:

@@ -33,21 +33,22 @@ from itertools import product
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from . import backend
 from .caches import BoundedCache
 from .canonical import (
     LAND_CACHE_SIZE,
     Code,
     LandKey,
     clean_lands,
-    compiled_kernels,
     land_code_and_text,
-    switch_on_when_due,
 )
+from .data import Boundary, Region
 from .moves import Move, apply_move
-from .position import Boundary, Position, Region
 
 if TYPE_CHECKING:  # numpy is loaded with the kernels, not at start
     import numpy as np
+
+    from .position import Position
 
 #: At most this many variants are canonicalised to settle the order of set regions.
 MAX_SET_CHOICES = 64
@@ -95,15 +96,15 @@ def reduced_lands(p: Position) -> list[str]:
     out = []
     for land in clean_lands(p):
         if len(land) > 1:
-            switch_on_when_due()
-            kernels = compiled_kernels()
+            backend.switch_on_when_due()
+            kernels = backend.compiled
             if kernels is not None:
                 out.append(_reduced_compiled(land, lives, kernels))
                 continue
         key = (tuple(land), tuple([lives[s] for r in land for b in r for s in b]))
         text = _REDUCED.get(key)
         if text is None:
-            kernels = compiled_kernels()
+            kernels = backend.compiled
             found = None if kernels is None else kernels.reduced_land(kernels.flatten_land(land, lives))
             text = _REDUCED.remember(key, found[0] if found else _reduced_land(land, lives))
         else:
@@ -187,7 +188,7 @@ def reduced_lands_after(p: Position, m: Move) -> list[str]:
     land's code are one compiled call (``kernels.child_lands``), and the reduced string
     comes from the cache by code; only a land met for the first time is reduced here.
     """
-    kernels = compiled_kernels()
+    kernels = backend.compiled
     if kernels is None or any(k > 62 for k in m.inside):
         return reduced_lands(apply_move(p, m, check=False))
     mask = 0
@@ -235,7 +236,7 @@ _PARSED: list[Any] = [None, None, None]
 def _parsed_land(land: str) -> tuple[ModuleType, np.ndarray, np.ndarray] | None:
     """The kernels and a land string read into their flat form (cached for the last land), or
     None when the kernels are off or cannot read it."""
-    kernels = compiled_kernels()
+    kernels = backend.compiled
     if kernels is None:
         return None
     if _PARSED[0] != land:

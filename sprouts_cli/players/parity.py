@@ -193,7 +193,7 @@ class ParitySearch:
             return pos, beside, None
         if not kept:
             return pos, beside, self._whole(beside)
-        return join_lands(kept, pos.lives), beside, None
+        return join_lands(pos, kept), beside, None
 
     def _whole(self, beside: Any) -> float:
         """The exact value when every part is solved: the outcome of what is beside."""

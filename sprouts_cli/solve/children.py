@@ -50,7 +50,7 @@ def read_land(text: str) -> Position:
 
     The solver reads back every land it expands, and the strings are its own (reduced
     forms of one land: no heaps, no blanks, nothing to report), so this trusts them
-    and skips the checks and the column bookkeeping of ``notation.parse_position``,
+    and skips the checks and the column bookkeeping of ``Position.from_string``,
     which would be most of the cost of reading them; it gives the same spots in the same
     order (``tests/test_solve_children.py`` compares the two).  Each region is read as
     written: the notation's reader also turns regions to agree (``engine/drawing.py``).

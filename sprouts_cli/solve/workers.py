@@ -125,7 +125,7 @@ def _parent_gone(signum: int, frame: object) -> None:
 
 def worker_main(db_path: str, parent: int | None = None, use_imports: bool = True) -> None:
     """The loop of one worker process: answer questions read from stdin until EOF."""
-    from ..engine.canonical import prepare_compiled_kernels
+    from ..engine.backend import prepare_compiled_kernels
     from ..procs import die_with_parent
 
     prepare_compiled_kernels()  # loaded before a signal from the parent's end can interrupt it
@@ -330,7 +330,7 @@ class WorkerPool:
         self._selector = selectors.DefaultSelector()
         self._next_tid = 0
         self._next_wid = 0
-        from ..engine.canonical import prepare_compiled_kernels
+        from ..engine.backend import prepare_compiled_kernels
 
         with ctrl_c_held():  # compiled once here, then loaded from numba's cache by the workers
             prepare_compiled_kernels()

@@ -1,0 +1,158 @@
+"""The ahead-of-time build's child process: compile the exported kernels, then check them against the JIT.
+
+``aot.build`` runs ``compile_into`` in a child process (on the JIT path); the new module
+is put in place only when every exported kernel gives what its JIT twin gives on the
+calls a small workload makes (``check_against_jit``).  This is apart from ``aot.py``
+because it drives the engine's algorithms, which ``kernels.py`` (and so ``aot.py``,
+its decorator) sits under.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .aot import (
+    EXPORTS,
+    MODULE_NAME,
+    BuildFailed,
+    _last_line,
+    _version,
+    guarded,
+    kernel_path,
+    kernel_sources,
+    load_built_from,
+    stamp_facts,
+)
+
+
+def kernel_modules() -> list[ModuleType]:
+    """Every engine module that defines kernels, imported (so each export is declared)."""
+    here = {Path(__file__).resolve(), Path(__file__).resolve().with_name("aot.py")}
+    return [importlib.import_module(f"{__package__}.{p.stem}") for p in kernel_sources() if p not in here]
+
+
+def compile_into(folder: str) -> None:
+    """The build child: compile the exports with ``numba.pycc`` into ``folder``, then check them.
+
+    Prints the exported names; a failure ends the process with one line on stderr.
+    """
+    try:
+        if kernel_path() != "jit":
+            raise BuildFailed("the build needs the JIT path (SPROUTS_AOT=0, no SPROUTS_PURE_PYTHON)")
+        kernel_modules()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                from numba.pycc import CC
+            except ImportError as e:
+                raise BuildFailed(f"numba {_version('numba')} has no numba.pycc ({e})") from None
+            cc = CC(MODULE_NAME)  # type: ignore[no-untyped-call]
+            cc.output_dir = folder
+            cc.verbose = False
+            if stamp_facts()["cpu"]:  # the processor is known, and in the stamp
+                cc.target_cpu = "host"
+            for entry in EXPORTS.values():
+                cc.export(entry.name, entry.signature)(entry.function)  # type: ignore[no-untyped-call]
+            try:
+                cc.compile()
+            except Exception as e:  # distutils' errors: no compiler, a failed link, ...
+                raise BuildFailed(f"numba.pycc failed: {_last_line(str(e)) or type(e).__name__}") from None
+        built = load_built_from(Path(folder))
+        wrong = check_against_jit(built)
+        if wrong:
+            raise BuildFailed(f"the built module disagrees with the JIT kernels: {wrong}")
+    except BuildFailed as e:
+        print(e, file=sys.stderr)
+        raise SystemExit(1) from None
+    print(" ".join(EXPORTS))
+
+
+def check_against_jit(built: ModuleType, lands: Sequence[str] = ("0*4", "0*2.AB|AB")) -> str:
+    """Compare every exported kernel's results, built against JIT, on the calls a small
+    workload makes (the children of ``lands`` two levels down); the first difference, or "".
+
+    A result is what the kernel returns and what it leaves in its array arguments (the
+    ``*_into`` kernels write theirs into the caller's buffers).
+    """
+    calls: list[tuple[str, tuple[Any, ...], Any]] = []
+    modules = {m.__name__: m for m in kernel_modules()}
+    saved = {name: getattr(modules[e.module], name) for name, e in EXPORTS.items()}
+
+    def copied(args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(a.copy() if hasattr(a, "copy") else a for a in args)
+
+    def recording(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            before = copied(args) if len(calls) < 5000 else ()
+            result = fn(*args)
+            if before:
+                calls.append((name, before, (result, *copied(args))))
+            return result
+
+        return call
+
+    _workload(lands)  # compiled first: numba reads the globals a kernel calls when it compiles it
+    try:
+        for name, e in EXPORTS.items():
+            setattr(modules[e.module], name, recording(name, saved[name]))
+        _workload(lands)
+    finally:
+        for name, e in EXPORTS.items():
+            setattr(modules[e.module], name, saved[name])
+    seen = {name for name, _a, _r in calls}
+    if seen != set(EXPORTS):
+        return f"the check's workload never calls {sorted(set(EXPORTS) - seen)}"
+    for name, args, want in calls:
+        given = copied(args)
+        got = guarded(getattr(built, name), EXPORTS[name].function, EXPORTS[name].signature)(*given)
+        if not _same((got, *given), want):
+            return f"{name}{args!r}"
+    return ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        x, y = np.asarray(a), np.asarray(b)
+        return x.dtype == y.dtype and bool(np.array_equal(x, y))
+    return bool(a == b)
+
+
+def _workload(lands: Sequence[str]) -> None:
+    """The children of ``lands`` two levels down, through the engine's compiled paths."""
+    from . import kernels
+    from .backend import use_compiled_kernels
+    from .caches import clear_caches
+    from .canonical import canonical_lands
+    from .position import Position
+    from .reduce import land_moves, reduced_lands, reduced_lands_after_word
+
+    use_compiled_kernels(True)
+    clear_caches()  # every land is computed afresh, not found in a cache
+    saved_out = kernels.OUT
+    kernels.OUT = kernels.OutBuffers(2, 16)  # small: the calls that must grow them are checked too
+    try:
+        frontier = [land for text in lands for land in reduced_lands(Position.from_string(text))]
+        for _level in range(2):
+            nxt: list[str] = []
+            for land in frontier:
+                for word in land_moves(land) or []:
+                    nxt += reduced_lands_after_word(land, word) or []
+            frontier = sorted(set(nxt))[:40]
+        for land in frontier:  # the exact forms too (a whole position's lands in one call)
+            canonical_lands(Position.from_string(land))
+    finally:
+        kernels.OUT = saved_out
+        use_compiled_kernels(None)
+
+
+__all__ = ["check_against_jit", "compile_into", "kernel_modules"]
