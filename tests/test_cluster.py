@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from sprouts_cli.cli import main
 from sprouts_cli.engine import Position
+from sprouts_cli.errors import OutputError
 from sprouts_cli.solve.cluster import ClusterBackend, ClusterError, InlineRunner, RayRunner, import_ray
 from sprouts_cli.solve.jobs import JobSolver, answer_job
 from sprouts_cli.solve.misere import MisereSolver
@@ -102,6 +103,25 @@ def test_a_worker_is_never_sent_back_its_own_facts() -> None:
     assert on_cluster(backend, "0*6", False) == one_process("0*6", False)
     assert backend.stats.jobs_out > 1 and backend.stats.facts_merged > 0
     assert backend.stats.facts_sent == 0
+
+
+def test_the_trace_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = ClusterBackend(InlineRunner(2), budget=50, record_trace=True, name="inline")
+    on_cluster(backend, "0*5", False)
+    path = tmp_path / "trace.jsonl"
+    backend.write_trace(str(path))
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == len(backend.stats.trace) > 1
+    path.write_text("the trace of an earlier run\n")
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", full_disk)
+    with pytest.raises(OutputError, match="No space left"):
+        backend.write_trace(str(path))
+    assert path.read_text() == "the trace of an earlier run\n"  # the old file kept whole
+    assert [p.name for p in tmp_path.iterdir()] == ["trace.jsonl"]  # no half-written file left
 
 
 @pytest.mark.parametrize("misere", [False, True])

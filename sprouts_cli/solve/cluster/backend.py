@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from ...files import write_atomic
 from ..jobs import Fact, Job, JobResult
 from ..misere import MisereSolver
 from ..nimbers import NormalSearch
@@ -63,9 +64,11 @@ class ClusterBackend:
         self.runner.close()
 
     def write_trace(self, path: str) -> None:
-        """The jobs of the run as JSON lines (for ``benchmarks/sim_cluster.py``)."""
-        with open(path, "w") as f:
-            for entry in self.stats.trace:
-                row = dict(entry)
-                row["node"] = str(row["node"])
-                f.write(json.dumps(row) + "\n")
+        """The jobs of the run as JSON lines (for ``benchmarks/sim_cluster.py``), written whole
+        or not at all (``files.write_atomic``)."""
+        rows = []
+        for entry in self.stats.trace:
+            row = dict(entry)
+            row["node"] = str(row["node"])
+            rows.append(json.dumps(row) + "\n")
+        write_atomic(path, "".join(rows))

@@ -15,6 +15,7 @@ from .base import (
     MAX_BUDGET_FACTOR,
     STOP_GRACE_SECONDS,
     ClusterStats,
+    Event,
     K,
     Rules,
     Runner,
@@ -349,14 +350,18 @@ class SplitSearch:
             if node.job is not None:
                 self.runner.stop(*node.job)
                 node.job = None
+        self._until_idle(lambda event: self._on_result(*event))
+
+    def _until_idle(self, handle: Callable[[Event], None]) -> None:
+        """Hand every event to ``handle`` until all workers are idle, or the grace time is out."""
         deadline = time.monotonic() + STOP_GRACE_SECONDS
         while len(self._idle) < self.runner.workers and time.monotonic() < deadline:
             try:
-                results = self.runner.wait(0.25)
+                events = self.runner.wait(0.25)
             except (ClusterError, KeyboardInterrupt):
                 break
-            for item in results:
-                self._on_result(*item)
+            for event in events:
+                handle(event)
 
     def _report(self) -> None:
         self.stats.workers_alive = self.runner.alive()
@@ -411,14 +416,12 @@ class SplitSearch:
 
     def _drain(self, merge: Callable[[Fact], bool]) -> None:
         """Wait (a grace time) for the jobs still out and merge the facts they bring back."""
-        deadline = time.monotonic() + STOP_GRACE_SECONDS
-        while len(self._idle) < self.runner.workers and time.monotonic() < deadline:
-            try:
-                results = self.runner.wait(0.25)
-            except (ClusterError, KeyboardInterrupt):
-                break
-            for worker, job_id, result, _ in results:
-                if job_id is not None:
-                    self._idle.append(worker)
-                self._merge(worker, result.facts, merge)
+
+        def handle(event: Event) -> None:
+            worker, job_id, result, _restarted = event
+            if job_id is not None:
+                self._idle.append(worker)
+            self._merge(worker, result.facts, merge)
+
+        self._until_idle(handle)
         self._idle.sort()
