@@ -2,7 +2,7 @@
 
 From Python (``sprouts_cli/api.py``)::
 
-    from sprouts_cli import Position, solution, bounds, draw
+    from sprouts_cli import Position, solution, bounds, draw, load
 
 The names are loaded on first use, so that ``import sprouts_cli`` stays light for
 the command line and the worker processes.
@@ -17,9 +17,9 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
-    from .api import Bounds, Position, Solution, bounds, draw, solution
+    from .api import Bounds, Position, SavedGame, Solution, bounds, draw, load, solution
 
-_API = ("Bounds", "Position", "Solution", "bounds", "draw", "solution")
+_API = ("Bounds", "Position", "SavedGame", "Solution", "bounds", "draw", "load", "solution")
 
 
 def __getattr__(name: str) -> Any:
@@ -30,4 +30,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Bounds", "Position", "Solution", "__version__", "bounds", "draw", "solution"]
+__all__ = ["Bounds", "Position", "SavedGame", "Solution", "__version__", "bounds", "draw", "load", "solution"]

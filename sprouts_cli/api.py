@@ -2,20 +2,24 @@
 
 ::
 
-    from sprouts_cli import Position, solution, bounds, draw
+    from sprouts_cli import Position, solution, bounds, draw, load
 
-    p = Position("0*5")
-    p.children()            # the positions one move away, as Positions
-    p.child_strings()       # ... and as canonical strings
+    p = Position("0*5")      # the engine's position: one type everywhere
+    p.child_positions()      # the positions one move away; p.children(): their canonical forms
     solution(p, nimber=True).nimber      # 1
     bounds(p).longest                    # 14
     draw(p, "start.svg", legend=True)    # or draw(p) for the SVG text
-    p                                    # in Jupyter: shown as a picture (_repr_svg_)
+    game = load("game.json")             # a saved game: its position and its picture
+    p                                    # in Jupyter: shown as a picture
 
-A :class:`Position` wraps the engine's position (``.engine``) with names that read
-well at a prompt.  The functions are ``solution`` and ``draw`` rather than ``solve``
-and ``render`` because ``sprouts_cli.solve`` and ``sprouts_cli.render`` are modules of
-the package, and Python would hide a function of the same name behind them.
+``Position`` is the engine's (``engine/position.py``), as python-chess has one
+``Board``; solving and drawing stay outside it, here.  In Jupyter a position shows as
+its picture because importing this module registers a drawer for the type with
+IPython's display formatter (``show_in_notebooks``), so the engine never imports
+the picture layer.  The functions are ``solution`` and ``draw`` rather than
+``solve`` and ``render`` because ``sprouts_cli.solve`` and ``sprouts_cli.render``
+are modules of the package, and Python would hide a function of the same name
+behind them.
 
 Only the engine is imported here; the solver, the bounds and the picture layer
 (numba, scipy, networkx, matplotlib) are imported when first used.
@@ -24,157 +28,78 @@ Only the engine is imported here; the solver, the bounds and the picture layer
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .engine import Position as EnginePosition
+from .engine import Position
 from .engine.rules import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from .picture.model import Picture
 
-PositionLike = "Position | EnginePosition | str"
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A saved game (``game.json``): its position, and the picture the game drew."""
+
+    position: Position
+    picture: Picture
 
 
-class Position:
-    """A Sprouts position: a string in the GLOP/SPOTS notation, or a saved game's position.
+def load(path: str | os.PathLike[str]) -> SavedGame:
+    """A saved game; its position is read back from its picture (``picture.analyse``)."""
+    from .picture.analyse import analyse
+    from .picture.gamefile import load_game
 
-    Two positions are equal when they are the same game position (their exact
-    canonical forms agree).  ``str(p)`` is the canonical form.
-    """
-
-    __slots__ = ("_picture", "_svg", "engine")
-
-    engine: EnginePosition
-    _picture: Picture | None  # a saved game's picture, drawn again as the game drew it
-    _svg: str | None  # the picture Jupyter shows, drawn on first use
-
-    def __init__(self, position: Position | EnginePosition | str) -> None:
-        if isinstance(position, Position):
-            engine, picture = position.engine, position._picture
-        elif isinstance(position, EnginePosition):
-            engine, picture = position, None
-        elif isinstance(position, str):
-            engine, picture = EnginePosition.from_string(position), None
-        else:
-            raise TypeError(f"a Position is made from a position string, not {type(position).__name__}")
-        object.__setattr__(self, "engine", engine)
-        object.__setattr__(self, "_picture", picture)
-        object.__setattr__(self, "_svg", None)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Position is immutable")
-
-    @classmethod
-    def start(cls, spots: int) -> Position:
-        """The start of an ``spots``-spot game (``0*spots``)."""
-        return cls(EnginePosition.start(spots))
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Position:
-        """The position of a saved game (``game.json``); it is drawn as the game draws it."""
-        from .picture.analyse import analyse
-        from .picture.gamefile import load_game
-
-        picture = load_game(path)
-        p = cls(analyse(picture))
-        object.__setattr__(p, "_picture", picture)
-        return p
-
-    # ------------------------------------------------------------ reading off
-    @property
-    def canonical(self) -> str:
-        """The exact canonical form."""
-        return self.engine.canonical()
-
-    @property
-    def reduced(self) -> str:
-        """The reduced form (simplified keeping the game value; the key of solved tables)."""
-        return self.engine.reduced()
-
-    @property
-    def lives(self) -> int:
-        """Lives on the board; every move takes one."""
-        return self.engine.total_lives
-
-    @property
-    def spots(self) -> int:
-        return self.engine.spot_count
-
-    @property
-    def heaps(self) -> tuple[int, ...]:
-        """The nim heaps beside the position (``+*k``)."""
-        return self.engine.heaps
-
-    def is_over(self) -> bool:
-        """True when no move is left."""
-        return self.engine.is_over()
-
-    def lands(self) -> list[Position]:
-        """The independent parts, each a position of its own."""
-        return [Position(land) for land in self.engine.lands()]
-
-    def children(self) -> list[Position]:
-        """The distinct positions one move away, sorted by canonical form."""
-        return [Position(text) for text in self.child_strings()]
-
-    def child_strings(self) -> list[str]:
-        """The canonical forms of the distinct positions one move away, sorted."""
-        return sorted(self.engine.children())
-
-    # --------------------------------------------------------------- results
-    def solution(
-        self, misere: bool = False, nimber: bool = False, moves: bool = False, **kw: Any
-    ) -> Solution:
-        """Who wins (see :func:`solution`)."""
-        return solution(self, misere=misere, nimber=nimber, moves=moves, **kw)
-
-    def bounds(self, seconds: float | None = 5.0) -> Bounds:
-        """Bounds on the moves left and the exact lengths (see :func:`bounds`)."""
-        return bounds(self, seconds=seconds)
-
-    def draw(self, path: str | os.PathLike[str] | None = None, **kw: Any) -> str | bytes | None:
-        """A picture (see :func:`draw`)."""
-        return draw(self, path, **kw)
-
-    def picture(self, width: float = 800, height: float = 600) -> Picture:
-        """The saved game's picture, or a fresh Z layout (checked to read back as this position)."""
-        if self._picture is not None:
-            return self._picture
-        from .picture.layout import layout_position
-
-        return layout_position(self.engine, width, height, jobs=1)
-
-    # ---------------------------------------------------------------- python
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a position as its picture (drawn once, then kept)."""
-        if self._svg is None:
-            svg = draw(self, width=480, height=360, legend=True)
-            assert isinstance(svg, str)  # no path: the SVG text
-            object.__setattr__(self, "_svg", svg)
-            return svg
-        return self._svg
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Position):
-            return self.engine == other.engine
-        if isinstance(other, EnginePosition):
-            return self.engine == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.engine)
-
-    def __str__(self) -> str:
-        return self.canonical
-
-    def __repr__(self) -> str:
-        return f"Position({self.canonical!r})"
+    picture = load_game(path)
+    return SavedGame(analyse(picture), picture)
 
 
-def _as_position(position: Position | EnginePosition | str) -> Position:
-    return position if isinstance(position, Position) else Position(position)
+def _as_position(position: Position | SavedGame | str) -> Position:
+    if isinstance(position, SavedGame):
+        return position.position
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.from_string(position)
+    kind = type(position).__name__
+    raise TypeError(f"a position is a Position, a SavedGame or a position string, not {kind}")
+
+
+def _picture(position: Position | SavedGame | str, width: float, height: float) -> Picture:
+    """The saved game's picture, or a fresh Z layout (checked to read back as the position)."""
+    if isinstance(position, SavedGame):
+        return position.picture
+    from .picture.layout import layout_position
+
+    return layout_position(_as_position(position), width, height, jobs=1)
+
+
+@lru_cache(maxsize=256)
+def _notebook_svg(canonical: str) -> str:
+    svg = draw(canonical, width=480, height=360, legend=True)
+    assert isinstance(svg, str)  # no path: the SVG text
+    return svg
+
+
+def notebook_svg(position: Position) -> str:
+    """The picture Jupyter shows for a position: a fresh layout with its legend, drawn once
+    per canonical form."""
+    return _notebook_svg(position.canonical())
+
+
+def show_in_notebooks() -> bool:
+    """Register ``notebook_svg`` with the running IPython's SVG formatter for ``Position``;
+    False when no IPython shell runs (a script: nothing to show).  Done on import."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return False
+    shell.display_formatter.formatters["image/svg+xml"].for_type(Position, notebook_svg)
+    return True
 
 
 @dataclass(frozen=True)
@@ -194,7 +119,7 @@ class Solution:
 
 
 def solution(
-    position: Position | EnginePosition | str,
+    position: Position | SavedGame | str,
     misere: bool = False,
     nimber: bool = False,
     moves: bool = False,
@@ -220,14 +145,14 @@ def solution(
             winning: list[str] | None = None
             value: int | None = None
             if moves:
-                outcomes = session.child_outcomes(p.engine)
+                outcomes = session.child_outcomes(p)
                 winning = [child for child, wins in outcomes if not wins]
                 win = bool(winning) if outcomes else misere
             if nimber:
-                value = session.nimber(p.engine)
+                value = session.nimber(p)
                 win = value != 0
             if not moves and not nimber:
-                win = session.outcome(p.engine)
+                win = session.outcome(p)
     finally:
         if table is not None:
             table.close()
@@ -235,9 +160,9 @@ def solution(
     if winning is not None:
         from .engine.naming import words_of_children
 
-        named = words_of_children(p.engine)
+        named = words_of_children(p)
         said = [named[c] for c in winning]
-    return Solution(p.canonical, Rules.of(misere).value, win, value, winning, said)
+    return Solution(p.canonical(), Rules.of(misere).value, win, value, winning, said)
 
 
 @dataclass(frozen=True)
@@ -255,12 +180,13 @@ class Bounds:
     heaps: list[int] = field(default_factory=list)
 
 
-def bounds(position: Position | EnginePosition | str, seconds: float | None = 5.0) -> Bounds:
+def bounds(position: Position | SavedGame | str, seconds: float | None = 5.0) -> Bounds:
     """What ``sprouts bounds`` gives: ``m ≤ shortest ≤ longest ≤ M``.
 
     ``seconds`` is the time for the longest games and again for the shortest
     (None: no limit).  A position read from a string is first drawn with its dead
-    spots given back, which sharpens the lower bound (as the command does).
+    spots given back, which sharpens the lower bound (as the command does); a saved
+    game's position keeps them, and Euler's counts are taken of it.
     """
     from .engine.position import euler_counts
     from .picture.planar_map import realised
@@ -268,11 +194,11 @@ def bounds(position: Position | EnginePosition | str, seconds: float | None = 5.
     from .solve.lengths import LengthOracle
 
     p = _as_position(position)
-    if p._picture is not None:
-        loaded = Loaded(p.engine, stumps_known=True, drawing=p.engine, euler_position=euler_counts(p.engine))
+    if isinstance(position, SavedGame):
+        loaded = Loaded(p, stumps_known=True, drawing=p, euler_position=euler_counts(p))
     else:
-        drawing = realised(p.engine)
-        loaded = Loaded(p.engine, stumps_known=drawing is not None, drawing=drawing or p.engine)
+        drawing = realised(p)
+        loaded = Loaded(p, stumps_known=drawing is not None, drawing=drawing or p)
     report = bounds_report(LengthOracle(), loaded, seconds)
     return Bounds(
         position=report["position"],
@@ -288,7 +214,7 @@ def bounds(position: Position | EnginePosition | str, seconds: float | None = 5.
 
 
 def draw(
-    position: Position | EnginePosition | str,
+    position: Position | SavedGame | str,
     path: str | os.PathLike[str] | None = None,
     *,
     format: str = "svg",
@@ -310,9 +236,8 @@ def draw(
     """
     from .render import render, render_bytes
 
-    p = _as_position(position)
-    pic = p.picture(width, height)
-    caption = title if title is not None else p.canonical
+    pic = _picture(position, width, height)
+    caption = title if title is not None else _as_position(position).canonical()
     if path is not None:
         render(pic, path, numbers=numbers, lives=lives, title=caption, legend=legend, scale=scale, dpi=dpi)
         return None
@@ -324,4 +249,17 @@ def draw(
     return data.decode("utf-8") if format == "svg" else data
 
 
-__all__ = ["Bounds", "Position", "Solution", "bounds", "draw", "solution"]
+show_in_notebooks()
+
+__all__ = [
+    "Bounds",
+    "Position",
+    "SavedGame",
+    "Solution",
+    "bounds",
+    "draw",
+    "load",
+    "notebook_svg",
+    "show_in_notebooks",
+    "solution",
+]

@@ -27,7 +27,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Position:
-    """An immutable Sprouts position, optionally with nim heaps beside it (``+*k``)."""
+    """An immutable Sprouts position, optionally with nim heaps beside it (``+*k``).
+
+    Made from a position string (``Position("0*3")``, as ``from_string``) or from its
+    regions and lives (``Position(regions, lives, heaps)``, checked).  ``str(p)`` writes
+    it as it is stored; ``p.canonical()`` is its exact canonical form, by which
+    positions compare.  Solving and drawing are outside the engine (``sprouts_cli.api``:
+    ``solution``, ``bounds``, ``draw``; in Jupyter a position shows as its picture).
+    """
 
     __slots__ = ("_canonical", "_reduced", "heaps", "lives", "regions")
 
@@ -39,10 +46,18 @@ class Position:
 
     def __init__(
         self,
-        regions: Iterable[Iterable[Iterable[int]]],
-        lives: Sequence[int],
+        regions: str | Iterable[Iterable[Iterable[int]]],
+        lives: Sequence[int] | None = None,
         heaps: Iterable[int] = (),
     ) -> None:
+        if isinstance(regions, str):
+            if lives is not None:
+                raise TypeError("a Position is made from a position string alone, or from regions and lives")
+            read = self.from_string(regions)
+            _init(self, read.regions, read.lives, read.heaps)
+            return
+        if lives is None:
+            raise TypeError("a Position made from regions needs the lives of its spots")
         regs = tuple(tuple(tuple(int(s) for s in b) for b in r) for r in regions)
         lvs = tuple(int(v) for v in lives)
         for v in lvs:
@@ -234,6 +249,10 @@ class Position:
         from .moves import child_forms
 
         return child_forms(self)
+
+    def child_positions(self) -> list[Position]:
+        """The distinct positions one move away, sorted by canonical form."""
+        return [type(self).from_string(text) for text in sorted(self.children())]
 
     # ------------------------------------------------------------------ python
     def __eq__(self, other: object) -> bool:
