@@ -169,6 +169,7 @@ def test_moves_read_from_the_pointer(tmp_path: Path) -> None:
     """A stroke, a click-click move, a marked loop, a refusal, heroic mode; the save reads back alike."""
     game = WebGame(Position.start(3), ("human", "human"), Rules.NORMAL, 800, 600, save=tmp_path / "g.json")
     a, _b, c = (_spot(game, s) for s in range(3))
+    assert "6 to 8 moves left" in game.status()  # the terminal's words, not "moves left 6–8"
     # a press goes to the nearest spot with a life; every spot is lit at the start
     pressed = game.press(a[0] + 30, a[1] + 10)
     assert pressed["ok"] and pressed["spot"] == 0 and pressed["lit"] == [0, 1, 2]
@@ -239,4 +240,4 @@ def test_a_computer_moves_and_is_drawn() -> None:
     assert live_key(analyse(pic)) == live_key(game.game.position)
     assert np.isfinite(pic.spots).all()
     state = game.state()
-    assert state["last"] and state["svg"].startswith("<svg") and "moves left" in state["status"]
+    assert state["last"] and state["svg"].startswith("<svg") and " moves left" in state["status"]

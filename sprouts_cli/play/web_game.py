@@ -47,6 +47,7 @@ from ..engine.naming import MoveWords, move_shape, moves_from_words, numbered_ke
 from ..engine.position import Position
 from ..errors import IllegalMoveError, PictureError, PlayError, SproutsError
 from .game import Game, Played
+from .human import moves_left
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.rules import Rules
@@ -375,7 +376,8 @@ class WebGame:
         else:
             parts.append(f"move {g.moves_made + 1}: {self.label(g.to_move)} to move")
         parts.append(f"position {g.position.canonical()}")
-        parts.append(f"moves left {lower}–{upper}" if lower != upper else f"moves left {lower}")
+        if not g.is_over():
+            parts.append(moves_left(lower, upper))
         longest = self._longest_game(g.position)
         if longest is not None:
             parts.append(f"longest game {g.moves_made + longest} moves")
