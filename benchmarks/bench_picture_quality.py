@@ -43,13 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.moves import random_move
-from sprouts_cli.errors import PictureError
+from sprouts_cli.errors import NoRoom, PictureError
 from sprouts_cli.picture.analyse import analyse_picture
 from sprouts_cli.picture.layout import layout_position
 from sprouts_cli.picture.model import MIN_CLEARANCE
 from sprouts_cli.picture.quality import quality
 from sprouts_cli.picture.room import draw
-from sprouts_cli.picture.router import NoRoom
 
 WIDTH, HEIGHT = 1000, 700
 MEASURES = ("room", "length", "turning", "infl", "label")

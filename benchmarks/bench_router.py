@@ -46,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.moves import apply_move, random_move
 from sprouts_cli.engine.naming import numbered_key
+from sprouts_cli.errors import NoRoom
 from sprouts_cli.picture.analyse import analyse_picture
 from sprouts_cli.picture.layout import layout_position
 from sprouts_cli.picture.room import DRAWN_BY, draw
-from sprouts_cli.picture.router import NoRoom
 
 WIDTH, HEIGHT = 1000, 700
 LOCAL = ("route", "slide", "push")

@@ -130,7 +130,7 @@ def test_the_router_sees_a_spot_at_its_smaller_size() -> None:
     b = analyse_picture(small)
     # the certificate measures the smaller disc: every clearance at spot 1 grows by what it lost
     assert b.min_clearance >= a.min_clearance
-    from sprouts_cli.picture.router import obstacles_of
+    from sprouts_cli.picture.route_plan import obstacles_of
 
     assert obstacles_of(small, b).sizes[0] == SMALLEST_SPOT
 

@@ -19,21 +19,15 @@ from sprouts_cli.cli import main
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.moves import Move, apply_move, random_move
 from sprouts_cli.engine.naming import numbered_key
-from sprouts_cli.errors import PictureError
+from sprouts_cli.errors import NoRoom, PictureError
 from sprouts_cli.picture import analyse_picture, layout_position, save_game
 from sprouts_cli.picture import grid_planner as gp
 from sprouts_cli.picture.band import Band, BandSettings, band_caps, band_energy, resample
 from sprouts_cli.picture.room import draw, parse_ladder, slide_spot
-from sprouts_cli.picture.router import (
-    NoRoom,
-    RouteSettings,
-    draw_move,
-    draw_route,
-    make_plan,
-    obstacles_of,
-    route,
-    self_crossing,
-)
+from sprouts_cli.picture.route_curve import draw_route
+from sprouts_cli.picture.route_plan import RouteSettings, make_plan, obstacles_of
+from sprouts_cli.picture.route_search import route, self_crossing
+from sprouts_cli.picture.router import draw_move
 
 
 def same(a: Position, b: Position) -> bool:
@@ -355,7 +349,9 @@ def test_the_band_never_crosses_an_obstacle(seed: int) -> None:
 def test_the_barrier_route_separates_the_two_trees(seed: int, n: int) -> None:
     """The way (a loop, closed at its spot) has every cell of one tree inside it and of the other outside."""
     from sprouts_cli.picture.geometry import winding_number
-    from sprouts_cli.picture.router import _loop_target, barrier_route, barrier_trees, build_rays, close_strip
+    from sprouts_cli.picture.route_plan import close_strip
+    from sprouts_cli.picture.route_rays import barrier_trees, build_rays
+    from sprouts_cli.picture.route_search import _loop_target, barrier_route
 
     rng = random.Random(seed)
     pic, a = seeds_picture(spread_points(rng, n))

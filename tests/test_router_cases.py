@@ -19,22 +19,18 @@ from sprouts_cli.engine.moves import Move, apply_move
 from sprouts_cli.engine.naming import numbered_key
 from sprouts_cli.picture import analyse_picture
 from sprouts_cli.picture.band import FOLD, band_energy
-from sprouts_cli.picture.router import (
+from sprouts_cli.picture.route_curve import port_direction, relax_route
+from sprouts_cli.picture.route_plan import (
     CERTIFY_SHARE,
     RouteSettings,
     _crosses_any,
     corner_of,
-    draw_move,
     half_edge_polygon,
     make_plan,
     obstacles_of,
-    port_direction,
-    relax_route,
-    self_crossing,
-    uncross,
-    unfold,
-    widest_way,
 )
+from sprouts_cli.picture.route_search import self_crossing, uncross, unfold, widest_way
+from sprouts_cli.picture.router import draw_move
 
 
 def _u_band(gap: float) -> np.ndarray:

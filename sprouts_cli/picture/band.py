@@ -468,7 +468,7 @@ class Band:
         m = max(2, round(length / spacing))
         s = np.linspace(0.0, length, m + 1)
         if len(path) > 3:
-            # the legs at the spots were chosen clear of the spots' own curves (router.end_cells): keep
+            # the legs at the spots were chosen clear of the spots' own curves (route_plan.end_cells): keep
             # them whole, since a point on them is nearer those curves than the band's end legs may be
             inner = s[(s > t[1]) & (s < t[-2])]
             s = np.concatenate([[0.0, t[1]], inner, [t[-2], length]])

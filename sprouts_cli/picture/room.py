@@ -35,11 +35,12 @@ import numpy as np
 from ..engine.moves import Move, apply_move
 from ..engine.naming import move_words, moves_from_words, numbered_key, parse_words
 from ..engine.position import Position
-from ..errors import IllegalMoveError, PictureError
+from ..errors import IllegalMoveError, NoRoom, PictureError
 from .analyse import Analysis, analyse_picture
 from .fit import cut_at, join_parts
 from .model import Curve, Picture
-from .router import CERTIFY_SHARE, Drawn, NoRoom, RouteSettings, draw_move, same_numbered
+from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
+from .router import draw_move
 from .sizes import smaller_spots
 
 #: The rungs, in order, and what ``drawn_by`` says when each was the highest one needed.
@@ -473,7 +474,7 @@ def push_unit(
 
     from .band import Band, BandSettings, capped_step
     from .fit import cut_at, refine_clamped, to_bezier
-    from .router import obstacles_of
+    from .route_plan import obstacles_of
     from .spline import sample_polyline
 
     d0 = settings.d0
@@ -606,7 +607,9 @@ def push_curves(
     reads as the same position without squeezing anything below its clearance,
     and tries the move again.
     """
-    from .router import draw_route, ghost_of, target_of
+    from .route_curve import draw_route
+    from .route_plan import target_of
+    from .router import ghost_of
 
     d0 = settings.d0
     need = CERTIFY_SHARE * d0

@@ -13,7 +13,7 @@ pressed, the spots marked to be enclosed and the stroke drawn (``move``):
 
 * a stroke that is usable (it joins the two spots and touches nothing) says by its
   own drawing which move it is (its picture is read back); it is the start of the
-  curve, which the router's band then smooths (``router.draw_route``), keeping its
+  curve, which the router's band then smooths (``route_curve.draw_route``), keeping its
   way round things; in heroic mode (§4.7) it is kept exactly as drawn;
 * otherwise the move is the one with these spots, in the region pressed, enclosing
   the marked spots, and the router draws it (``room.draw``).
@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..log import LogWriter
     from ..picture.analyse import Analysis
     from ..picture.model import Picture
-    from ..picture.router import RouteSettings
+    from ..picture.route_plan import RouteSettings
     from ..players.base import Player, Settings
 
 #: The rungs of the ladder, in order (Alfeld §4.1); "." is •.
@@ -105,7 +105,7 @@ class WebSettings:
             setattr(self, name, value)
 
     def route(self, d0: float | None = None) -> RouteSettings:
-        from ..picture.router import RouteSettings
+        from ..picture.route_plan import RouteSettings
 
         return RouteSettings(d0=self.d0 if d0 is None else d0, D=self.D, lam=self.lam)
 
@@ -510,7 +510,8 @@ class WebGame:
     ) -> tuple[Move, Picture | None] | str | None:
         """The move a usable stroke draws and its picture; None: not usable; a str: why not."""
         from ..picture.analyse import analyse_picture
-        from ..picture.router import clearance_of_move, draw_route, make_plan, same_numbered
+        from ..picture.route_curve import clearance_of_move, draw_route
+        from ..picture.route_plan import make_plan, same_numbered
 
         g = self.game
         assert g is not None
@@ -935,7 +936,7 @@ def find_move(p: Position, target: Position, words: str) -> Move | None:
     boundary need not name the same side there; every legal move is then tried.
     """
     from ..picture.room import same_move
-    from ..picture.router import same_numbered
+    from ..picture.route_plan import same_numbered
 
     found = same_move(p, target, words)
     if found is not None:
