@@ -7,6 +7,7 @@ import pkgutil
 import random
 import types
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,6 @@ import pytest
 from games import game_positions, mirrored, reachable, renamed, reordered, rotated
 from hypothesis import given, settings
 
-from sprouts_cli import engine
 from sprouts_cli.engine import Position, aot, kernels
 from sprouts_cli.engine import canonical as canonical_module
 from sprouts_cli.engine import reduce as reduce_module
@@ -383,7 +383,7 @@ def test_past_the_budget_of_set_orders_lands_are_reduced_as_python_does(monkeypa
     reads the budget when it runs; the compiled one took 64 when it was compiled)."""
     p = Position.from_string("A.BC|A2D|0.D|BC+AB|AB")
     lands = [(land, p.lives) for land in clean_lands(p)]
-    monkeypatch.setattr(kernels, "MAX_SET_CHOICES", 2)
+    monkeypatch.setattr(kernels.reduced, "MAX_SET_CHOICES", 2)  # where the kernel reads it
     monkeypatch.setattr(reduce_module, "MAX_SET_CHOICES", 2)
     assert_lands_reduced_as_python(lands, plain=True)
     use_compiled_kernels(False)
@@ -415,19 +415,31 @@ def _kernels_of(module: types.ModuleType) -> dict[str, Any]:
     }
 
 
-def test_no_kernel_of_the_engine_calls_a_kernel_of_another_file() -> None:
+def test_every_engine_kernel_is_cached_under_the_stamp_of_all_the_kernel_sources() -> None:
     """numba checks only a kernel's own file before it takes the kernel from its cache, and a
-    kernel keeps a compiled copy of the kernels it calls: a call into another file would
-    leave a stale kernel behind when only that file changes."""
+    kernel keeps a compiled copy of the kernels it calls, here in other files of
+    ``engine/kernels/``: so each cache is keyed by the hash of every kernel source too."""
     if aot.kernel_path() != "jit":
         pytest.skip("the kernels are not numba's JIT ones (plain Python, or built ahead of time)")
-    names = [m.name for m in pkgutil.iter_modules(engine.__path__)]
-    modules = [importlib.import_module(f"sprouts_cli.engine.{name}") for name in names]
-    found = {name: k for module in modules for name, k in _kernels_of(module).items()}
+    package = Path(kernels.__file__).parent
+    names = [m.name for m in pkgutil.iter_modules([str(package)])]
+    modules = [importlib.import_module(f"sprouts_cli.engine.kernels.{name}") for name in names]
+    found = {name: k for module in [kernels, *modules] for name, k in _kernels_of(module).items()}
     assert {"land_code_kernel", "child_lands_kernel", "parse_land_kernel", "list_moves_kernel"} <= set(found)
+    files = {k.py_func.__code__.co_filename for k in found.values()}
+    assert len(files) > 1  # calls across files: what the stamp is for
+    sources = {str(p) for p in aot.kernel_sources()}
+    assert files <= sources
     for name, k in found.items():
-        here = k.py_func.__code__.co_filename
-        for used in _names_used(k.py_func.__code__):
-            callee = k.py_func.__globals__.get(used)
-            if hasattr(callee, "py_func") and hasattr(callee, "signatures"):
-                assert callee.py_func.__code__.co_filename == here, (name, used)
+        assert k._cache._impl.locator.get_source_stamp()[1] == aot.sources_stamp(), name
+
+
+def test_the_sources_stamp_changes_with_any_kernel_file(tmp_path: Path, monkeypatch) -> None:
+    one, two = tmp_path / "one.py", tmp_path / "two.py"
+    one.write_text("@kernel\ndef f(): pass\n")
+    two.write_text("@kernel\ndef g(): pass\n")
+    monkeypatch.setattr(aot, "ENGINE_DIR", tmp_path)
+    monkeypatch.setattr(aot, "kernel_sources", lambda: [one, two])
+    before = aot.sources_hash()
+    two.write_text("@kernel\ndef g(): return 1\n")
+    assert aot.sources_hash() != before

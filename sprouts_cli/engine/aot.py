@@ -113,7 +113,7 @@ def kernel(fn: Callable[..., Any] | None = None, *, export: str | None = None) -
         EXPORTS[fn.__name__] = Export(fn.__module__, fn.__name__, export, fn)
     path, built = chosen_path()
     if path == "jit":
-        return jit.kernel(fn)
+        return jit.kernel(fn, stamp=sources_stamp())
     compiled = getattr(built, fn.__name__, None) if export is not None else None
     if compiled is None:  # plain Python, or (aot) a kernel called only from compiled code
         return jit.plain(fn)
@@ -207,8 +207,26 @@ def kernels_dir() -> Path:
 
 def kernel_sources() -> list[Path]:
     """The files a build depends on: every engine module that defines kernels, and this one."""
-    found = [p for p in sorted(ENGINE_DIR.glob("*.py")) if KERNEL_MARK in p.read_bytes()]
+    found = [p for p in sorted(ENGINE_DIR.rglob("*.py")) if KERNEL_MARK in p.read_bytes()]
     return sorted({*found, Path(__file__).resolve()})
+
+
+def sources_hash() -> str:
+    """A hash of ``kernel_sources()``, their paths and contents."""
+    digest = hashlib.sha256()
+    for path in kernel_sources():
+        digest.update(str(path.relative_to(ENGINE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@functools.cache
+def sources_stamp() -> str:
+    """``sources_hash()`` once per process: the key of every JIT kernel's cache beside its own file.
+
+    A compiled kernel holds the code of the kernels it calls, which may live in other
+    files of ``engine/kernels/``; numba alone would check only the kernel's own file.
+    """
+    return sources_hash()
 
 
 def _version(package: str) -> str:
@@ -230,11 +248,8 @@ def _version(package: str) -> str:
 
 def stamp_facts() -> dict[str, str]:
     """What a build must match to be loaded (read without importing numba)."""
-    digest = hashlib.sha256()
-    for path in kernel_sources():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return {
-        "sources": digest.hexdigest()[:20],
+        "sources": sources_hash()[:20],
         "numba": _version("numba"),
         "numpy": _version("numpy"),
         "python": f"{sysconfig.get_config_var('EXT_SUFFIX')} {sys.version.split()[0]} {platform.machine()}",

@@ -3,7 +3,7 @@
 ``aot.build`` runs ``compile_into`` in a child process (on the JIT path); the new module
 is put in place only when every exported kernel gives what its JIT twin gives on the
 calls a small workload makes (``check_against_jit``).  This is apart from ``aot.py``
-because it drives the engine's algorithms, which ``kernels.py`` (and so ``aot.py``,
+because it drives the engine's algorithms, which ``kernels/`` (and so ``aot.py``,
 its decorator) sits under.
 """
 
@@ -33,8 +33,17 @@ from .aot import (
 
 def kernel_modules() -> list[ModuleType]:
     """Every engine module that defines kernels, imported (so each export is declared)."""
-    here = {Path(__file__).resolve(), Path(__file__).resolve().with_name("aot.py")}
-    return [importlib.import_module(f"{__package__}.{p.stem}") for p in kernel_sources() if p not in here]
+    engine = Path(__file__).resolve().parent
+    here = {Path(__file__).resolve(), engine / "aot.py"}
+    names = []
+    for path in kernel_sources():
+        if path in here:
+            continue
+        parts = list(path.relative_to(engine).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names.append(".".join([str(__package__), *parts]))
+    return [importlib.import_module(name) for name in names]
 
 
 def compile_into(folder: str) -> None:
@@ -81,8 +90,11 @@ def check_against_jit(built: ModuleType, lands: Sequence[str] = ("0*4", "0*2.AB|
     ``*_into`` kernels write theirs into the caller's buffers).
     """
     calls: list[tuple[str, tuple[Any, ...], Any]] = []
-    modules = {m.__name__: m for m in kernel_modules()}
-    saved = {name: getattr(modules[e.module], name) for name, e in EXPORTS.items()}
+    kernel_modules()
+    saved = {name: getattr(importlib.import_module(e.module), name) for name, e in EXPORTS.items()}
+    # every module that holds an export (its own, and those that import it) calls it by its name there
+    loaded = [m for n, m in list(sys.modules.items()) if n.startswith(f"{__package__}.") and m is not None]
+    holders = {name: [m for m in loaded if getattr(m, name, None) is fn] for name, fn in saved.items()}
 
     def copied(args: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(a.copy() if hasattr(a, "copy") else a for a in args)
@@ -99,12 +111,14 @@ def check_against_jit(built: ModuleType, lands: Sequence[str] = ("0*4", "0*2.AB|
 
     _workload(lands)  # compiled first: numba reads the globals a kernel calls when it compiles it
     try:
-        for name, e in EXPORTS.items():
-            setattr(modules[e.module], name, recording(name, saved[name]))
+        for name in EXPORTS:
+            for m in holders[name]:
+                setattr(m, name, recording(name, saved[name]))
         _workload(lands)
     finally:
-        for name, e in EXPORTS.items():
-            setattr(modules[e.module], name, saved[name])
+        for name in EXPORTS:
+            for m in holders[name]:
+                setattr(m, name, saved[name])
     seen = {name for name, _a, _r in calls}
     if seen != set(EXPORTS):
         return f"the check's workload never calls {sorted(set(EXPORTS) - seen)}"

@@ -1,6 +1,6 @@
 """Which way the engine codes lands: the plain-Python reference, or the compiled kernels once they pay.
 
-Loading numba and the kernels (``kernels.py``, in the form ``aot.py`` chooses) costs
+Loading numba and the kernels (``engine/kernels/``, in the form ``aot.py`` chooses) costs
 about half a second, more than a small command spends in all; so the first
 ``COMPILE_AFTER`` lands of a process are coded in Python and the kernels are switched
 on after them.  The algorithms (``canonical.py``, ``reduce.py``) read ``compiled``:

@@ -25,15 +25,14 @@ What the loop holds (``State``):
   can stop at any frame and go on later (to grow an array, read the table, look at the
   clock) with nothing lost, as each frame's step is recomputed from the table.
 
-The loop's kernels call the engine's kernels (``engine/kernels.py``).  numba caches a
+The loop's kernels call the engine's kernels (``engine/kernels/``).  numba caches a
 kernel until its *own* file changes and keeps a compiled copy of every kernel it calls,
 so the caches of this module are stamped with the engine's kernel sources as well
-(``_StampedCache``): a change to the engine recompiles the search.
+(``jit.stamped_cache``, ``aot.sources_stamp``): a change to the engine recompiles the search.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import sys
 from collections.abc import Callable
@@ -42,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import jit
 from ..engine import aot
 
 PURE_PYTHON = aot.PURE_PYTHON
@@ -183,42 +183,6 @@ S_BUSY = 17  # threads at each node, by a hash of the node (no keys: a collision
 # ------------------------------------------------------------------ the kernels' decorator
 
 
-def _dependency_stamp() -> str:
-    """A hash of the engine's kernel sources, which the core's kernels compile into themselves."""
-    h = hashlib.sha256()
-    for path in aot.kernel_sources():
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def _stamped_cache(fn: Callable[..., Any]) -> Any:
-    """numba's on-disk cache for ``fn``, with its freshness stamp extended by the engine's sources."""
-    from numba.core.caching import CompileResultCacheImpl, FunctionCache
-
-    stamp = _dependency_stamp()
-
-    class _Locator:
-        def __init__(self, inner: Any) -> None:
-            self._inner = inner
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self._inner, name)
-
-        def get_source_stamp(self) -> Any:
-            return (self._inner.get_source_stamp(), stamp)
-
-    class _Impl(CompileResultCacheImpl):
-        def __init__(self, py_func: Any) -> None:
-            super().__init__(py_func)  # type: ignore[no-untyped-call]  # numba is untyped
-            self._locator = _Locator(self._locator)
-
-    class _StampedCache(FunctionCache):
-        _impl_class = _Impl
-
-    return _StampedCache(fn)  # type: ignore[no-untyped-call]  # numba is untyped
-
-
 def core_kernel(fn: Callable[..., Any]) -> Any:
     """``numba.njit(nogil=True)`` with a cache stamped by this file and the engine's kernel
     sources (plain Python with ``SPROUTS_PURE_PYTHON=1``); ``.py_func`` is the source."""
@@ -228,34 +192,19 @@ def core_kernel(fn: Callable[..., Any]) -> Any:
     import numba
 
     compiled = numba.njit(nogil=True)(fn)
-    compiled._cache = _stamped_cache(fn)  # type: ignore[attr-defined]  # where enable_caching puts it
+    compiled._cache = jit.stamped_cache(fn, aot.sources_stamp())  # type: ignore[attr-defined]  # where enable_caching puts it
     return compiled
-
-
-def _twin_cache(fn: Callable[..., Any]) -> Any:
-    """numba's on-disk cache for a twin's kernel, in files of its own (``twin-`` before the name)."""
-    from numba.core.caching import CompileResultCacheImpl, FunctionCache
-
-    class _Impl(CompileResultCacheImpl):
-        def get_filename_base(self, fullname: str, abiflags: str) -> str:
-            base = super().get_filename_base(fullname, abiflags)  # type: ignore[no-untyped-call]  # numba is untyped
-            return "twin-" + str(base)
-
-    class _TwinCache(FunctionCache):
-        _impl_class = _Impl
-
-    return _TwinCache(fn)  # type: ignore[no-untyped-call]  # numba is untyped
 
 
 def engine_kernels() -> ModuleType:
     """The engine's kernels as numba (JIT) dispatchers, which the core's kernels call.
 
-    The core always compiles against a twin of ``engine/kernels.py`` (the same source,
+    The core always compiles against a twin of ``engine/kernels/`` (the same source,
     imported again as ``sprouts_cli.engine._kernels_jit`` with numba's kernels): a
     process that loaded the ahead-of-time build holds plain-Python kernels behind the
     built entry points, which compiled code cannot call, and numba's cached code names
     the module it was compiled against, so one name for every process keeps one cache.
-    The twin's kernels cache in files of their own (``_twin_cache``).  With
+    The twin's kernels cache in files of their own (``twin-`` before the name).  With
     ``SPROUTS_PURE_PYTHON=1`` the engine's own (plain-Python) kernels are used.
     """
     from ..engine import kernels
@@ -266,7 +215,10 @@ def engine_kernels() -> ModuleType:
     twin = sys.modules.get(name)
     if twin is not None:
         return twin
-    spec = importlib.util.spec_from_file_location(name, kernels.__file__)
+    assert kernels.__file__ is not None
+    spec = importlib.util.spec_from_file_location(
+        name, kernels.__file__, submodule_search_locations=list(kernels.__path__)
+    )
     assert spec is not None and spec.loader is not None
     twin = importlib.util.module_from_spec(spec)
     exports = dict(aot.EXPORTS)
@@ -276,15 +228,17 @@ def engine_kernels() -> ModuleType:
         sys.modules[name] = twin
         spec.loader.exec_module(twin)
     except BaseException:
-        sys.modules.pop(name, None)
+        for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            sys.modules.pop(loaded, None)
         raise
     finally:
         aot.chosen_path = chosen
         aot.EXPORTS.clear()
         aot.EXPORTS.update(exports)
-    for value in vars(twin).values():
+    parts = [m for n, m in sys.modules.items() if n == name or n.startswith(name + ".")]
+    for value in {id(v): v for part in parts for v in vars(part).values()}.values():
         if hasattr(value, "py_func") and hasattr(value, "_cache"):
-            value._cache = _twin_cache(value.py_func)
+            value._cache = jit.stamped_cache(value.py_func, aot.sources_stamp(), prefix="twin-")
     return twin
 
 

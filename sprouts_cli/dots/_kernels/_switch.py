@@ -7,7 +7,8 @@ set before its code runs).
 numba's cache (``cache=True``) keeps a compiled kernel while its own file is
 unchanged, and a kernel holds the code of the kernels it calls, which live in the
 other modules here; so every kernel's cache is keyed by the stamp of the whole
-package (``package_stamp``), and a change to any module compiles them all again.
+package too (``package_stamp``, through ``jit.stamped_cache``), and a change to any
+module compiles them all again.
 """
 
 from __future__ import annotations
@@ -32,25 +33,24 @@ def package_stamp():
     return tuple(sorted((p.name, p.stat().st_mtime, p.stat().st_size) for p in here.glob("*.py")))
 
 
-_STAMP = package_stamp()
+#: The key every kernel's cache has beside its own file.
+STAMP = repr(package_stamp())
 
 
 def _stamped(dispatcher):
-    """The kernel with its cache keyed by the package's stamp instead of its own file's."""
-    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-    if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-        cache_file._source_stamp = _STAMP
+    """A kernel compiled here by numba directly, its cache keyed by the package's stamp too."""
+    dispatcher._cache = _jit.stamped_cache(dispatcher.py_func, STAMP)
     return dispatcher
 
 
 def kernel(fn):
     """The package's kernel decorator (``sprouts_cli/jit.py``), plain Python in the pure copy."""
-    return _stamped(_jit.kernel(fn, pure=_PURE or numba is None))
+    return _jit.kernel(fn, pure=_PURE or numba is None, stamp=STAMP)
 
 
 def uncounted_kernel(fn):
     """``kernel`` without numba's reference counts (``jit.kernel(refcounts=False)``)."""
-    return _stamped(_jit.kernel(fn, pure=_PURE or numba is None, refcounts=False))
+    return _jit.kernel(fn, pure=_PURE or numba is None, refcounts=False, stamp=STAMP)
 
 
 if _PURE or numba is None:
