@@ -107,7 +107,7 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--stats", type=click.Path(dir_okay=False), help="--batch: one CSV row per game here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="--batch: a plot (.png/.svg).")
 @stops_cleanly_on_sigterm
-def play_command(
+def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     start: str | None,
     spots: int | None,
     first: str,
@@ -480,7 +480,7 @@ def _start_position(start: str | None, spots: int | None) -> tuple[Position, Pic
     "--fresh", is_flag=True,
     help="Draw each position afresh (Z and polish) for -o, --svg, --html and --gif, not move by move.",
 )  # fmt: skip
-def replay_log_command(
+def replay_log_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     log: str,
     game_number: int | None,
     at: int | None,

@@ -103,7 +103,7 @@ def area_energy(P: np.ndarray, closings: list[Closing]) -> tuple[float, np.ndarr
 
 
 @kernel
-def band_energy(
+def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     P: np.ndarray,
     fixed: np.ndarray,
     segs: np.ndarray,
@@ -296,7 +296,7 @@ def _felt(r: float, gx: float, gy: float, weight: float, D: float, dh: float, G:
 
 
 @kernel
-def band_caps(
+def band_caps(  # noqa: C901  (a numba kernel: one loop nest)
     P: np.ndarray,
     segs: np.ndarray,
     seg_curve: np.ndarray,

@@ -456,7 +456,7 @@ def _legs_distance(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     return np.hypot(*(P[:, None, :] - foot).transpose(2, 0, 1)).min(axis=1)
 
 
-def push_unit(
+def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
     pic: Picture, analysis: Analysis, unit: Unit, ghost: np.ndarray, settings: RouteSettings, steps: int = 60
 ) -> Picture | None:
     """The unit relaxed away from the ghost (Alfeld §4.4), its ends and end directions kept.

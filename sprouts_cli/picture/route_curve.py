@@ -172,7 +172,7 @@ def curve_from_points(
 
 
 @kernel
-def new_curve_clearance(
+def new_curve_clearance(  # noqa: C901  (a numba kernel: one loop nest)
     legs: np.ndarray,
     eps: np.ndarray,
     leg_curve: np.ndarray,

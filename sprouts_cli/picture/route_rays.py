@@ -47,7 +47,7 @@ def _side_of_curve(seg: np.ndarray, point: np.ndarray) -> int:
     return 0 if cross < 0 else 1
 
 
-def build_rays(plan: Plan) -> Rays | None:
+def build_rays(plan: Plan) -> Rays | None:  # noqa: C901  (to be cut up; docs/architecture.md)
     """Rays for a one-boundary move, or None when the region's cells cannot be told apart on the grid."""
     pic, analysis, move, g = plan.pic, plan.analysis, plan.move, plan.grid
     settings = plan.settings
