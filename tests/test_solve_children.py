@@ -16,6 +16,7 @@ from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.solve.children import (
     LazyChildren,
     land_children,
+    land_shape,
     pack_moves,
     read_land,
     symmetric_move_args,
@@ -72,6 +73,8 @@ def _same_position(text: str) -> None:
     for a, b in zip(fast.regions, ref.regions, strict=True):
         assert a == b or a == tuple(x[::-1] for x in b), text
     assert fast.reduced() == ref.reduced(), text
+    largest = max((fast.region_lives(i) for i in range(len(fast.regions))), default=0)
+    assert land_shape(text) == (fast.total_lives, largest), text
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])

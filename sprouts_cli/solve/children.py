@@ -34,6 +34,7 @@ __all__ = [
     "LazyChildren",
     "MoveArgs",
     "land_children",
+    "land_shape",
     "pack_moves",
     "read_land",
     "symmetric_move_args",
@@ -103,6 +104,58 @@ def read_land(text: str) -> Position:
         region.append(tuple(boundary))
     regions.append(tuple(region))
     return Position.trusted(tuple(regions), tuple(lives))
+
+
+def land_shape(text: str) -> tuple[int, int]:
+    """(lives, lives of its liveliest region) of a land string, as ``read_land`` would count them.
+
+    The misère search prices every state it meets by the lives of its lands, and most
+    lands it meets are never expanded: this counts the lives from the string alone,
+    without reading the spots into a position (``tests/test_solve_children.py``
+    compares it with ``read_land``).
+    """
+    total = 0
+    largest = 0
+    here = 0  # lives of the region being read
+    capitals: set[str] = set()  # capitals (and ``n(..)`` names) met anywhere: one spot each
+    in_region: set[str] = set()  # letters met in this region
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        i += 1
+        if c == ".":
+            continue
+        if c == "|":
+            largest = max(largest, here)
+            here = 0
+            in_region = set()
+            continue
+        if c in _LIVES_OF_DIGIT:
+            if c == "0" and i < n and text[i] == "*":
+                j = i + 1
+                while j < n and text[j].isdigit():
+                    j += 1
+                k = 3 * int(text[i + 1 : j])
+                here += k
+                total += k
+                i = j
+            else:
+                here += _LIVES_OF_DIGIT[c]
+                total += _LIVES_OF_DIGIT[c]
+            continue
+        if c == "m" or c == "n":
+            j = text.index(")", i)
+            c, i = text[i - 1 : j + 1], j + 1
+        if c not in in_region:
+            in_region.add(c)
+            here += 1
+            if c[0] == "n" or c.isupper():
+                if c not in capitals:
+                    capitals.add(c)
+                    total += 1
+            else:
+                total += 1
+    return total, max(largest, here)
 
 
 def land_children(land: str) -> list[Lands]:

@@ -44,7 +44,7 @@ from typing import Any, Protocol, cast
 from ..engine.caches import BoundedCache, clear_caches
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
-from .children import LazyChildren, read_land
+from .children import LazyChildren, land_shape
 from .clock import Deadline
 from .misere_trees import ZERO, TreeStore, normal_heaps
 from .nimbers import EPSILON
@@ -246,9 +246,7 @@ class MisereSolver:
         """(lives, lives of the largest region) of a land: a cheap measure of its size."""
         hit = self._lives.get(land)
         if hit is None:
-            p = read_land(land)
-            hit = (p.total_lives, max((p.region_lives(i) for i in range(len(p.regions))), default=0))
-            self._lives[land] = hit
+            hit = self._lives[land] = land_shape(land)
         return hit
 
     def _land_kids(self, land: str) -> LazyChildren:
@@ -603,8 +601,12 @@ class MisereSolver:
 
     def _fresh_dn(self, state: State) -> int:
         """A state not searched yet is priced (1, its open lands' lives): more lives, more children."""
-        lives = self._land_lives
-        return DN_PER_LIFE * sum(lives(x) for x in state[0]) + len(state[1]) + len(state[2])
+        shapes, shape = self._lives, self._land_shape
+        lives = 0
+        for x in state[0]:
+            hit = shapes.get(x)
+            lives += (hit or shape(x))[0]
+        return DN_PER_LIFE * lives + len(state[1]) + len(state[2])
 
     def _state_children(self, state: State) -> StateChildren:
         kids = self._state_kids.get(state)

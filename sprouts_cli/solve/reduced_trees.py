@@ -74,6 +74,8 @@ class ReducedTreeStore(TreeText):
         self._birthdays: dict[int, int] = {}
         self._sizes: dict[int, int] = {}
         self._digests: dict[int, bytes] = {}
+        #: The options of values read often, as tuples (the search asks for the same few again and again).
+        self._options: dict[int, tuple[int, ...]] = {}
         self._new(())
         self._heap_node.append(0)
         self._even_heap[0] = 0
@@ -90,11 +92,12 @@ class ReducedTreeStore(TreeText):
 
     def options(self, g: int) -> tuple[int, ...]:
         """The values of the options of ``g``."""
-        n = g >> 1
-        own = self._flat[self._start[n] : self._start[n + 1]]
-        if g & 1:
-            return (g - 1, *(c ^ 1 for c in own))
-        return tuple(own)
+        hit = self._options.get(g)
+        if hit is None:
+            n = g >> 1
+            own = self._flat[self._start[n] : self._start[n + 1]]
+            hit = self._options[g] = (g - 1, *(c ^ 1 for c in own)) if g & 1 else tuple(own)
+        return hit
 
     def win(self, g: int) -> bool:
         """True when the player to move in ``g`` alone wins in misère play."""
@@ -206,9 +209,10 @@ class ReducedTreeStore(TreeText):
         changed = True
         while changed:
             changed = False
+            losses = sum(1 for t in s if not win(t))  # options that are losses: a move to one wins
             for x in sorted(s, key=self.birthday, reverse=True):
                 rest = s - {x}
-                rest_win = not rest or any(not win(t) for t in rest)
+                rest_win = not rest or losses - (not win(x)) > 0
                 if not rest and not g_win:
                     continue  # the proviso: {x} is a loss and {} a win
                 if self._reversible_through(x, rest, rest_win):
@@ -359,10 +363,11 @@ class ReducedTreeStore(TreeText):
         self._sums.clear()
         self._outcomes.clear()
         self._sizes.clear()
+        self._options.clear()
 
     def cached(self) -> int:
         """How many entries the caches hold (what ``forget`` frees)."""
-        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes)
+        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
 
     def nbytes(self) -> int:
         """Bytes in the node arrays (options, starts, outcomes, birthdays)."""
