@@ -271,7 +271,7 @@ class ParitySearch(RootSearch):
         return out
 
     # ------------------------------------------------------------------ negamax
-    def negamax(self, pos: Position, beside: Any, depth: int, alpha: float, beta: float) -> float:  # noqa: C901  (to be cut up; docs/architecture.md)
+    def negamax(self, pos: Position, beside: Any, depth: int, alpha: float, beta: float) -> float:
         """The value of ``pos`` (with ``beside``) for the player to move, within ``(alpha, beta)``."""
         self.tick()
         if not pos.live_region_indices():
@@ -286,24 +286,51 @@ class ParitySearch(RootSearch):
             return self.frontier(pos)
         key = (pos.canonical(), self._key(beside))
         entry = self.table.get(key)
-        if entry is not None:
-            if abs(entry.value) >= EXACT:
-                return entry.value
-            if entry.depth >= depth:
-                if entry.flag == EXACT_FLAG:
-                    return entry.value
-                if entry.flag == LOWER:
-                    alpha = max(alpha, entry.value)
-                elif entry.flag == UPPER:
-                    beta = min(beta, entry.value)
-                if alpha >= beta:
-                    return entry.value
+        known, alpha, beta = self._probe(entry, depth, alpha, beta)
+        if known is not None:
+            return known
         alpha0 = alpha
+        best, best_key = self._search_moves(pos, beside, depth, alpha, beta, entry)
+        self._store(key, depth, best, best_key, alpha0, beta)
+        return best
+
+    @staticmethod
+    def _probe(
+        entry: Entry | None, depth: int, alpha: float, beta: float
+    ) -> tuple[float | None, float, float]:
+        """What the table's entry settles: a value that ends the search, or a narrower window.
+
+        An exact win or loss holds at any depth; a bound found at least as deep
+        narrows ``(alpha, beta)``, and ends the search when the window closes.
+        """
+        if entry is None:
+            return None, alpha, beta
+        if abs(entry.value) >= EXACT:
+            return entry.value, alpha, beta
+        if entry.depth >= depth:
+            if entry.flag == EXACT_FLAG:
+                return entry.value, alpha, beta
+            if entry.flag == LOWER:
+                alpha = max(alpha, entry.value)
+            elif entry.flag == UPPER:
+                beta = min(beta, entry.value)
+            if alpha >= beta:
+                return entry.value, alpha, beta
+        return None, alpha, beta
+
+    def _search_moves(
+        self, pos: Position, beside: Any, depth: int, alpha: float, beta: float, entry: Entry | None
+    ) -> tuple[float, str | None]:
+        """The best value over the moves in ``pos`` and then those beside it, with the best move's form.
+
+        Moves in ``pos`` go best first (the table's move, then by value) and stop at
+        a cut-off; a move beside ``pos`` is only tried when no cut-off came, and is
+        named by ``None`` (it leaves ``pos`` as it is).
+        """
         best = -math.inf
         best_key: str | None = None
         kids = self.children(pos)
         kids.sort(key=lambda c: self._order(c, beside, entry))
-        cut = False
         for child in kids:
             v = -self.negamax(child, beside, depth - 1, -beta, -alpha)
             if v > best:
@@ -311,17 +338,24 @@ class ParitySearch(RootSearch):
             if v > alpha:
                 alpha = v
             if alpha >= beta:
-                cut = True
+                return best, best_key
+        for other in self._beside_options(beside):
+            v = -self.negamax(pos, other, depth - 1, -beta, -alpha)
+            if v > best:
+                best, best_key = v, None
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
                 break
-        if not cut:
-            for other in self._beside_options(beside):
-                v = -self.negamax(pos, other, depth - 1, -beta, -alpha)
-                if v > best:
-                    best, best_key = v, None
-                if v > alpha:
-                    alpha = v
-                if alpha >= beta:
-                    break
+        return best, best_key
+
+    def _store(
+        self, key: tuple[str, str], depth: int, best: float, best_key: str | None, alpha0: float, beta: float
+    ) -> None:
+        """Keep ``best`` in the table as a bound or exact value (the window it was found in says which).
+
+        A win or loss is exact and kept at infinite depth; the table is emptied when full.
+        """
         if best <= alpha0:
             flag = UPPER
         elif best >= beta:
@@ -333,7 +367,6 @@ class ParitySearch(RootSearch):
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         self.table[key] = Entry(math.inf if abs(best) >= EXACT else depth, best, flag, best_key)
-        return best
 
     def frontier(self, pos: Position) -> float:
         """A node one ply above the leaves: the best of its children's leaf values.
