@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
+from sprouts_cli.engine.boundary_patterns import _mirror_invariant
 from sprouts_cli.engine.canonical import (
-    _mirror_invariant,
     _sorted_land,
     clean_lands,
     clear_land_cache,

@@ -19,10 +19,11 @@ def test_plain_python_when_asked_for() -> None:
 
 def test_the_picture_layer_and_the_engine_use_the_one_switch() -> None:
     from sprouts_cli.engine import aot
-    from sprouts_cli.picture import _jit
+    from sprouts_cli.picture import band, geometry, grid_planner, relax_kernels, route_curve, route_search
 
-    assert _jit.kernel is jit.kernel
-    assert _jit.PURE_PYTHON is jit.PURE_PYTHON is aot.PURE_PYTHON
+    for module in (band, geometry, grid_planner, relax_kernels, route_curve, route_search):
+        assert module.kernel is jit.kernel, module.__name__
+    assert jit.PURE_PYTHON is aot.PURE_PYTHON
 
 
 #: Which kind of object each layer's kernels are, in a fresh process with the environment given.

@@ -15,7 +15,7 @@ from sprouts_cli.picture import analyse, layout_position, relax
 from sprouts_cli.picture.analyse import analyse_picture
 from sprouts_cli.picture.layout import layout_map, triangulate
 from sprouts_cli.picture.planar_map import realise
-from sprouts_cli.picture.relax import Params, skeleton_from_picture
+from sprouts_cli.picture.skeleton import Params, skeleton_from_picture
 
 
 def _game(spots: int, seed: int) -> Position:

@@ -149,7 +149,7 @@ def test_adjust_and_rearrange_keep_smooth_pictures_smooth(spots, seed, moves):
 
 
 def test_a_chain_is_not_smoothed_through_a_corner():
-    from sprouts_cli.picture.relax import Params, picture_corners, skeleton_from_picture, smooth_chains
+    from sprouts_cli.picture.skeleton import Params, picture_corners, skeleton_from_picture, smooth_chains
 
     # spot 2 joins two curves at a right angle: no spline runs through it
     pic = picture([(100, 100), (300, 100), (300, 300)], [(0, 1, [(200, 100)]), (1, 2, [(300, 200)])])

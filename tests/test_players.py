@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from typing import cast
 
 import brute
 import pytest
@@ -14,11 +16,22 @@ from sprouts_cli.engine.bounds import lower_bound, upper_bound
 from sprouts_cli.engine.moves import apply_move, check_move
 from sprouts_cli.engine.parts import clean
 from sprouts_cli.engine.rules import Rules
-from sprouts_cli.players import Settings, make_player
-from sprouts_cli.players.candidates import root_candidates
-from sprouts_cli.players.parity import EXACT, ParitySearch, leaf_value, parts_for
+from sprouts_cli.players import Player, Settings, make_player
+from sprouts_cli.players.base import Ranking
+from sprouts_cli.players.candidates import Candidate, break_ties, root_candidates
+from sprouts_cli.players.parity import (
+    EXACT,
+    ParitySearch,
+    RootResult,
+    SearchResult,
+    Verdict,
+    leaf_value,
+    parts_for,
+)
+from sprouts_cli.players.parity_player import ParityPlayer
 from sprouts_cli.players.parts import NimParts, TreeParts
-from sprouts_cli.players.rollouts import Rollouts, play_rounds, random_game_length
+from sprouts_cli.players.perfect import Fallback
+from sprouts_cli.players.rollouts import Rollouts, Tally, play_rounds, random_game_length
 from sprouts_cli.solve import clock as clock_module
 from sprouts_cli.solve.lengths import LengthOracle
 
@@ -103,7 +116,7 @@ def test_a_full_depth_search_is_the_exact_outcome(misere: bool, with_parts: bool
         if p.is_over():
             continue
         cands = root_candidates(p)
-        result, _ = search.deepen([clean(c.child) for c in cands], None, max_depth=p.total_lives)
+        result = search.deepen([clean(c.child) for c in cands], None, max_depth=p.total_lives).last
         assert abs(result.best) == EXACT, key
         win = brute.brute_misere_win(key) if misere else brute.brute_nimber(key) != 0
         assert (result.best > 0) == win, key
@@ -134,7 +147,7 @@ def test_depth_one_always_completes() -> None:
     p = Position.start(8)
     cands = root_candidates(p)
     search = ParitySearch(Rules.NORMAL, parts_for(Rules.NORMAL), rng=random.Random(0))
-    result, _ = search.deepen([clean(c.child) for c in cands], time.monotonic() - 1.0)
+    result = search.deepen([clean(c.child) for c in cands], time.monotonic() - 1.0).last
     assert result.depth == 1 and len(result.values) == len(cands)
 
 
@@ -156,7 +169,7 @@ def test_the_search_stops_at_the_first_reading_past_its_deadline(monkeypatch: py
     p = Position.start(9)
     search = ParitySearch(Rules.NORMAL, None, rng=random.Random(1))
     deadline = clock.now + 0.2  # 200 readings: past depth 1, far from the end of the search
-    result, _ = search.deepen([clean(c.child) for c in root_candidates(p)], deadline)
+    result = search.deepen([clean(c.child) for c in root_candidates(p)], deadline).last
     assert deadline < clock.now <= deadline + clock.step  # no reading after the first one past it
     assert result.depth >= 1 and not search.final
 
@@ -265,8 +278,8 @@ def test_workers_find_the_same_exact_result(misere: bool) -> None:
     serial = make_player("parity", Settings(seconds=60, jobs=1, depth=p.total_lives + 1))
     parallel = make_player("parity", Settings(seconds=60, jobs=2, depth=p.total_lives + 1))
     try:
-        a, _ = serial.search(cands, Rules.of(misere), rng, time.monotonic() + 60)
-        b, _ = parallel.search(cands, Rules.of(misere), rng, time.monotonic() + 60)
+        a = serial.search(cands, Rules.of(misere), rng, time.monotonic() + 60).root
+        b = parallel.search(cands, Rules.of(misere), rng, time.monotonic() + 60).root
     finally:
         serial.close()
         parallel.close()
@@ -339,3 +352,105 @@ def test_the_two_player_search_refuses_three_players() -> None:
         ParitySearch(Rules.THREE_PLAYER)
     with make_player("parity", FAST, players=3) as player, pytest.raises(ValueError, match="three players"):
         player.rank(root_candidates(Position.start(3)), Rules.NORMAL, random.Random(0), time.monotonic())
+
+
+class Ranker(Player):
+    """A player that ranks by a rule given to it, and counts how often it was asked."""
+
+    name = "ranker"
+
+    def __init__(self, pick: Callable[[list[Candidate]], list[Candidate]], settings: Settings = FAST) -> None:
+        super().__init__(settings)
+        self.pick = pick
+        self.asked = 0
+
+    def rank(self, cands: list[Candidate], rules: Rules, rng: random.Random, t0: float) -> Ranking:
+        self.asked += 1
+        return Ranking(self.pick(cands), summary="ranked", fields=[("candidates", len(cands)), ("mine", 1)])
+
+
+def test_the_base_class_answers_a_single_candidate_without_ranking() -> None:
+    with Ranker(lambda cands: cands) as player:
+        choice = player.choose(Position.start(1), Rules.NORMAL, random.Random(0))
+        assert player.asked == 0 and choice.summary == "the only move"
+        player.answers_one_candidate_at_once = False
+        choice = player.choose(Position.start(1), Rules.NORMAL, random.Random(0))
+        assert player.asked == 1 and choice.summary == "ranked"
+        assert [k for k, _ in choice.fields] == ["candidates", "mine", "seconds"]  # one tied: no tie fields
+
+
+def test_the_base_class_refuses_a_position_with_no_move() -> None:
+    over = Position.start(1)
+    while not over.is_over():
+        over = root_candidates(over)[0].child
+    with Ranker(lambda cands: cands) as player, pytest.raises(ValueError, match="no move is left"):
+        player.choose(over, Rules.NORMAL, random.Random(0))
+
+
+def test_the_base_class_plays_only_a_tied_move_and_logs_the_tie() -> None:
+    p = Position.start(3)
+    cands = root_candidates(p)
+    assert len(cands) == 3
+    keys = {c.key for c in cands[1:3]}
+    picked = set()
+    with Ranker(lambda cands: cands[1:3]) as player:
+        for seed in range(12):
+            choice = player.choose(p, Rules.MISERE, random.Random(seed))
+            picked.add(choice.child.canonical())
+            names = [k for k, _ in choice.fields]
+            assert names[:2] == ["candidates", "mine"] and names[-1] == "seconds"
+            assert dict(choice.fields)["tied"] == 2 and "tie-games" in names
+    assert picked <= keys
+    with Ranker(lambda cands: cands[-1:]) as player:
+        assert player.choose(p, Rules.NORMAL, random.Random(0)).child.canonical() == cands[-1].key
+
+
+class FixedRollouts:
+    """Random games whose counts are given: position ``i`` won ``won[i]`` of ten."""
+
+    def __init__(self, won: list[int]) -> None:
+        self.won = won
+
+    def tally(self, children: list[Position], rules: Rules, games: int, seconds: float, seed: int) -> Tally:
+        return Tally([10] * len(children), list(self.won))
+
+
+def test_ties_go_to_the_move_whose_random_games_won_most_then_to_chance() -> None:
+    tied = root_candidates(Position.start(3))[:3]
+    rollouts = cast(Rollouts, FixedRollouts([3, 7, 5]))
+    pick, info = break_ties(tied, Rules.NORMAL, random.Random(0), rollouts, 10, 1.0)
+    assert pick is tied[1] and not info.by_chance
+    assert info.fields() == [("tied", 3), ("tie-games", 30)]
+    rollouts = cast(Rollouts, FixedRollouts([7, 7, 5]))
+    picks = {break_ties(tied, Rules.NORMAL, random.Random(s), rollouts, 10, 1.0)[0].key for s in range(20)}
+    assert picks == {tied[0].key, tied[1].key}
+    assert break_ties(tied, Rules.NORMAL, random.Random(0), rollouts, 10, 1.0)[1].by_chance
+    assert break_ties(tied[:1], Rules.NORMAL, random.Random(0), rollouts, 10, 1.0)[1].fields() == []
+
+
+# ------------------------------------------------------------------ the parity search's verdict
+
+
+def test_a_verdict_is_won_or_lost_only_when_the_value_is_exact() -> None:
+    assert Verdict.of(EXACT) is Verdict.WON and Verdict.of(-EXACT) is Verdict.LOST
+    for v in (0.0, 0.5, -0.5, EXACT - 1e-6, -EXACT + 1e-6):
+        assert Verdict.of(v) is Verdict.UNKNOWN
+    assert [v.value for v in Verdict] == ["won", "lost", "unknown"]  # the log's words
+    found = SearchResult(RootResult(3, [-EXACT, 0.25, EXACT], [True, False, True], 17), 17)
+    assert found.verdict is Verdict.WON
+    assert SearchResult(RootResult(1, [-EXACT, -EXACT], [True, True], 2), 2).verdict is Verdict.LOST
+
+
+def test_the_parity_search_reports_its_verdict_and_perfect_play_can_overrule_it() -> None:
+    p = Position.start(2)  # lost for the player to move in normal play, found at full depth
+    cands = root_candidates(p)
+    with ParityPlayer(Settings(seconds=60, jobs=1, depth=p.total_lives)) as player:
+        found = player.search(cands, Rules.NORMAL, random.Random(0), time.monotonic() + 60)
+        assert found.verdict is Verdict.LOST and found.nodes > 0
+        ranking = player.ranking(cands, found, [])
+        assert dict(ranking.fields)["verdict"] == "lost" and "(lost)" in ranking.summary
+        shallow = SearchResult(RootResult(1, [0.5] * len(cands), [True] * len(cands), 1), 1)
+        ranking = player.ranking(cands, shallow, [("nodes", 1)], Verdict.LOST)
+        assert dict(ranking.fields)["verdict"] == "lost" and "(unknown)" in ranking.summary
+    assert Fallback.LOST.value == "lost" and Fallback.OUT_OF_TIME.value == "out of time"
+    assert Fallback.LOST.reason == "lost against best play"

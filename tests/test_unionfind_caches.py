@@ -8,15 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sprouts_cli.engine.backend import use_compiled_kernels
+from sprouts_cli.engine.boundary_patterns import _FREE_CACHE, _MIRROR_CACHE, _STARTS_CACHE
 from sprouts_cli.engine.caches import BoundedCache
-from sprouts_cli.engine.canonical import (
-    _BY_LAND,
-    _BY_PATTERN,
-    _FREE_CACHE,
-    _MIRROR_CACHE,
-    _STARTS_CACHE,
-    clear_land_cache,
-)
+from sprouts_cli.engine.canonical import _BY_LAND, _BY_PATTERN, clear_land_cache
 from sprouts_cli.engine.reduce import _REDUCED
 from sprouts_cli.unionfind import UnionFind
 

@@ -22,8 +22,10 @@ from .common import err, fail, names_a_file, out, print_data, print_json, read_g
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Position
     from ..engine.rules import Rules
-    from ..log import ReplayedGame, Step
+    from ..log import Replay, ReplayedGame, Step
     from ..picture.model import Picture
+    from ..play.drawing import Drawer
+    from ..play.session import Outcome
     from ..solve.store import Table
 
 
@@ -107,7 +109,7 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--stats", type=click.Path(dir_okay=False), help="--batch: one CSV row per game here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="--batch: a plot (.png/.svg).")
 @stops_cleanly_on_sigterm
-def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
+def play_command(
     start: str | None,
     spots: int | None,
     first: str,
@@ -157,10 +159,6 @@ def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
       --web [--port P] [--no-open]   play in a browser page: draw the moves by hand
       --batch N --stats F.csv        N computer games in parallel, a row per game
     """
-    from ..log import LogWriter
-    from ..play import Game, PlayError, Session
-    from ..players import Settings
-
     _quiet_collector()
     width, height = _area(area)
     if join_code is not None or host_game:
@@ -173,10 +171,10 @@ def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
         )  # fmt: skip
         return
     if join_code is not None:
-        from .play_net import join
-
         if host_game or start is not None or spots is not None or batch is not None:
             fail("--join takes only the room code: the host chooses the start")
+        from .play_net import join
+
         join(join_code, log_path, save, svg_dir, width, height, heartbeat, silence, net_wait)
         return
     if (start is None) == (spots is None):
@@ -185,47 +183,96 @@ def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     if batch is None and (stats or plot_path):
         fail("--stats and --plot go with --batch N")
     if host_game:
-        from .play_net import host
-
         if batch is not None or players == 3 or third is not None:
             fail("network play is one game between two people (no --batch, no third player)")
+        from .play_net import host
+
         host(
-            start,
-            spots,
-            bool(misere),
-            port,
-            bind,
-            log_path,
-            save,
-            svg_dir,
-            width,
-            height,
-            heartbeat,
-            silence,
-            net_wait,
-        )
+            start, spots, bool(misere), port, bind, log_path, save, svg_dir, width, height,
+            heartbeat, silence, net_wait,
+        )  # fmt: skip
         return
     if batch is not None:
-        from .play_batch import run_batch
-
-        rules = _rules(players, third, misere, None)
-        kinds = (first, second, third or "parity")[: rules.players]
-        if rules.players == 3:
-            _check_three(kinds)
-        if save or svg_dir or log_path:
-            fail("--batch plays without pictures or logs (--save, --svg, --log)")
-        run_batch(
-            batch, kinds, rules, spots, start, seconds, games, depth, sharp, seed, jobs, stats, plot_path
-        )
+        _play_batch(
+            batch, (first, second, third), players, misere, spots, start, seconds, games, depth, sharp,
+            seed, jobs, stats, plot_path, bool(save or svg_dir or log_path),
+        )  # fmt: skip
         return
+    outcome = _play_one(
+        start, spots, (first, second, third), players, misere, seconds, games, depth, sharp, seed, jobs,
+        save, svg_dir, log_path, width, height, db, no_db, quiet,
+    )  # fmt: skip
+    if quiet:
+        who = f"player {outcome.winner}" if outcome.winner else "nobody"
+        print_data(f"{who} wins after {outcome.moves} moves")
+
+
+def _kinds_of(chosen: tuple[str, str, str | None], rules: Rules) -> tuple[str, ...]:
+    """The kinds of player that play under ``rules`` (the third is parity search unless given)."""
+    first, second, third = chosen
+    kinds = (first, second, third or "parity")[: rules.players]
+    if rules.players == 3:
+        _check_three(kinds)
+    return kinds
+
+
+def _play_batch(
+    batch: int,
+    chosen: tuple[str, str, str | None],
+    players: int | None,
+    misere: bool | None,
+    spots: int | None,
+    start: str | None,
+    seconds: float,
+    games: int | None,
+    depth: int | None,
+    sharp: bool,
+    seed: int | None,
+    jobs: int,
+    stats: str | None,
+    plot_path: str | None,
+    with_files: bool,
+) -> None:
+    """``play --batch N``: computer games in parallel, without pictures or logs."""
+    from .play_batch import run_batch
+
+    rules = _rules(players, chosen[2], misere, None)
+    kinds = _kinds_of(chosen, rules)
+    if with_files:
+        fail("--batch plays without pictures or logs (--save, --svg, --log)")
+    run_batch(batch, kinds, rules, spots, start, seconds, games, depth, sharp, seed, jobs, stats, plot_path)
+
+
+def _play_one(
+    start: str | None,
+    spots: int | None,
+    chosen: tuple[str, str, str | None],
+    players: int | None,
+    misere: bool | None,
+    seconds: float,
+    games: int | None,
+    depth: int | None,
+    sharp: bool,
+    seed: int | None,
+    jobs: int,
+    save: str | None,
+    svg_dir: str | None,
+    log_path: str | None,
+    width: float,
+    height: float,
+    db: str | None,
+    no_db: bool,
+    quiet: bool,
+) -> Outcome:
+    """One game in the terminal, to its end; its outcome (bad input and interruptions exit here)."""
+    from ..play import PlayError
+
     try:
         _check_outputs(save, svg_dir, log_path, db)
         position, picture, to_move = _start_position(start, spots)
         saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
-        rules = _rules(players, third, misere, saved)
-        kinds = (first, second, third or "parity")[: rules.players]
-        if rules.players == 3:
-            _check_three(kinds)
+        rules = _rules(players, chosen[2], misere, saved)
+        kinds = _kinds_of(chosen, rules)
         if quiet and "human" in kinds:
             fail("--quiet is for computer against computer; a person needs to see the game")
         drawer = None
@@ -235,18 +282,10 @@ def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
             drawer = Drawer(width, height, save, svg_dir, jobs)
             err.print("drawing the start…", style="dim")
             position = drawer.begin(position, picture)
-        game = Game(position, rules, first_to_move=to_move)
-        table = _open_table(db, no_db, kinds)
-        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
-        log = LogWriter(log_path) if log_path else None
-        try:
-            session = Session(game, kinds, settings, seed, log, drawer, quiet=quiet)
-            outcome = session.run()
-        finally:
-            if log is not None:
-                log.close()
-            if table is not None:
-                table.close()
+        return _run_session(
+            position, rules, to_move, kinds, seconds, games, depth, sharp, seed, jobs, log_path, drawer,
+            db, no_db, quiet,
+        )  # fmt: skip
     except PlayError as e:
         fail(f"the game stops: {e}")
     except SproutsError as e:
@@ -254,9 +293,42 @@ def play_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
         err.print("terminated" if isinstance(e, Terminated) else "interrupted", style="red")
         raise SystemExit(interrupted_exit_code(e)) from None
-    if quiet:
-        who = f"player {outcome.winner}" if outcome.winner else "nobody"
-        print_data(f"{who} wins after {outcome.moves} moves")
+
+
+def _run_session(
+    position: Position,
+    rules: Rules,
+    to_move: int,
+    kinds: tuple[str, ...],
+    seconds: float,
+    games: int | None,
+    depth: int | None,
+    sharp: bool,
+    seed: int | None,
+    jobs: int,
+    log_path: str | None,
+    drawer: Drawer | None,
+    db: str | None,
+    no_db: bool,
+    quiet: bool,
+) -> Outcome:
+    """Play the game through a session, closing the log and the table however it ends."""
+    from ..log import LogWriter
+    from ..play import Game, Session
+    from ..players import Settings
+
+    game = Game(position, rules, first_to_move=to_move)
+    table = _open_table(db, no_db, kinds)
+    settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
+    log = LogWriter(log_path) if log_path else None
+    try:
+        session = Session(game, kinds, settings, seed, log, drawer, quiet=quiet)
+        return session.run()
+    finally:
+        if log is not None:
+            log.close()
+        if table is not None:
+            table.close()
 
 
 def _web_command(
@@ -480,7 +552,7 @@ def _start_position(start: str | None, spots: int | None) -> tuple[Position, Pic
     "--fresh", is_flag=True,
     help="Draw each position afresh (Z and polish) for -o, --svg, --html and --gif, not move by move.",
 )  # fmt: skip
-def replay_log_command(  # noqa: C901  (to be cut up; docs/architecture.md)
+def replay_log_command(
     log: str,
     game_number: int | None,
     at: int | None,
@@ -502,7 +574,7 @@ def replay_log_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     keys), --gif as an animation with one frame per position.
     """
     from ..dots.log import is_dots_log
-    from ..log import bounds_of, replay_log
+    from ..log import replay_log
 
     if is_dots_log(log):  # a Dots-and-Boxes log replays as ``sprouts dots replay``
         from .dots import run_replay
@@ -519,50 +591,13 @@ def replay_log_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     watch = _check_watch_paths(html_path, gif_path)
     result = replay_log(log)
     games = result.games
-    chosen = None
-    if game_number is not None:
-        chosen = next((g for g in games if g.number == game_number), None)
-        if chosen is None and result.error is None:
-            fail(f"{log}: there is no game {game_number} (the log has {len(games)})")
-    elif games:
-        chosen = games[-1]
+    chosen = _chosen_game(log, result, game_number)
     if as_json:
-        for g in games:
-            if game_number is not None and g.number != game_number:
-                continue
-            steps = g.steps
-            if at is not None:  # just the position after move K of the line of play
-                steps = g.line_of_play[at : at + 1] if g is chosen else []
-            for s in steps:
-                upper, lower = bounds_of(s.position, g.complete)
-                print_json(
-                    {
-                        "game": g.number,
-                        "move": s.move,
-                        "text": s.text,
-                        "position": s.position.canonical(),
-                        "lives": s.position.total_lives,
-                        "upper": upper,
-                        "lower": lower,
-                    }
-                )
+        _print_json_steps(games, game_number, at, chosen)
     elif at is None and not output and not watch:
         _print_games(games, game_number)
     if chosen is not None and (at is not None or output):
-        k = chosen.moves if at is None else at
-        if k > chosen.moves:
-            if result.error is None:
-                fail(f"game {chosen.number} has {chosen.moves} moves; there is no move {k}")
-        else:
-            step = chosen.line_of_play[k]
-            try:
-                if output:
-                    _write_output(output, chosen, k, width, height, fresh)
-                    err.print(f"wrote {output} (game {chosen.number}, after move {k})", style="dim")
-                elif not as_json:
-                    _print_step(chosen, step)
-            except SproutsError as e:
-                fail(str(e))
+        _show_position(chosen, at, output, as_json, result.error is None, width, height, fresh)
     stopped = None  # a log that does not replay to its end: the part kept is drawn
     if result.error is not None and chosen is not None:
         stopped = f"the log stops at line {result.error.line}, after move {chosen.moves}"
@@ -578,6 +613,75 @@ def replay_log_command(  # noqa: C901  (to be cut up; docs/architecture.md)
     if not as_json and at is None and not output and not watch:
         total = sum(g.moves for g in games)
         out.print(f"{len(games)} game(s), {total} move(s): every move legal and every position as recorded")
+
+
+def _chosen_game(log: str, result: Replay, game_number: int | None) -> ReplayedGame | None:
+    """The game ``--game`` names (or the last); none when the log has none or stops before it."""
+    games = result.games
+    if game_number is None:
+        return games[-1] if games else None
+    chosen = next((g for g in games if g.number == game_number), None)
+    if chosen is None and result.error is None:
+        fail(f"{log}: there is no game {game_number} (the log has {len(games)})")
+    return chosen
+
+
+def _print_json_steps(
+    games: list[ReplayedGame], game_number: int | None, at: int | None, chosen: ReplayedGame | None
+) -> None:
+    """``--json``: one object per move of the games asked for (with ``--at``, one position)."""
+    from ..log import bounds_of
+
+    for g in games:
+        if game_number is not None and g.number != game_number:
+            continue
+        steps = g.steps
+        if at is not None:  # just the position after move K of the line of play
+            steps = g.line_of_play[at : at + 1] if g is chosen else []
+        for s in steps:
+            upper, lower = bounds_of(s.position, g.complete)
+            print_json(
+                {
+                    "game": g.number,
+                    "move": s.move,
+                    "text": s.text,
+                    "position": s.position.canonical(),
+                    "lives": s.position.total_lives,
+                    "upper": upper,
+                    "lower": lower,
+                }
+            )
+
+
+def _show_position(
+    chosen: ReplayedGame,
+    at: int | None,
+    output: str | None,
+    as_json: bool,
+    complete: bool,
+    width: float,
+    height: float,
+    fresh: bool,
+) -> None:
+    """The position after move ``at`` (or the last) of the game: written to ``output``, or printed.
+
+    A move past the end is an error only in a log that replays whole; in a log that
+    stops early the error of the log is reported instead.
+    """
+    k = chosen.moves if at is None else at
+    if k > chosen.moves:
+        if complete:
+            fail(f"game {chosen.number} has {chosen.moves} moves; there is no move {k}")
+        return
+    step = chosen.line_of_play[k]
+    try:
+        if output:
+            _write_output(output, chosen, k, width, height, fresh)
+            err.print(f"wrote {output} (game {chosen.number}, after move {k})", style="dim")
+        elif not as_json:
+            _print_step(chosen, step)
+    except SproutsError as e:
+        fail(str(e))
 
 
 def _check_watch_paths(html_path: str | None, gif_path: str | None) -> bool:

@@ -212,7 +212,7 @@ def _snapshot(game: DotsGame, move: int, text: str, line: int | None, player: in
     )
 
 
-def replay_dots_log(source: str | os.PathLike, text: str | None = None) -> DotsReplay:  # noqa: C901  (to be cut up; docs/architecture.md)
+def replay_dots_log(source: str | os.PathLike, text: str | None = None) -> DotsReplay:
     """Rebuild every game of a log, stopping at the first line that does not replay."""
     if text is None:
         try:
@@ -244,72 +244,7 @@ def replay_dots_log(source: str | os.PathLike, text: str | None = None) -> DotsR
             seen_header = True
             continue
         try:
-            kind, k, fields = _fields(stripped, number)
-            if kind == "game":
-                rules = _need(fields, "rules", number)
-                if rules not in RULES:
-                    raise DotsLogError(f"unknown rules {rules!r} (free or must-complete)", number)
-                start = DotsPosition.parse(_need(fields, "start", number))
-                board = Board.parse(_need(fields, "board", number))
-                if start.board != board:
-                    raise DotsLogError(f"the start {start} is not on the board {board}", number)
-                game = DotsGame(start, RULES[rules])
-                to_move = fields.get("to-move", "1")
-                if to_move not in ("1", "2"):
-                    raise DotsLogError(f"to-move should be 1 or 2, not {to_move!r}", number)
-                game.to_move = int(to_move)
-                replayed = ReplayedGame(
-                    k, board, RULES[rules], (fields.get("first", "?"), fields.get("second", "?"))
-                )
-                replayed.steps.append(_snapshot(game, 0, "", None, None))
-                games.append(replayed)
-            elif kind == "move":
-                if game is None:
-                    raise DotsLogError("a move before any game", number)
-                if k != len(game.moves) + 1:
-                    raise DotsLogError(f"move {k} where move {len(game.moves) + 1} was expected", number)
-                player = _need(fields, "player", number)
-                if player != str(game.to_move):
-                    raise DotsLogError(
-                        f"player {player} moves, but it is player {game.to_move}'s turn", number
-                    )
-                name = _need(fields, "line", number)
-                try:
-                    line = game.board.parse_line(name)
-                except SproutsError as e:
-                    raise DotsLogError(f"line {name!r}: {e}", number) from None
-                if "index" in fields and fields["index"] != str(line):
-                    raise DotsLogError(f"{name} is line {line}, not line {fields['index']}", number)
-                try:
-                    boxes = game.play(line)
-                except SproutsError as e:
-                    raise DotsLogError(f"move {k} ({name}) is illegal: {e}", number) from None
-                for key, actual in (
-                    ("boxes", str(boxes)),
-                    ("score", game.score_text()),
-                    ("position", str(game.position)),
-                ):
-                    if key in fields and fields[key] != actual:
-                        raise DotsLogError(
-                            f"after move {k} ({name}) the {key} is {actual}, not {fields[key]}", number
-                        )
-                games[-1].steps.append(_snapshot(game, k, name, line, int(player)))
-            elif kind == "end":
-                if game is None:
-                    raise DotsLogError("an end before any game", number)
-                moves = fields.get("moves")
-                if moves is not None and moves != str(len(game.moves)):
-                    raise DotsLogError(f"the game has {len(game.moves)} moves, not {moves}", number)
-                score = fields.get("score")
-                if score is not None and score != game.score_text():
-                    raise DotsLogError(f"the score is {game.score_text()}, not {score}", number)
-                winner = fields.get("winner")
-                if winner is not None and game.finished:
-                    actual = str(game.winner() or "none")
-                    if winner != actual:
-                        raise DotsLogError(f"the winner is {actual}, not {winner}", number)
-                games[-1].ended = fields
-                game = None
+            game = _replay_record(stripped, number, game, games)
         except DotsLogError as e:
             return DotsReplay(games, e)
         except SproutsError as e:
@@ -317,3 +252,86 @@ def replay_dots_log(source: str | os.PathLike, text: str | None = None) -> DotsR
     if not seen_header:
         return DotsReplay(games, DotsLogError(f"not a Dots-and-Boxes log: no '{HEADER}' line", 1))
     return DotsReplay(games, None)
+
+
+def _replay_record(
+    text: str, number: int, game: DotsGame | None, games: list[ReplayedGame]
+) -> DotsGame | None:
+    """Replay one record (a game, a move, an end) onto ``games``; the game being played after it."""
+    kind, k, fields = _fields(text, number)
+    if kind == "game":
+        game, replayed = _start_game(k, fields, number)
+        games.append(replayed)
+    elif kind == "move":
+        if game is None:
+            raise DotsLogError("a move before any game", number)
+        games[-1].steps.append(_replay_move(game, k, fields, number))
+    elif kind == "end":
+        if game is None:
+            raise DotsLogError("an end before any game", number)
+        _check_end(game, fields, number)
+        games[-1].ended = fields
+        game = None
+    return game
+
+
+def _start_game(k: int, fields: dict[str, str], number: int) -> tuple[DotsGame, ReplayedGame]:
+    """The game a ``game`` record starts (its rules, board, start and player to move), and its record."""
+    rules = _need(fields, "rules", number)
+    if rules not in RULES:
+        raise DotsLogError(f"unknown rules {rules!r} (free or must-complete)", number)
+    start = DotsPosition.parse(_need(fields, "start", number))
+    board = Board.parse(_need(fields, "board", number))
+    if start.board != board:
+        raise DotsLogError(f"the start {start} is not on the board {board}", number)
+    game = DotsGame(start, RULES[rules])
+    to_move = fields.get("to-move", "1")
+    if to_move not in ("1", "2"):
+        raise DotsLogError(f"to-move should be 1 or 2, not {to_move!r}", number)
+    game.to_move = int(to_move)
+    replayed = ReplayedGame(k, board, RULES[rules], (fields.get("first", "?"), fields.get("second", "?")))
+    replayed.steps.append(_snapshot(game, 0, "", None, None))
+    return game, replayed
+
+
+def _replay_move(game: DotsGame, k: int, fields: dict[str, str], number: int) -> Step:
+    """Play move ``k`` of a ``move`` record, checking its number, player, line and what it records."""
+    if k != len(game.moves) + 1:
+        raise DotsLogError(f"move {k} where move {len(game.moves) + 1} was expected", number)
+    player = _need(fields, "player", number)
+    if player != str(game.to_move):
+        raise DotsLogError(f"player {player} moves, but it is player {game.to_move}'s turn", number)
+    name = _need(fields, "line", number)
+    try:
+        line = game.board.parse_line(name)
+    except SproutsError as e:
+        raise DotsLogError(f"line {name!r}: {e}", number) from None
+    if "index" in fields and fields["index"] != str(line):
+        raise DotsLogError(f"{name} is line {line}, not line {fields['index']}", number)
+    try:
+        boxes = game.play(line)
+    except SproutsError as e:
+        raise DotsLogError(f"move {k} ({name}) is illegal: {e}", number) from None
+    for key, actual in (
+        ("boxes", str(boxes)),
+        ("score", game.score_text()),
+        ("position", str(game.position)),
+    ):
+        if key in fields and fields[key] != actual:
+            raise DotsLogError(f"after move {k} ({name}) the {key} is {actual}, not {fields[key]}", number)
+    return _snapshot(game, k, name, line, int(player))
+
+
+def _check_end(game: DotsGame, fields: dict[str, str], number: int) -> None:
+    """An ``end`` record agrees with the game: its number of moves, score and winner, where given."""
+    moves = fields.get("moves")
+    if moves is not None and moves != str(len(game.moves)):
+        raise DotsLogError(f"the game has {len(game.moves)} moves, not {moves}", number)
+    score = fields.get("score")
+    if score is not None and score != game.score_text():
+        raise DotsLogError(f"the score is {game.score_text()}, not {score}", number)
+    winner = fields.get("winner")
+    if winner is not None and game.finished:
+        actual = str(game.winner() or "none")
+        if winner != actual:
+            raise DotsLogError(f"the winner is {actual}, not {winner}", number)

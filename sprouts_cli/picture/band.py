@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._jit import kernel
+from ..jit import kernel
 from .geometry import point_segment_distance, segment_distance, segment_foot
 
 CUTOFF = 160.0  # px: obstacles farther than this are not felt (φ is under 0.07 there)

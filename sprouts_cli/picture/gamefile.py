@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ from .model import SPOT_RADIUS, Curve, Picture
 FORMAT = "sprouts-game"
 VERSION = 2
 _GAME_KEYS = ("W0", "H0", "spots", "edges")
+_Bad = Callable[[str, str], GameFileError]  # an error about one place of the file
 
 
 def load_game(path: str | os.PathLike, check: bool = True) -> Picture:
@@ -54,7 +56,7 @@ def load_game(path: str | os.PathLike, check: bool = True) -> Picture:
     return pic
 
 
-def game_from_json(obj: object, where: str = "game") -> Picture:  # noqa: C901  (to be cut up; docs/architecture.md)
+def game_from_json(obj: object, where: str = "game") -> Picture:
     """The picture held by a parsed saved game (structure only; the drawing is checked by ``analyse``)."""
 
     def bad(at: str, what: str) -> GameFileError:
@@ -62,6 +64,31 @@ def game_from_json(obj: object, where: str = "game") -> Picture:  # noqa: C901  
 
     if not isinstance(obj, dict):
         raise bad("top level", "expected a JSON object")
+    version, game = _header(obj, bad)
+    width = _number(game["W0"], "game.W0", bad)
+    height = _number(game["H0"], "game.H0", bad)
+    if width <= 0 or height <= 0:
+        raise bad("game.W0/H0", f"the drawing area must be positive, found {width} × {height}")
+    if not isinstance(game["spots"], list):
+        raise bad("game.spots", "expected a list")
+    if not isinstance(game["edges"], list):
+        raise bad("game.edges", "expected a list")
+    spots, sizes, degs = _spots(game["spots"], bad)
+    curves = [_curve(e, d, len(spots), bad) for e, d in enumerate(game["edges"])]
+    pic = Picture(
+        width, height, np.array(spots, dtype=float).reshape(-1, 2), curves, np.array(sizes, dtype=float)
+    )
+    _check_degrees(pic, degs, bad)
+    pic.meta = {
+        "version": version,
+        "game": {k: v for k, v in game.items() if k not in (*_GAME_KEYS, "position")},
+        "top": {k: v for k, v in obj.items() if k not in ("format", "version", "game")},
+    }
+    return pic
+
+
+def _header(obj: dict, bad: _Bad) -> tuple[object, dict]:
+    """The file's version and its ``game`` object, once the format, version, keys and rules are right."""
     if obj.get("format") != FORMAT:
         raise bad("format", f"expected {FORMAT!r}, found {obj.get('format')!r}")
     version = obj.get("version")
@@ -77,16 +104,13 @@ def game_from_json(obj: object, where: str = "game") -> Picture:  # noqa: C901  
     if rules not in [r.value for r in Rules]:
         known = " or ".join(f"'{r.value}'" for r in Rules)
         raise bad("game.rules", f"expected {known}, found {rules!r}")
-    width = _number(game["W0"], "game.W0", bad)
-    height = _number(game["H0"], "game.H0", bad)
-    if width <= 0 or height <= 0:
-        raise bad("game.W0/H0", f"the drawing area must be positive, found {width} × {height}")
-    if not isinstance(game["spots"], list):
-        raise bad("game.spots", "expected a list")
-    if not isinstance(game["edges"], list):
-        raise bad("game.edges", "expected a list")
+    return version, game
+
+
+def _spots(items: list, bad: _Bad) -> tuple[list[tuple[float, float]], list[float], list[object]]:
+    """The spots' centres, sizes, and the number of curves each says it has (None when not said)."""
     spots, sizes, degs = [], [], []
-    for i, s in enumerate(game["spots"]):
+    for i, s in enumerate(items):
         at = f"game.spots[{i}] (spot {i + 1})"
         if not isinstance(s, dict):
             raise bad(at, "expected an object with x and y")
@@ -96,43 +120,40 @@ def game_from_json(obj: object, where: str = "game") -> Picture:  # noqa: C901  
         spots.append((_number(s["x"], f"{at}.x", bad), _number(s["y"], f"{at}.y", bad)))
         sizes.append(_number(s.get("size", SPOT_RADIUS), f"{at}.size", bad))
         degs.append(s.get("deg"))
-    curves = []
-    n = len(spots)
-    for e, d in enumerate(game["edges"]):
-        at = f"game.edges[{e}] (curve {e + 1})"
-        if not isinstance(d, dict):
-            raise bad(at, "expected an object with a, b and pieces")
-        for key in ("a", "b", "pieces"):
-            if key not in d:
-                raise bad(at, f"missing {key!r}")
-        a, b = d["a"], d["b"]
-        for name, s in (("a", a), ("b", b)):
-            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
-                raise bad(f"{at}.{name}", f"{s!r} is not a spot (spots are 0 … {n - 1} in the file)")
-        pieces = _pieces(d["pieces"], f"{at}.pieces", bad)
-        h = d.get("h")
-        if h is not None:
-            if not isinstance(h, list) or len(h) != len(pieces):
-                raise bad(f"{at}.h", f"expected {len(pieces)} numbers, one per piece")
-            h = [_number(v, f"{at}.h", bad) for v in h]
-        player = d.get("player")
-        lengths = np.asarray(h if h is not None else [], dtype=float)
-        curves.append(Curve(a, b, pieces, lengths, player if isinstance(player, int) else None))
-    pic = Picture(
-        width, height, np.array(spots, dtype=float).reshape(-1, 2), curves, np.array(sizes, dtype=float)
-    )
+    return spots, sizes, degs
+
+
+def _curve(e: int, d: object, n: int, bad: _Bad) -> Curve:
+    """Curve ``e`` of the file: its two ends among the ``n`` spots, its pieces, lengths and player."""
+    at = f"game.edges[{e}] (curve {e + 1})"
+    if not isinstance(d, dict):
+        raise bad(at, "expected an object with a, b and pieces")
+    for key in ("a", "b", "pieces"):
+        if key not in d:
+            raise bad(at, f"missing {key!r}")
+    a, b = d["a"], d["b"]
+    for name, s in (("a", a), ("b", b)):
+        if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
+            raise bad(f"{at}.{name}", f"{s!r} is not a spot (spots are 0 … {n - 1} in the file)")
+    pieces = _pieces(d["pieces"], f"{at}.pieces", bad)
+    h = d.get("h")
+    if h is not None:
+        if not isinstance(h, list) or len(h) != len(pieces):
+            raise bad(f"{at}.h", f"expected {len(pieces)} numbers, one per piece")
+        h = [_number(v, f"{at}.h", bad) for v in h]
+    player = d.get("player")
+    lengths = np.asarray(h if h is not None else [], dtype=float)
+    return Curve(a, b, pieces, lengths, player if isinstance(player, int) else None)
+
+
+def _check_degrees(pic: Picture, degs: list[object], bad: _Bad) -> None:
+    """Every spot has at most three curves, and as many as the file says (where it says)."""
     deg = pic.degrees()
     for i, dg in enumerate(degs):
         if deg[i] > 3:
             raise bad(f"game.spots[{i}] (spot {i + 1})", f"has {deg[i]} curves; a spot takes at most three")
         if dg is not None and dg != int(deg[i]):
             raise bad(f"game.spots[{i}].deg (spot {i + 1})", f"says {dg} but {int(deg[i])} curves end there")
-    pic.meta = {
-        "version": version,
-        "game": {k: v for k, v in game.items() if k not in (*_GAME_KEYS, "position")},
-        "top": {k: v for k, v in obj.items() if k not in ("format", "version", "game")},
-    }
-    return pic
 
 
 def _number(v: object, at: str, bad) -> float:

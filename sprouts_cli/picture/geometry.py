@@ -1,6 +1,6 @@
 """Geometry of the picture layer: distances between segments and points, winding numbers.
 
-The distances are numeric kernels: they run under numba (``_jit.kernel``) and,
+The distances are numeric kernels: they run under numba (``jit.kernel``) and,
 unchanged, as plain Python.  The certificate of Alfeld §2.2 (``certify.py``) and the
 relaxation (``relax.py``) are built on them.  The winding numbers (numpy) tell which
 face holds a point: reading a picture (``analyse.py``), the room a closing move needs
@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ._jit import kernel
+from ..jit import kernel
 
 
 @kernel

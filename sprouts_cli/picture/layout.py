@@ -57,7 +57,7 @@ from .spline import straight_pieces
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analyse import Analysis
-    from .relax import Stop
+    from .skeleton import Stop
 
 
 @dataclass
@@ -355,8 +355,8 @@ def layout_one(
     if a.position.canonical() != expected:
         raise PictureError("internal: the grid drawing does not give the position back")
     if polish and pic.curves:
-        from .relax import check_stop
         from .relax import polish as polish_picture
+        from .skeleton import check_stop
 
         try:
             polished = polish_picture(pic, expected, seconds=seconds, stop=stop)

@@ -222,7 +222,7 @@ class _Builder:
         return edges, rot, half
 
 
-def realise(p: Position) -> PlanarMap:  # noqa: C901  (to be cut up; docs/architecture.md)
+def realise(p: Position) -> PlanarMap:
     """A planar map whose position is ``p`` (same exact canonical form), or PictureError saying why not.
 
     Every corner listed in ``p`` is a corner of the map.  Where consecutive corners
@@ -243,6 +243,40 @@ def realise(p: Position) -> PlanarMap:  # noqa: C901  (to be cut up; docs/archit
                 occ.setdefault(s, []).append((ri, bi, ci))
     _check_occurrences(regions, lives, occ)
     build = _Builder()
+    vertex_of, corner_stubs, S = _spot_stubs(build, regions, lives, occ)
+    _join_corners(S, corner_stubs, regions, lives)
+    # S is a permutation of the stubs; each cycle becomes an edge or a tree of dead spots
+    seen: set[int] = set()
+    for a in sorted(S):
+        if a in seen:
+            continue
+        cyc = []
+        x = a
+        while x not in seen:
+            seen.add(x)
+            cyc.append(x)
+            x = S[x]
+        build.realise_cycle(cyc)
+    edges, rot, half = build.build()
+    pmap = PlanarMap(len(rot), edges, rot, [], build.hidden, build.spot_id)
+    pmap.regions = _map_regions(pmap, regions, lives, vertex_of, corner_stubs, half)
+    pmap.check_planar()
+    _keep_lands_apart(pmap, build)
+    return pmap
+
+
+def _spot_stubs(
+    build: _Builder,
+    regions: list[list[tuple[int, ...]]],
+    lives: tuple[int, ...],
+    occ: dict[int, list[tuple[int, int, int]]],
+) -> tuple[dict[int, int], dict[tuple[int, int, int], tuple[int, int]], dict[int, int]]:
+    """A vertex per spot, and for each corner of it the stubs a boundary comes in by and leaves by.
+
+    Answers the vertex of each spot, the (in, out) stubs of each corner (region,
+    boundary, place), and the start of the stub permutation: a ``2`` seen once
+    joins its own two stubs (its hidden corner, alone in a dead region).
+    """
     vertex_of: dict[int, int] = {}
     corner_stubs: dict[tuple[int, int, int], tuple[int, int]] = {}
     S: dict[int, int] = {}
@@ -265,6 +299,16 @@ def realise(p: Position) -> PlanarMap:  # noqa: C901  (to be cut up; docs/archit
             order = _dead_corner_order(regions, where)
             for j, o in enumerate(order):
                 corner_stubs[o] = (H[j], H[(j + 1) % 3])
+    return vertex_of, corner_stubs, S
+
+
+def _join_corners(
+    S: dict[int, int],
+    corner_stubs: dict[tuple[int, int, int], tuple[int, int]],
+    regions: list[list[tuple[int, ...]]],
+    lives: tuple[int, ...],
+) -> None:
+    """Complete the stub permutation ``S``: each corner's out-stub leads to the next corner's in-stub."""
     for ri, r in enumerate(regions):
         for bi, b in enumerate(r):
             if len(b) == 1 and lives[b[0]] == 3:
@@ -273,20 +317,21 @@ def realise(p: Position) -> PlanarMap:  # noqa: C901  (to be cut up; docs/archit
                 out = corner_stubs[(ri, bi, ci)][1]
                 nxt = corner_stubs[(ri, bi, (ci + 1) % len(b))][0]
                 S[out] = nxt
-    # S is a permutation of the stubs; each cycle becomes an edge or a tree of dead spots
-    seen: set[int] = set()
-    for a in sorted(S):
-        if a in seen:
-            continue
-        cyc = []
-        x = a
-        while x not in seen:
-            seen.add(x)
-            cyc.append(x)
-            x = S[x]
-        build.realise_cycle(cyc)
-    edges, rot, half = build.build()
-    pmap = PlanarMap(len(rot), edges, rot, [], build.hidden, build.spot_id)
+
+
+def _map_regions(
+    pmap: PlanarMap,
+    regions: list[list[tuple[int, ...]]],
+    lives: tuple[int, ...],
+    vertex_of: dict[int, int],
+    corner_stubs: dict[tuple[int, int, int], tuple[int, int]],
+    half: dict[int, int],
+) -> list[list[Walk]]:
+    """The map's regions, the position's first and in its order, then the dead faces each a region.
+
+    A boundary is the face its first corner's out-stub lies on; a face read by two
+    boundaries means the position cannot be drawn this way.
+    """
     faces = pmap.faces()
     face_of = {h: i for i, f in enumerate(faces) for h in f}
     used: set[int] = set()
@@ -307,10 +352,7 @@ def realise(p: Position) -> PlanarMap:  # noqa: C901  (to be cut up; docs/archit
     for i, face in enumerate(faces):
         if i not in used:
             out_regions.append([("cycle", face)])
-    pmap.regions = out_regions
-    pmap.check_planar()
-    _keep_lands_apart(pmap, build)
-    return pmap
+    return out_regions
 
 
 def _visible(p: Position) -> list[list[tuple[int, ...]]]:

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ._jit import kernel
+from ..jit import kernel
 from .geometry import segment_foot as _closest
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -42,6 +43,11 @@ from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
 from .router import draw_move
 from .sizes import smaller_spots
+
+if TYPE_CHECKING:  # pragma: no cover
+    from scipy.interpolate import BSpline
+
+    from .band import Band, Obstacles
 
 #: The rungs, in order, and what ``drawn_by`` says when each was the highest one needed.
 RUNGS = ("M", "A", "R", "Z", ".")
@@ -456,7 +462,7 @@ def _legs_distance(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     return np.hypot(*(P[:, None, :] - foot).transpose(2, 0, 1)).min(axis=1)
 
 
-def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
+def push_unit(
     pic: Picture, analysis: Analysis, unit: Unit, ghost: np.ndarray, settings: RouteSettings, steps: int = 60
 ) -> Picture | None:
     """The unit relaxed away from the ghost (Alfeld §4.4), its ends and end directions kept.
@@ -472,9 +478,47 @@ def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
     """
     from scipy.interpolate import BSpline
 
-    from .band import Band, BandSettings, capped_step
-    from .fit import cut_at, refine_clamped, to_bezier
-    from .route_plan import obstacles_of
+    from .band import Band, BandSettings
+
+    d0 = settings.d0
+    fitted = _unit_spline(unit, ghost, settings)
+    if fitted is None:
+        return None
+    spline, u, length = fitted
+    T, C = spline.t, np.array(spline.c, dtype=float)
+    n = len(C)
+    if n <= 4:
+        return None
+    us = np.linspace(u[0], u[-1], max(8, int(length / 4.0)))
+    Bs = BSpline.design_matrix(us, T, 3).toarray()
+    support = Bs > 1e-12
+    ob = _unit_obstacles(pic, analysis, unit, ghost, d0)
+    if ob is None:
+        return None
+    band = Band(ob, (unit.a, unit.b), BandSettings(d0=d0, D=settings.D, lam=settings.lam))
+    P = Bs @ C
+    # the de Boor points that move: not the two at each end, and only where the ghost is near (the
+    # rest of the curve keeps its shape: a long curve relaxed all along folds onto itself far away)
+    by_ghost = _legs_distance(P, ghost) < 2.0 * d0 + settings.D
+    free = (support & by_ghost[:, None]).any(axis=0)
+    free[:2] = free[n - 2 :] = False
+    if not free.any():
+        return None
+    moved = _descend(band, Bs, C, support, free, d0, steps)
+    if moved is None or float(np.hypot(*(moved - C).T).max()) < 0.25:
+        return None
+    return _with_unit(pic, unit, BSpline(T, moved, 3), np.unique(T))
+
+
+def _unit_spline(
+    unit: Unit, ghost: np.ndarray, settings: RouteSettings
+) -> tuple[BSpline, np.ndarray, float] | None:
+    """The unit as a clamped cubic B-spline (spline, parameters, arc length), or None (too short, no fit).
+
+    Knots are a comfort distance ``D`` apart in arc length, with one more between
+    where the ghost is near; the end directions are the unit's own.
+    """
+    from .fit import refine_clamped
     from .spline import sample_polyline
 
     d0 = settings.d0
@@ -504,21 +548,25 @@ def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
     spline, u, _bounds, fits = refine_clamped(pts, np.array(knots), d_start, d_end, tol=1.5, rounds=24)
     if not fits:
         return None
-    T, C = spline.t, np.array(spline.c, dtype=float)
-    n = len(C)
-    if n <= 4:
-        return None
-    us = np.linspace(u[0], u[-1], max(8, int(length / 4.0)))
-    Bs = BSpline.design_matrix(us, T, 3).toarray()
-    support = Bs > 1e-12
-    # obstacles: everything but the unit's own curves; the riding spot is no obstacle
+    return spline, u, length
+
+
+def _unit_obstacles(
+    pic: Picture, analysis: Analysis, unit: Unit, ghost: np.ndarray, d0: float
+) -> Obstacles | None:
+    """What the unit must keep clear of: everything but its own curves, and the ghost (None: no ghost left).
+
+    The riding spot is no obstacle, and the ghost is none near the unit's own ends
+    (a curve at the move's end spot meets it there).
+    """
+    from .route_plan import obstacles_of
+
     ob = obstacles_of(pic, analysis)
     keep = ~np.isin(ob.seg_curve, unit.curves)
     ob.segs, ob.seg_curve = np.ascontiguousarray(ob.segs[keep]), np.ascontiguousarray(ob.seg_curve[keep])
     if unit.spot >= 0:
         ob.spots = ob.spots.copy()
         ob.spots[unit.spot] = (-1e6, -1e6)
-    # the ghost is no obstacle at the unit's own ends (a curve at the move's end spot meets it there)
     reach = float(max(pic.sizes)) + d0
     kept = np.ones(len(ghost), dtype=bool)
     for s_end in {unit.a, unit.b}:
@@ -527,16 +575,22 @@ def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
     if not pair.any():
         return None
     ob.extra = np.ascontiguousarray(np.concatenate([ghost[:-1][pair], ghost[1:][pair]], axis=1))
-    band = Band(ob, (unit.a, unit.b), BandSettings(d0=d0, D=settings.D, lam=settings.lam))
+    return ob
+
+
+def _descend(
+    band: Band, Bs: np.ndarray, C: np.ndarray, support: np.ndarray, free: np.ndarray, d0: float, steps: int
+) -> np.ndarray | None:
+    """The free de Boor points after at most ``steps`` capped descent steps on the band's energy.
+
+    None when the curve already touches something or its energy is not finite.
+    Every step is capped so that no band point moves past its clearance.
+    """
+    from .band import capped_step
+
+    n = len(C)
     P = Bs @ C
-    # the de Boor points that move: not the two at each end, and only where the ghost is near (the
-    # rest of the curve keeps its shape: a long curve relaxed all along folds onto itself far away)
-    by_ghost = _legs_distance(P, ghost) < 2.0 * d0 + settings.D
-    free = (support & by_ghost[:, None]).any(axis=0)
-    free[:2] = free[n - 2 :] = False
-    if not free.any():
-        return None
-    fixed = np.zeros(len(us), dtype=np.bool_)
+    fixed = np.zeros(len(Bs), dtype=np.bool_)
     fixed[[0, -1]] = True
     least0 = band.clearance(P)
     if least0 <= 0.0:
@@ -546,7 +600,6 @@ def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
     if not np.isfinite(E):
         return None
     alpha = 0.5
-    start = C.copy()
     for _ in range(steps):
         grad = Bs.T @ G
         grad[~free] = 0.0
@@ -555,7 +608,7 @@ def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
         step_taken = capped_step(
             lambda S, C=C, dh=dh: (C + S, *band.energy(Bs @ (C + S), fixed, dh, 0.0)),
             grad, cap_c, E, alpha, 10,
-        )
+        )  # fmt: skip
         if step_taken is None:
             break
         Cn, En, Gn, ln, alpha = step_taken
@@ -568,10 +621,13 @@ def push_unit(  # noqa: C901  (to be cut up; docs/architecture.md)
             E, G, least = band.energy(P, fixed, dh, 0.0)
         if gain < 1e-4 * abs(E):
             break
-    if float(np.hypot(*(C - start).T).max()) < 0.25:
-        return None
-    moved = BSpline(T, C, 3)
-    bounds = np.unique(T)
+    return C
+
+
+def _with_unit(pic: Picture, unit: Unit, moved: BSpline, bounds: np.ndarray) -> Picture | None:
+    """A copy of ``pic`` with the unit redrawn along ``moved``, cut again at its riding spot if it has one."""
+    from .fit import to_bezier
+
     pieces, h = to_bezier(moved, bounds)
     out = pic.copy()
     if unit.spot < 0:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..engine.position import Position
 from ..errors import PictureError
-from ._jit import kernel
+from ..jit import kernel
 from .analyse import Analysis, analyse_picture
 from .band import Band, BandSettings, Closing, polygon_area
 from .fit import cut_at, fit_clamped

@@ -47,11 +47,11 @@ def _side_of_curve(seg: np.ndarray, point: np.ndarray) -> int:
     return 0 if cross < 0 else 1
 
 
-def build_rays(plan: Plan) -> Rays | None:  # noqa: C901  (to be cut up; docs/architecture.md)
+def build_rays(plan: Plan) -> Rays | None:
     """Rays for a one-boundary move, or None when the region's cells cannot be told apart on the grid."""
-    pic, analysis, move, g = plan.pic, plan.analysis, plan.move, plan.grid
+    pic, g = plan.pic, plan.grid
     settings = plan.settings
-    walks = analysis.map.regions[move.region]
+    walks = plan.analysis.map.regions[plan.move.region]
     ob = plan.ob
     room, near, foot, nseg = room_field(
         g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
@@ -60,7 +60,43 @@ def build_rays(plan: Plan) -> Rays | None:  # noqa: C901  (to be cut up; docs/ar
     allowed = room > 0.75 * g.cell
     labels, _ = ndimage.label(allowed.reshape(g.ny, g.nx), structure=np.ones((3, 3), dtype=int))
     labels = labels.ravel()
-    # the region's cells: the component reached from x's corner
+    k0 = _first_cell(plan, allowed)
+    if k0 is None:
+        return None
+    comp = labels == labels[k0]
+    cell_boundary, cell_half = _cell_boundaries(plan, comp, near, nseg)
+    centres = g.centres()
+    away = 2.0 * settings.d0 + float(max(pic.sizes[plan.x], pic.sizes[plan.y])) + 2 * g.cell
+    far = (np.hypot(*(centres - pic.spots[plan.x]).T) > away) & (
+        np.hypot(*(centres - pic.spots[plan.y]).T) > away
+    )
+    anchor, anchor_boundary, inside_set = _anchor(plan, comp, far, cell_boundary, cell_half)
+    side_a = _side_a(plan, comp, far, cell_half)
+    sources = np.nonzero(anchor)[0].astype(np.int64)
+    if not len(sources):
+        return None
+    dist, prev = grow_tree(g.nx, comp, STEPS, sources)
+    rays = Rays([], [], {}, comp & far, cell_boundary, side_a, anchor, room < 1.5 * g.cell)
+    for k in range(len(walks)):
+        if k == plan.move.boundary or k == anchor_boundary:
+            continue
+        rays.want_odd[k] = k in inside_set
+        targets = np.nonzero((cell_boundary == k) & comp & np.isfinite(dist))[0]
+        if not len(targets):
+            continue
+        t = targets[int(np.argmin(dist[targets]))]
+        rays.boundaries.append(k)
+        rays.polylines.append(_ray_polyline(g, int(t), prev, foot))
+    return rays
+
+
+def _first_cell(plan: Plan, allowed: np.ndarray) -> int | None:
+    """The grid cell the region is entered by from x's corner (None when no cell there fits).
+
+    Of the free cells near x, those in the corner's angle whose straight way out from
+    x's rim crosses no line; the nearest one names the region's component of the grid.
+    """
+    pic, g, ob = plan.pic, plan.grid, plan.ob
     centre = pic.spots[plan.x]
     ks = g.cells_near(centre, float(pic.sizes[plan.x]) + 10 * g.cell)
     ks = ks[allowed[ks]]
@@ -80,9 +116,19 @@ def build_rays(plan: Plan) -> Rays | None:  # noqa: C901  (to be cut up; docs/ar
     ks = ks[~_crosses_any(first, g.centres()[ks], ob.segs)]
     if not len(ks):
         return None
-    k0 = ks[int(np.argmin(np.hypot(*(g.centres()[ks] - centre).T)))]
-    comp = labels == labels[k0]
-    # which boundary (and which half-edge) each cell of the region faces
+    return int(ks[int(np.argmin(np.hypot(*(g.centres()[ks] - centre).T)))])
+
+
+def _cell_boundaries(
+    plan: Plan, comp: np.ndarray, near: np.ndarray, nseg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which boundary of the region each of its cells faces, and which half-edge (-1: none).
+
+    A cell nearest a curve faces the half-edge on its side of it; one nearest a spot
+    faces the boundary the spot is on; -2 marks the window's edge.
+    """
+    pic, analysis, g, ob = plan.pic, plan.analysis, plan.grid, plan.ob
+    walks = analysis.map.regions[plan.move.region]
     half_walk: dict[int, tuple[int, int]] = {}
     spot_walk: dict[int, int] = {}
     for b, (kind, items) in enumerate(walks):
@@ -110,59 +156,62 @@ def build_rays(plan: Plan) -> Rays | None:  # noqa: C901  (to be cut up; docs/ar
             cell_boundary[k] = spot_walk.get(int(o - n_curves), -1)
         elif o == -2:
             cell_boundary[k] = -2
+    return cell_boundary, cell_half
+
+
+def _anchor(
+    plan: Plan, comp: np.ndarray, far: np.ndarray, cell_boundary: np.ndarray, cell_half: np.ndarray
+) -> tuple[np.ndarray, int | None, set[int]]:
+    """The cells the rays start from, the boundary they lie on (None: the move's own), and the inside.
+
+    On a cycle through x the anchor is the move's own arc that stays outside (far
+    from x and y); a loop at a lone spot anchors on the window or on another
+    boundary, and when that boundary is one the move encloses, the sides swap.
+    """
+    move = plan.move
+    walks = plan.analysis.map.regions[move.region]
     B = move.boundary
     kind, items = walks[B]
-    away = 2.0 * settings.d0 + float(max(pic.sizes[plan.x], pic.sizes[plan.y])) + 2 * g.cell
-    far = (np.hypot(*(centres - pic.spots[plan.x]).T) > away) & (
-        np.hypot(*(centres - pic.spots[plan.y]).T) > away
-    )
     others = [k for k in range(len(walks)) if k != B]
     inside_set = set(move.inside)
-    anchor_boundary: int | None = None
-    if kind == "cycle" and analysis.map.degree(plan.x) > 0:
+    if kind == "cycle" and plan.analysis.map.degree(plan.x) > 0:
         n = len(items)
         if move.is_loop:
             arc_b = set(items)
         else:
             arc_b = {items[(move.corner2 + i) % n] for i in range((move.corner - move.corner2) % n)}
-        anchor = comp & far & np.isin(cell_half, list(arc_b))
-    else:
-        # a loop at a lone spot: anchor on the window (outside) or the region's own cycle
-        if move.region == 0 or not others:
-            anchor = comp & (cell_boundary == -2)
-        else:
-            anchor_boundary = 0 if B != 0 else others[0]
-            anchor = comp & (cell_boundary == anchor_boundary)
-            if anchor_boundary in inside_set:
-                inside_set = set(others) - inside_set  # both sides read [x z]: take the other side as inside
-    side_a = np.zeros(g.size, dtype=bool)
-    if kind == "cycle" and not move.is_loop:
-        n = len(items)
-        arc_a = {items[(move.corner + i) % n] for i in range((move.corner2 - move.corner) % n)}
-        side_a = comp & far & np.isin(cell_half, list(arc_a))
-    sources = np.nonzero(anchor)[0].astype(np.int64)
-    if not len(sources):
-        return None
-    dist, prev = grow_tree(g.nx, comp, STEPS, sources)
-    rays = Rays([], [], {}, comp & far, cell_boundary, side_a, anchor, room < 1.5 * g.cell)
-    for k in others:
-        if k == anchor_boundary:
-            continue
-        rays.want_odd[k] = k in inside_set
-        targets = np.nonzero((cell_boundary == k) & comp & np.isfinite(dist))[0]
-        if not len(targets):
-            continue
-        t = targets[int(np.argmin(dist[targets]))]
-        chain = []
-        c = int(t)
-        while c >= 0:
-            chain.append(c)
-            c = int(prev[c])
-        pts = [g.to_grid(foot[chain[0]])] + [np.array([c % g.nx, c // g.nx], dtype=float) for c in chain]
-        pts.append(g.to_grid(foot[chain[-1]]))
-        rays.boundaries.append(k)
-        rays.polylines.append(np.array(pts))
-    return rays
+        return comp & far & np.isin(cell_half, list(arc_b)), None, inside_set
+    # a loop at a lone spot: anchor on the window (outside) or the region's own cycle
+    if move.region == 0 or not others:
+        return comp & (cell_boundary == -2), None, inside_set
+    anchor_boundary = 0 if B != 0 else others[0]
+    anchor = comp & (cell_boundary == anchor_boundary)
+    if anchor_boundary in inside_set:
+        inside_set = set(others) - inside_set  # both sides read [x z]: take the other side as inside
+    return anchor, anchor_boundary, inside_set
+
+
+def _side_a(plan: Plan, comp: np.ndarray, far: np.ndarray, cell_half: np.ndarray) -> np.ndarray:
+    """The cells along the arc of the boundary from corner to corner2 (a move between two corners)."""
+    g, move = plan.grid, plan.move
+    kind, items = plan.analysis.map.regions[move.region][move.boundary]
+    if kind != "cycle" or move.is_loop:
+        return np.zeros(g.size, dtype=bool)
+    n = len(items)
+    arc_a = {items[(move.corner + i) % n] for i in range((move.corner2 - move.corner) % n)}
+    return comp & far & np.isin(cell_half, list(arc_a))
+
+
+def _ray_polyline(g: Grid, t: int, prev: np.ndarray, foot: np.ndarray) -> np.ndarray:
+    """The ray from cell ``t`` back along the tree to the anchor, in grid units, with its two feet."""
+    chain = []
+    c = t
+    while c >= 0:
+        chain.append(c)
+        c = int(prev[c])
+    pts = [g.to_grid(foot[chain[0]])] + [np.array([c % g.nx, c // g.nx], dtype=float) for c in chain]
+    pts.append(g.to_grid(foot[chain[-1]]))
+    return np.array(pts)
 
 
 def barrier_trees(plan: Plan, rays: Rays, with_arc: bool = True) -> tuple[np.ndarray, np.ndarray] | None:

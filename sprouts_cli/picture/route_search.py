@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ._jit import kernel
+from ..jit import kernel
 from .geometry import point_segment_distance, segment_distance
 from .grid_planner import (
     LEAKPROOF,

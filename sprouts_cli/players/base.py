@@ -76,10 +76,6 @@ class Ranking:
     fields: list[Field]
     candidates: list[tuple[Move, str]] = field(default_factory=list)
 
-    def set_field(self, key: str, value: object) -> None:
-        """Give the field ``key`` another value (where it stands)."""
-        self.fields = [(k, value if k == key else v) for k, v in self.fields]
-
 
 class Player:
     """A computer player: ``choose`` a move in a position, under a rule (normal, misère, three players)."""

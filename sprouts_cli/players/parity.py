@@ -39,6 +39,7 @@ import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import Enum
 from itertools import product
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -47,9 +48,8 @@ from ..engine.moves import Move, apply_move, families, interchangeable_classes, 
 from ..engine.parts import clean, join_lands, land_regions, split_lands
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..solve.clock import Deadline
 from ..solve.lengths import LengthOracle
-from .deepening import EXACT, TIE, RootResult, deepen
+from .deepening import EXACT, TIE, RootResult, RootSearch
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..solve.store import Table
@@ -97,7 +97,39 @@ def leaf_value(upper: int, lower: int, rules: Rules) -> float:
     return (1.0 if good else -1.0) / (1 + spread)
 
 
-class ParitySearch:
+class Verdict(Enum):
+    """What a root value says of the position for the player to move: won or lost when exact, else unknown.
+
+    The value of each member is the word the log writes.
+    """
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def of(cls, value: float) -> Verdict:
+        if value >= EXACT:
+            return cls.WON
+        if value <= -EXACT:
+            return cls.LOST
+        return cls.UNKNOWN
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a parity search of the root found: the deepest completed depth, and the nodes it took."""
+
+    root: RootResult
+    nodes: int
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict of the best candidate's value."""
+        return Verdict.of(self.root.best)
+
+
+class ParitySearch(RootSearch):
     """Negamax alpha–beta with a transposition table, solved parts and a deadline."""
 
     def __init__(
@@ -110,6 +142,7 @@ class ParitySearch:
     ) -> None:
         if rules.players != 2:
             raise ValueError(f"parity search is for two players, not {rules.describe()}")
+        super().__init__()
         self.rules = rules
         self.parts = parts
         self.oracle = oracle
@@ -118,18 +151,7 @@ class ParitySearch:
         self.table: dict[tuple[str, str], Entry] = {}
         self.static: dict[tuple[str, str], float] = {}
         self.kids: dict[str, list[Position]] = {}
-        self.nodes = 0
-        self.completed: list[RootResult] = []  # every depth the last ``deepen`` completed
-        self.final = False  # it stopped because deeper would not change the values
-        self.clock = Deadline()
-        self.enforce = True  # depth 1 always completes: its clock is not enforced
         self.solved_parts = 0
-
-    # ------------------------------------------------------------------ the clock
-    def tick(self) -> None:
-        self.nodes += 1
-        if self.enforce:
-            self.clock.check()
 
     # ------------------------------------------------------------------ beside
     def _zero(self) -> Any:
@@ -249,7 +271,7 @@ class ParitySearch:
         return out
 
     # ------------------------------------------------------------------ negamax
-    def negamax(self, pos: Position, beside: Any, depth: int, alpha: float, beta: float) -> float:  # noqa: C901  (to be cut up; docs/architecture.md)
+    def negamax(self, pos: Position, beside: Any, depth: int, alpha: float, beta: float) -> float:
         """The value of ``pos`` (with ``beside``) for the player to move, within ``(alpha, beta)``."""
         self.tick()
         if not pos.live_region_indices():
@@ -264,24 +286,51 @@ class ParitySearch:
             return self.frontier(pos)
         key = (pos.canonical(), self._key(beside))
         entry = self.table.get(key)
-        if entry is not None:
-            if abs(entry.value) >= EXACT:
-                return entry.value
-            if entry.depth >= depth:
-                if entry.flag == EXACT_FLAG:
-                    return entry.value
-                if entry.flag == LOWER:
-                    alpha = max(alpha, entry.value)
-                elif entry.flag == UPPER:
-                    beta = min(beta, entry.value)
-                if alpha >= beta:
-                    return entry.value
+        known, alpha, beta = self._probe(entry, depth, alpha, beta)
+        if known is not None:
+            return known
         alpha0 = alpha
+        best, best_key = self._search_moves(pos, beside, depth, alpha, beta, entry)
+        self._store(key, depth, best, best_key, alpha0, beta)
+        return best
+
+    @staticmethod
+    def _probe(
+        entry: Entry | None, depth: int, alpha: float, beta: float
+    ) -> tuple[float | None, float, float]:
+        """What the table's entry settles: a value that ends the search, or a narrower window.
+
+        An exact win or loss holds at any depth; a bound found at least as deep
+        narrows ``(alpha, beta)``, and ends the search when the window closes.
+        """
+        if entry is None:
+            return None, alpha, beta
+        if abs(entry.value) >= EXACT:
+            return entry.value, alpha, beta
+        if entry.depth >= depth:
+            if entry.flag == EXACT_FLAG:
+                return entry.value, alpha, beta
+            if entry.flag == LOWER:
+                alpha = max(alpha, entry.value)
+            elif entry.flag == UPPER:
+                beta = min(beta, entry.value)
+            if alpha >= beta:
+                return entry.value, alpha, beta
+        return None, alpha, beta
+
+    def _search_moves(
+        self, pos: Position, beside: Any, depth: int, alpha: float, beta: float, entry: Entry | None
+    ) -> tuple[float, str | None]:
+        """The best value over the moves in ``pos`` and then those beside it, with the best move's form.
+
+        Moves in ``pos`` go best first (the table's move, then by value) and stop at
+        a cut-off; a move beside ``pos`` is only tried when no cut-off came, and is
+        named by ``None`` (it leaves ``pos`` as it is).
+        """
         best = -math.inf
         best_key: str | None = None
         kids = self.children(pos)
         kids.sort(key=lambda c: self._order(c, beside, entry))
-        cut = False
         for child in kids:
             v = -self.negamax(child, beside, depth - 1, -beta, -alpha)
             if v > best:
@@ -289,17 +338,24 @@ class ParitySearch:
             if v > alpha:
                 alpha = v
             if alpha >= beta:
-                cut = True
+                return best, best_key
+        for other in self._beside_options(beside):
+            v = -self.negamax(pos, other, depth - 1, -beta, -alpha)
+            if v > best:
+                best, best_key = v, None
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
                 break
-        if not cut:
-            for other in self._beside_options(beside):
-                v = -self.negamax(pos, other, depth - 1, -beta, -alpha)
-                if v > best:
-                    best, best_key = v, None
-                if v > alpha:
-                    alpha = v
-                if alpha >= beta:
-                    break
+        return best, best_key
+
+    def _store(
+        self, key: tuple[str, str], depth: int, best: float, best_key: str | None, alpha0: float, beta: float
+    ) -> None:
+        """Keep ``best`` in the table as a bound or exact value (the window it was found in says which).
+
+        A win or loss is exact and kept at infinite depth; the table is emptied when full.
+        """
         if best <= alpha0:
             flag = UPPER
         elif best >= beta:
@@ -311,7 +367,6 @@ class ParitySearch:
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         self.table[key] = Entry(math.inf if abs(best) >= EXACT else depth, best, flag, best_key)
-        return best
 
     def frontier(self, pos: Position) -> float:
         """A node one ply above the leaves: the best of its children's leaf values.
@@ -353,32 +408,8 @@ class ParitySearch:
         return (2, self.evaluate(child, beside))
 
     # ------------------------------------------------------------------ the root
-    def search_root(self, children: list[Position], depth: int) -> RootResult:
-        """Every candidate's value at ``depth``: exact when it may tie for the best, else a bound."""
-        nodes0 = self.nodes
-        zero = self._zero()
-        values: list[float] = []
-        exact: list[bool] = []
-        best = -EXACT
-        for child in children:
-            alpha = max(-EXACT, best - TIE)
-            v = -self.negamax(child, zero, depth - 1, -EXACT, -alpha)
-            values.append(v)
-            exact.append(v > alpha or abs(v) >= EXACT)
-            best = max(best, v)
-        return RootResult(depth, values, exact, self.nodes - nodes0)
-
-    def deepen(
-        self, children: list[Position], deadline: float | None, max_depth: int | None = None
-    ) -> tuple[RootResult, list[int]]:
-        """Iterative deepening (``deepening.deepen``): the deepest completed search.
-
-        Returns the result and the order in which the candidates were searched last;
-        ``completed`` and ``final`` keep every depth completed and whether it stopped early.
-        """
-        run = deepen(self, children, deadline, max_depth)
-        self.completed, self.final = run.completed, run.final
-        return run.last, run.order
+    def root_value(self, child: Position, depth: int, alpha: float) -> float:
+        return -self.negamax(child, self._zero(), depth, -EXACT, -alpha)
 
 
 def _distinct_families(p: Position) -> list[tuple[int, int, int, int, int]]:
@@ -415,4 +446,14 @@ def parts_for(rules: Rules, table: Table | None = None) -> Parts:
     return Solvers(table).parts(rules)
 
 
-__all__ = ["EXACT", "TIE", "ParitySearch", "Parts", "RootResult", "leaf_value", "parts_for"]
+__all__ = [
+    "EXACT",
+    "TIE",
+    "ParitySearch",
+    "Parts",
+    "RootResult",
+    "SearchResult",
+    "Verdict",
+    "leaf_value",
+    "parts_for",
+]

@@ -29,16 +29,16 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from enum import Enum
 
 from ..engine.moves import apply_move, symmetric_moves
 from ..engine.parts import clean
 from ..engine.position import Position
 from ..engine.rules import Rules
-from ..solve.clock import Deadline
 from ..solve.three import PLAYERS, ThreeSolver, last_mover_offset
 from .base import Player, Ranking, Settings
 from .candidates import Candidate
-from .deepening import EXACT, TIE, RootResult, deepen
+from .deepening import EXACT, TIE, RootSearch
 
 #: The transposition table is cleared when it grows past this many entries.
 TABLE_LIMIT = 400_000
@@ -61,21 +61,14 @@ class Entry:
     flag: int
 
 
-class ParanoidSearch:
+class ParanoidSearch(RootSearch):
     """Alpha–beta for one player against the other two, with a clock and a table."""
 
     def __init__(self, solver: ThreeSolver | None = None) -> None:
+        super().__init__()
         self.solver = solver if solver is not None else ThreeSolver()
         self.table: dict[tuple[str, int], Entry] = {}
         self.kids: dict[str, list[Position]] = {}
-        self.clock = Deadline()
-        self.enforce = True  # depth 1 always completes: its clock is not enforced
-        self.nodes = 0
-
-    def tick(self) -> None:
-        self.nodes += 1
-        if self.enforce:
-            self.clock.check()
 
     def children(self, pos: Position) -> list[Position]:
         key = pos.canonical()
@@ -164,34 +157,27 @@ class ParanoidSearch:
             return known.value
         return self.static(child, offset)[0]
 
-    def search_root(self, children: list[Position], depth: int) -> RootResult:
-        """Each candidate's value at ``depth`` (exact where it may tie for the best, else a bound)."""
-        nodes0 = self.nodes
-        values: list[float] = []
-        exact: list[bool] = []
-        best = -EXACT
-        for child in children:
-            alpha = max(-EXACT, best - TIE)
-            v = self.value(child, PLAYERS - 1, depth - 1, alpha, EXACT)
-            values.append(v)
-            exact.append(v > alpha or abs(v) >= EXACT)
-            best = max(best, v)
-        return RootResult(depth, values, exact, self.nodes - nodes0)
-
-    def deepen(
-        self, children: list[Position], deadline: float | None, max_depth: int | None = None
-    ) -> tuple[int, list[float]]:
-        """Iterative deepening (``deepening.deepen``): the deepest completed depth and its values."""
-        last = deepen(self, children, deadline, max_depth).last
-        return last.depth, last.values
+    def root_value(self, child: Position, depth: int, alpha: float) -> float:
+        return self.value(child, PLAYERS - 1, depth, alpha, EXACT)
 
 
-def verdict(best: float) -> str:
-    if best >= EXACT:
-        return "forced"
-    if best <= -EXACT:
-        return "stopped"
-    return "unknown"
+class Verdict(Enum):
+    """What a root value says for the searching player: it can force the last move, is stopped, or unknown.
+
+    The value of each member is the word the log writes.
+    """
+
+    FORCED = "forced"
+    STOPPED = "stopped"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def of(cls, value: float) -> Verdict:
+        if value >= EXACT:
+            return cls.FORCED
+        if value <= -EXACT:
+            return cls.STOPPED
+        return cls.UNKNOWN
 
 
 class ThreeParityPlayer(Player):
@@ -209,13 +195,14 @@ class ThreeParityPlayer(Player):
         if rules.players != 3:
             raise ValueError(f"this parity player is for three players, not {rules.describe()}")
         nodes0 = self.search.nodes
-        depth, values = self.search.deepen(
+        last = self.search.deepen(
             [clean(c.child) for c in cands], t0 + self.settings.seconds, self.settings.depth
-        )
+        ).last
+        depth, values = last.depth, last.values
         best = max(values)
         tied = [c for c, v in zip(cands, values, strict=True) if v >= best - TIE]
         order = sorted(range(len(cands)), key=lambda i: -values[i])
-        v = verdict(best)
+        v = Verdict.of(best).value
         return Ranking(
             tied,
             summary=f"depth {depth}, value {best:+.3f} ({v}), {len(cands)} candidates"
@@ -231,4 +218,4 @@ class ThreeParityPlayer(Player):
         )
 
 
-__all__ = ["EXACT", "ParanoidSearch", "ThreeParityPlayer", "share_value", "verdict"]
+__all__ = ["EXACT", "ParanoidSearch", "ThreeParityPlayer", "Verdict", "share_value"]

@@ -15,20 +15,11 @@ from ..engine.rules import Rules
 from ..solve.lengths import LengthOracle
 from .base import Field, Player, Ranking, Settings
 from .candidates import Candidate
-from .parity import EXACT, ParitySearch, RootResult
+from .parity import ParitySearch, SearchResult, Verdict
 from .parts import Solvers
 
 if TYPE_CHECKING:  # pragma: no cover
     from .workers import ParallelParity
-
-
-def verdict(best: float) -> str:
-    """The root value in a word: won or lost when it is exact, else unknown."""
-    if best >= EXACT:
-        return "won"
-    if best <= -EXACT:
-        return "lost"
-    return "unknown"
 
 
 class ParityPlayer(Player):
@@ -51,12 +42,12 @@ class ParityPlayer(Player):
         return s
 
     def rank(self, cands: list[Candidate], rules: Rules, rng: random.Random, t0: float) -> Ranking:
-        result, nodes = self.search(cands, rules, rng, t0 + self.settings.seconds)
-        return self.ranking(cands, result, [("nodes", nodes)])
+        found = self.search(cands, rules, rng, t0 + self.settings.seconds)
+        return self.ranking(cands, found, [("nodes", found.nodes)])
 
     def search(
         self, cands: list[Candidate], rules: Rules, rng: random.Random, deadline: float
-    ) -> tuple[RootResult, int]:
+    ) -> SearchResult:
         """Iterative deepening over the candidates until ``deadline`` (a ``time.monotonic()`` value).
 
         With several jobs the candidates are shared out among worker processes, each
@@ -73,23 +64,31 @@ class ParityPlayer(Player):
             return self._parallel.deepen(children, rules, deadline, self.settings.depth, rng)
         search = self.search_for(rules, rng)
         nodes0 = search.nodes
-        result, _ = search.deepen(children, deadline, self.settings.depth)
-        return result, search.nodes - nodes0
+        result = search.deepen(children, deadline, self.settings.depth).last
+        return SearchResult(result, search.nodes - nodes0)
 
-    def ranking(self, cands: list[Candidate], result: RootResult, extra: list[Field]) -> Ranking:
-        """The candidates that tie for the best value of ``result``, with the search's reasoning."""
+    def ranking(
+        self, cands: list[Candidate], found: SearchResult, extra: list[Field], verdict: Verdict | None = None
+    ) -> Ranking:
+        """The candidates that tie for the best value the search ``found``, with its reasoning.
+
+        ``verdict``, when given, is what the log's record says instead of the search's
+        verdict (the solver proved it); the summary keeps the search's own.
+        """
+        result = found.root
         tied = [cands[i] for i in result.tied()]
         best = result.best
+        said = found.verdict.value
         order = sorted(range(len(cands)), key=lambda i: -result.values[i])
         return Ranking(
             tied,
-            summary=f"depth {result.depth}, value {best:+.3f} ({verdict(best)}), {len(cands)} candidates"
+            summary=f"depth {result.depth}, value {best:+.3f} ({said}), {len(cands)} candidates"
             + (f", {len(tied)} tied" if len(tied) > 1 else ""),
             fields=[
                 ("candidates", len(cands)),
                 ("depth", result.depth),
                 ("value", f"{best:+.3f}"),
-                ("verdict", verdict(best)),
+                ("verdict", (verdict if verdict is not None else found.verdict).value),
                 *extra,
             ],
             candidates=[
@@ -105,4 +104,4 @@ class ParityPlayer(Player):
             self._parallel = None
 
 
-__all__ = ["ParityPlayer", "verdict"]
+__all__ = ["ParityPlayer"]

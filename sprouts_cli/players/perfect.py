@@ -13,17 +13,34 @@ so later moves are answered mostly from what was proved before.
 from __future__ import annotations
 
 import random
+from enum import Enum
 
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..errors import SolveAborted
 from .base import Player, Ranking, Settings
 from .candidates import Candidate
+from .parity import Verdict
 from .parity_player import ParityPlayer
 from .parts import Solvers
 
 #: The share of the move's time the solver may take before parity search takes over.
 SOLVER_SHARE = 2 / 3
+
+
+class Fallback(Enum):
+    """Why parity search chooses the move: the solver proved the position lost, or ran out of time.
+
+    The value of each member is the word the log's ``solver`` field writes.
+    """
+
+    LOST = "lost"
+    OUT_OF_TIME = "out of time"
+
+    @property
+    def reason(self) -> str:
+        """The reason in a few words, for the summary."""
+        return "lost against best play" if self is Fallback.LOST else "the solver ran out of time"
 
 
 class PerfectPlayer(Player):
@@ -51,31 +68,28 @@ class PerfectPlayer(Player):
         try:
             wins = self.winning_moves(cands, rules, t0 + SOLVER_SHARE * self.settings.seconds)
         except SolveAborted:
-            return self._by_parity(cands, rules, rng, t0, lost=False)
+            return self._by_parity(cands, rules, rng, t0, Fallback.OUT_OF_TIME)
         if not wins:
-            return self._by_parity(cands, rules, rng, t0, lost=True)
+            return self._by_parity(cands, rules, rng, t0, Fallback.LOST)
         return Ranking(
             wins,
             summary=f"won: {len(wins)} winning move{'s' if len(wins) > 1 else ''} of {len(cands)}",
-            fields=[("candidates", len(cands)), ("winning", len(wins)), ("verdict", "won")],
+            fields=[("candidates", len(cands)), ("winning", len(wins)), ("verdict", Verdict.WON.value)],
             candidates=[(c.move, "wins") for c in wins],
         )
 
     def _by_parity(
-        self, cands: list[Candidate], rules: Rules, rng: random.Random, t0: float, lost: bool
+        self, cands: list[Candidate], rules: Rules, rng: random.Random, t0: float, why: Fallback
     ) -> Ranking:
         """Parity search among all the moves with the time left (depth 1 at least).
 
-        ``lost``: the solver proved the position lost (else it ran out of time), which
-        is the verdict whatever the search's values say.
+        When the solver proved the position lost, that is the verdict whatever the
+        search's values say.
         """
-        result, nodes = self.parity.search(cands, rules, rng, t0 + self.settings.seconds)
-        solver = "lost" if lost else "out of time"
-        ranking = self.parity.ranking(cands, result, [("solver", solver), ("nodes", nodes)])
-        if lost:
-            ranking.set_field("verdict", "lost")
-        why = "lost against best play" if lost else "the solver ran out of time"
-        ranking.summary = f"{why}; parity search: {ranking.summary}"
+        found = self.parity.search(cands, rules, rng, t0 + self.settings.seconds)
+        verdict = Verdict.LOST if why is Fallback.LOST else None
+        ranking = self.parity.ranking(cands, found, [("solver", why.value), ("nodes", found.nodes)], verdict)
+        ranking.summary = f"{why.reason}; parity search: {ranking.summary}"
         return ranking
 
     def close(self) -> None:
@@ -83,4 +97,4 @@ class PerfectPlayer(Player):
         self.parity.close()
 
 
-__all__ = ["PerfectPlayer"]
+__all__ = ["Fallback", "PerfectPlayer"]

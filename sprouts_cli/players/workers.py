@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..procs import pool_initializer
-from .parity import ParitySearch, RootResult
+from .parity import ParitySearch, RootResult, SearchResult
 
 #: One completed depth of a worker: the depth, its values and which are exact.
 Done = tuple[int, list[float], list[bool]]
@@ -106,7 +106,7 @@ class ParallelParity:
         deadline: float,
         max_depth: int | None,
         rng: random.Random,
-    ) -> tuple[RootResult, int]:
+    ) -> SearchResult:
         """Search the children on the workers until ``deadline`` (a ``time.monotonic()`` value)."""
         k = min(self.jobs, len(children))
         shares = [list(range(i, len(children), k)) for i in range(k)]
@@ -116,7 +116,7 @@ class ParallelParity:
         ]
         results = list(self._pool.map(_search_share, tasks))
         merged = merge(shares, results, len(children))
-        return merged, merged.nodes
+        return SearchResult(merged, merged.nodes)
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
