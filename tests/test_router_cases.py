@@ -260,6 +260,53 @@ def test_a_loop_round_nothing_in_a_small_pocket_is_drawn_by_the_router() -> None
     assert d.clearance >= CERTIFY_SHARE * RouteSettings().d0
 
 
+def test_a_loop_in_a_pocket_is_drawn_round_with_room() -> None:
+    """Bench game (10 spots, seed 1, move 14, as drawn later): a loop at a lone spot among curves.
+
+    The crowding of the curves round the pocket outweighed the new region's pressure,
+    and the band drew the loop 13 px across with its new spot touching the old one (its
+    region's room 0.08 d0).  The loop is now tried as the largest circle the pocket
+    holds, and its region keeps at least d0 of room: no region is thinner than d0 that
+    was not before.
+    """
+    from sprouts_cli.picture.quality import region_rooms
+
+    pic, a, m = _saved_case("loop_in_a_pocket.json", "7 → 7", "0+0+112+22.AB|AB")
+    d0 = RouteSettings().d0
+    d = draw_move(pic, m, a)
+    assert numbered_key(d.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+    thin_before = int((region_rooms(pic, a) < d0).sum())
+    rooms = region_rooms(d.picture, d.analysis)
+    assert len(rooms) == len(region_rooms(pic, a)) + 1
+    assert int((rooms < d0).sum()) == thin_before
+
+
+def test_round_loop_holds_what_the_route_holds() -> None:
+    """The round seed of a loop encloses exactly the spots its route encloses, and keeps its room."""
+    from sprouts_cli.picture.geometry import winding_number
+    from sprouts_cli.picture.route_curve import ROUND_ROOM, _room_for_spots, round_loop
+
+    pic, a, m = _saved_case("loop_in_a_pocket.json", "7 → 7", "0+0+112+22.AB|AB")
+    plan = make_plan(pic, a, m, RouteSettings())
+    x = plan.x
+    others = [s for s in range(len(pic.spots)) if s != x]
+    # a square round the spot, clear of everything: it holds nothing
+    c = pic.spots[x]
+    path = np.array([c, c + (8, 0), c + (8, 8), c + (0, 8), c])
+    seed = round_loop(plan, path)
+    assert seed is not None
+    circle, leave, back = seed
+    assert np.allclose(circle[0], c) and np.allclose(circle[-1], c)
+    assert all(winding_number(circle, pic.spots[s]) == 0 for s in others)
+    far = np.hypot(*(circle - c).T) > pic.sizes[x] + ROUND_ROOM * plan.settings.d0
+    rest = np.delete(np.arange(len(pic.spots)), x)
+    assert _room_for_spots(circle[far], plan.ob.segs, pic.spots[rest], pic.sizes[rest]).min() >= (
+        ROUND_ROOM * plan.settings.d0
+    )
+    assert np.isclose(np.hypot(*leave), 1.0) and np.isclose(np.hypot(*back), 1.0)
+    assert np.dot(leave, circle[1] - c) > 0 and np.dot(back, circle[-2] - c) > 0
+
+
 def test_curves_beside_a_way_with_room_are_pushed_when_the_curve_keeps_too_little() -> None:
     """Bench game (10 spots, seed 4, move 22): the way has 13 px of room, the curve drawn keeps 2.2 px.
 

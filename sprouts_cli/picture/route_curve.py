@@ -375,23 +375,99 @@ def _bulged(plan: Plan, P: np.ndarray) -> np.ndarray | None:
     return best
 
 
+#: A loop's round seed keeps this many clearances ``d0`` from everything but its own spot.
+ROUND_ROOM = 1.5
+ROUND_RADII = 8  # radii tried, from the region's own size down to ``1.5 d0``
+ROUND_TURNS = 24  # directions of the centre tried round the corner
+
+
+def round_loop(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A loop drawn as a circle through its spot, as large as the free room allows: points and end directions.
+
+    The band weighs a new region's outward pressure ``μ/area`` against the crowding
+    of the curves around it, and where a loop is drawn among curves (in a small
+    region, say) the crowding wins: the loop settles a few pixels across and its
+    new spot all but touches the old one.  A person draws the loop round, as large
+    as the place allows.  So the circle through the loop's spot is tried with the
+    radius a new empty region settles at in free room (``REGION_RADIUS · D``, more
+    for one that holds boundaries), then smaller ones down to ``1.5 d0``, its centre
+    in each direction of the corner; the largest that keeps ``ROUND_ROOM · d0`` from
+    every curve, spot and the window (away from its own spot) and holds exactly
+    the spots the route holds is taken, the direction with most room first.
+    None when no circle fits, or for a move that is not a loop.
+    """
+    if plan.x != plan.y or len(path) < 3:
+        return None
+    st = plan.settings
+    pic = plan.pic
+    x = plan.x
+    c = pic.spots[x]
+    P = np.asarray(path, dtype=float)
+    others = np.array([s for s in range(len(pic.spots)) if s != x], dtype=np.int64)
+    inside = [winding_number(P, pic.spots[s]) != 0 for s in others]
+    spots, sizes = pic.spots[others], pic.sizes[others]
+    need = ROUND_ROOM * st.d0
+    own = float(pic.sizes[x]) + need
+    whole = plan.cx.width >= 2 * math.pi - 1e-9
+    margin = math.radians(20)
+    largest = REGION_RADIUS * st.D * (1 + sum(inside))
+    for r in np.linspace(largest, 1.5 * st.d0, ROUND_RADII):
+        best: tuple[float, np.ndarray, float] | None = None
+        for k in range(ROUND_TURNS):
+            th = plan.cx.start + plan.cx.width * (k + 0.5) / ROUND_TURNS
+            if not whole and not (
+                plan.cx.contains(th - math.pi / 2, margin) and plan.cx.contains(th + math.pi / 2, margin)
+            ):
+                continue
+            centre = c + r * np.array([math.cos(th), math.sin(th)])
+            if not (need <= centre[0] - r and centre[0] + r <= pic.width - need):
+                continue
+            if not (need <= centre[1] - r and centre[1] + r <= pic.height - need):
+                continue
+            phi = np.linspace(th + math.pi, th + 3 * math.pi, max(16, int(2 * math.pi * r / 4.0)))
+            circle = centre + r * np.stack([np.cos(phi), np.sin(phi)], axis=1)
+            circle[0] = circle[-1] = c
+            if [winding_number(circle, q) != 0 for q in spots] != inside:
+                continue
+            far = np.hypot(*(circle - c).T) > own
+            room = float(_room_for_spots(circle[far], plan.ob.segs, spots, sizes).min()) if far.any() else 0.0
+            if room >= need and (best is None or room > best[0]):
+                best = (room, circle, th)
+        if best is not None:
+            _room, circle, th = best
+            # the circle leaves its spot at th − 90° and comes back from th + 90°
+            leave = np.array([math.cos(th - math.pi / 2), math.sin(th - math.pi / 2)])
+            back = np.array([math.cos(th + math.pi / 2), math.sin(th + math.pi / 2)])
+            return circle, leave, back
+    return None
+
+
 def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | None = None) -> Drawn:
-    """The band, the spline, the cut and the check for one route; PictureError when it does not read back."""
+    """The band, the spline, the cut and the check for one route; PictureError when it does not read back.
+
+    A loop the band drew smaller than its round seed (``round_loop``) is tried as
+    that circle first.
+    """
     st = plan.settings
     P, E, d_start, d_end = relax_route(plan, path)
     last = ""
     best: Drawn | None = None
-    candidates = [(P, True), (P, False)]
+    ends = (d_start, d_end)
+    candidates = [(P, True, ends), (P, False, ends)]
     bulged = _bulged(plan, P)
     if bulged is not None:
-        candidates.extend([(bulged, True), (bulged, False)])
+        candidates.extend([(bulged, True, ends), (bulged, False, ends)])
+    seed = round_loop(plan, path) if st.relax else None
+    no_arc = np.zeros((0, 2))
+    if seed is not None and abs(polygon_area(seed[0], no_arc)) > abs(polygon_area(P, no_arc)):
+        candidates.insert(0, (seed[0], True, (seed[1], seed[2])))
     # the grid's own way last: the band may have pulled a loop round nothing shut, or squeezed a
     # curve where the grid way kept its cells' room
-    for points, smooth in (*candidates, (path, True), (path, False)):
+    for points, smooth, (d_a, d_b) in (*candidates, (path, True, ends), (path, False, ends)):
         if points is not path and self_crossing(points):
             continue
         try:
-            pieces, h = curve_from_points(points, d_start, d_end, smooth)
+            pieces, h = curve_from_points(points, d_a, d_b, smooth)
             first, second, z = cut_at(pieces, h, spot_share(plan, pieces, h))
             pic = _new_picture(plan.pic, plan.x, plan.y, first, second, z, player)
             a = analyse_picture(pic, (plan.pic, plan.analysis))
