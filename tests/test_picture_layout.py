@@ -120,14 +120,14 @@ def test_layout_of_a_string_keeps_its_spots_numbered_first():
 def test_a_and_r_keep_the_position_and_certify(mode):
     p = _game(7, 11)
     pic = layout_position(p, 700, 500, jobs=1, polish=False, budget=0.1)
-    out = relax(pic, mode, seconds=8)
+    out = relax(pic, mode)
     a = analyse_picture(out)
     assert a.position.canonical() == p.canonical()
     assert a.min_clearance > 0 and out.bounds_ok()
     if mode == "adjust":
         assert np.allclose(out.spots, pic.spots)
     # pressing it again starts where the first ended
-    again = relax(out, mode, seconds=8)
+    again = relax(out, mode)
     assert analyse(again).canonical() == p.canonical()
 
 
@@ -219,7 +219,7 @@ def test_layout_random_games(spots):
             a = analyse_picture(pic)
             assert a.position.canonical() == p.canonical() and a.min_clearance > 0 and pic.bounds_ok()
             for mode in ("adjust", "rearrange"):
-                out = relax(pic, mode, seconds=10)
+                out = relax(pic, mode)
                 b = analyse_picture(out)
                 assert b.position.canonical() == p.canonical() and b.min_clearance > 0 and out.bounds_ok()
 

@@ -158,3 +158,37 @@ def test_a_chain_is_not_smoothed_through_a_corner():
     assert len(smooth_chains(sk)) == 2
     straight = picture([(100, 100), (300, 100), (500, 100)], [(0, 1, [(200, 100)]), (1, 2, [(400, 100)])])
     assert picture_corners(straight) == frozenset()
+
+
+# ------------------------------------------------------------------------- A and R count work, not seconds
+
+
+@pytest.mark.parametrize("mode", ["adjust", "rearrange"])
+def test_adjust_and_rearrange_draw_the_same_picture_on_a_slow_machine(mode, monkeypatch):
+    """A and R stop on work done (point-steps), never on the clock: the picture is the same when
+    every reading of the clock says ten seconds have passed."""
+    import time
+
+    from sprouts_cli.picture.relax import relax
+
+    pic = layout_position(random_game_position(6, 6, 6), 800, 600, jobs=1)
+    quick = relax(pic, mode)
+    clock = iter(range(0, 10**9, 10))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    slow = relax(pic, mode)
+    assert np.array_equal(quick.spots, slow.spots)
+    assert all(np.array_equal(a.pieces, b.pieces) for a, b in zip(quick.curves, slow.curves, strict=True))
+
+
+def test_a_descent_stops_after_its_work():
+    """A descent given little work takes as many steps as that work pays for, and says what it did."""
+    from sprouts_cli.picture.relax import AR_BEND, descend
+    from sprouts_cli.picture.skeleton import Params, picture_corners, skeleton_from_picture
+
+    pic = layout_position(random_game_position(6, 6, 6), 800, 600, jobs=1)
+    params = Params(w_bend=AR_BEND * 40.0 * 40.0)
+    sk = skeleton_from_picture(pic, analyse_picture(pic), params.spacing, picture_corners(pic))
+    points = len(sk.P)
+    out = descend(sk, "rearrange", params, max_steps=800, respace_every=0, work=3 * points)
+    assert out.work == 3 * points
+    assert out.steps <= 4

@@ -154,7 +154,7 @@ def test_a_spot_drawn_smaller_grows_back_in_a_and_r(mode: str) -> None:
     pic = layout_position("0.AB|1a1a.AB", 600, 450, jobs=1)
     want = analyse_picture(pic).position
     pic.sizes[[0, 2]] = SMALLEST_SPOT
-    out = relax(pic, mode, seconds=4.0)
+    out = relax(pic, mode)
     assert smaller_spots(out) == ()
     assert np.allclose(out.sizes, SPOT_RADIUS)
     assert same(analyse_picture(out).position, want)
@@ -173,7 +173,7 @@ def test_a_spot_without_room_grows_only_as_far_as_its_room(mode: str) -> None:
     )
     pic.sizes[2] = SMALLEST_SPOT
     a = analyse_picture(pic)
-    out = relax(pic, mode, seconds=4.0)
+    out = relax(pic, mode)
     assert out.sizes[2] >= SMALLEST_SPOT
     assert same(analyse_picture(out).position, a.position)
     # whatever it grew to, its disc keeps the clearance the rule asks for, or the picture's own

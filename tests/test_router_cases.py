@@ -321,3 +321,35 @@ def test_curves_beside_a_way_with_room_are_pushed_when_the_curve_keeps_too_littl
     assert r.drawn_by == "push"
     assert numbered_key(r.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
     assert r.clearance >= CERTIFY_SHARE * RouteSettings().d0
+
+
+def test_the_band_leaves_out_far_segments_without_changing_anything() -> None:
+    """``Band.near``: the energy, its gradient and the caps are the kernels' own over all segments."""
+    from sprouts_cli.picture.band import CUTOFF, Band, BandSettings, band_caps, band_energy
+    from sprouts_cli.picture.route_curve import round_loop
+
+    pic, a, m = _saved_case("loop_in_a_pocket.json", "7 → 7", "0+0+112+22.AB|AB")
+    plan = make_plan(pic, a, m, RouteSettings())
+    c = pic.spots[plan.x]
+    seed = round_loop(plan, np.array([c, c + (8, 0), c + (8, 8), c + (0, 8), c]))
+    assert seed is not None
+    P = seed[0]
+    band = Band(plan.ob, (plan.x, plan.x), BandSettings())
+    assert len(band.near(P, CUTOFF)[0]) < len(band.segs)  # the test leaves something out
+    fixed = np.zeros(len(P), dtype=np.bool_)
+    fixed[[0, -1]] = True
+    ob = plan.ob
+    for dh, ignore in ((0.0, 17.0), (4.0, 0.0)):
+        whole = band_energy(
+            P, fixed, band.segs, band.seg_curve, band.n_curves, band.curve_ends, ob.spots, ob.sizes,
+            ob.width, ob.height, band.ends, band.rho, ignore, band.st.D, dh, band.st.lam, band.st.fold,
+        )  # fmt: skip
+        E, G, least = band.energy(P, fixed, dh, ignore)
+        assert np.isfinite(E)
+        assert (E, least) == (whole[0], whole[2])
+        assert np.array_equal(G, whole[1])
+    caps = band_caps(
+        P, band.segs, band.seg_curve, band.curve_ends, ob.spots, ob.sizes, ob.width, ob.height,
+        band.ends, 2.0 * band.st.D,
+    )  # fmt: skip
+    assert np.array_equal(band.caps(P), caps)

@@ -423,16 +423,33 @@ class Band:
         ce = np.asarray(obstacles.curve_ends, dtype=np.int64).reshape(-1, 2)
         self.curve_ends = np.concatenate([ce, [[-1, -1]]]).astype(np.int64)
         self.n_curves = len(self.curve_ends)
+        self.seg_lo = np.minimum(self.segs[:, :2], self.segs[:, 2:])
+        self.seg_hi = np.maximum(self.segs[:, :2], self.segs[:, 2:])
         self.rho = math.sqrt(2.0) * settings.D
         #: the regions the band closes (a loop, a line between corners of one boundary)
         self.closings: list[Closing] = []
+
+    def near(self, P: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+        """The obstacle segments within ``reach`` of the band's bounding box, and their curves.
+
+        The kernels skip a segment whose box is farther than their reach from a point
+        (or leg); one farther than that from the whole band is skipped for every point,
+        so leaving it out beforehand changes nothing but the time.
+        """
+        lo = P.min(axis=0) - (reach + 1.0)
+        hi = P.max(axis=0) + (reach + 1.0)
+        keep = ((self.seg_hi >= lo) & (self.seg_lo <= hi)).all(axis=1)
+        if keep.all():
+            return self.segs, self.seg_curve
+        return np.ascontiguousarray(self.segs[keep]), np.ascontiguousarray(self.seg_curve[keep])
 
     def energy(
         self, P: np.ndarray, fixed: np.ndarray, dh: float, ignore: float
     ) -> tuple[float, np.ndarray, float]:
         ob = self.ob
+        segs, seg_curve = self.near(P, CUTOFF)
         E, G, least = band_energy(
-            P, fixed, self.segs, self.seg_curve, self.n_curves, self.curve_ends, ob.spots, ob.sizes,
+            P, fixed, segs, seg_curve, self.n_curves, self.curve_ends, ob.spots, ob.sizes,
             ob.width, ob.height, self.ends, self.rho, ignore, self.st.D, dh, self.st.lam, self.st.fold,
         )  # fmt: skip
         if self.closings and math.isfinite(E):
@@ -442,10 +459,11 @@ class Band:
 
     def caps(self, P: np.ndarray) -> np.ndarray:
         ob = self.ob
+        reach = 2.0 * self.st.D
+        segs, seg_curve = self.near(P, reach)
         return band_caps(
-            P, self.segs, self.seg_curve, self.curve_ends, ob.spots, ob.sizes, ob.width, ob.height,
-            self.ends, 2.0 * self.st.D,
-        )  # fmt: skip
+            P, segs, seg_curve, self.curve_ends, ob.spots, ob.sizes, ob.width, ob.height, self.ends, reach
+        )
 
     def clearance(self, P: np.ndarray) -> float:
         """The least distance from the band's legs to anything (0.45 of it is the tightest cap)."""

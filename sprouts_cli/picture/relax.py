@@ -23,6 +23,12 @@ A spot drawn smaller than its size (by an earlier Z, ``sizes.py``) grows back in
 and R as soon as there is room for it: both grow it in stages during the descent,
 and at the end it takes the largest size its room allows (never smaller than it was).
 
+How long A and R may run is counted in work, not in seconds: a step of the
+descent over one point of the skeleton is one unit, and A and R each stop after
+``RELAX_WORK`` units (or sooner, once the picture no longer visibly changes).  So
+the same picture relaxes to the same picture on any machine and under any load,
+and a move's A or R takes a bounded time that grows with the picture.
+
 The descents take a ``stop`` test (Z gives up a layout that runs far longer than
 the others): when it answers True the work ends with PictureError.
 """
@@ -56,6 +62,9 @@ STALL = 24  # steps without a visible change before the descent stops
 #: not trade its smooth curves for waves (with Z's weight, A on a fresh drawing raised the total
 #: turning by up to 2.7×); Z's polish straightens a grid drawing and keeps the lighter weight.
 AR_BEND = 4.0
+#: The work A or R may do, in point-steps (one step of the descent over one point of the skeleton):
+#: a 10-spot game's last picture (about 700 points for A, 1,500 for R) settles within it.
+RELAX_WORK = 120_000
 
 # --------------------------------------------------------------------------- the descent
 
@@ -82,8 +91,9 @@ def descend(
     respace_every: int = 25,
     rng: np.random.Generator | None = None,
     stop: Stop | None = None,
+    work: float = math.inf,
 ) -> Skeleton:
-    """Capped L-BFGS on the energy until the picture no longer visibly changes."""
+    """Capped L-BFGS on the energy until the picture no longer visibly changes, or ``work`` point-steps."""
     rng = rng or np.random.default_rng(0)
     par = params.array()
     adjust = mode == "adjust"
@@ -95,9 +105,13 @@ def descend(
     hist_y: list[np.ndarray] = []
     stall = 0
     jiggles = 0
+    done = 0
     t0 = time.perf_counter()
     for step in range(max_steps):
         check_stop(stop)
+        if done >= work:
+            break
+        done += len(P)
         g = _project_across(sk, P, G) if adjust else G
         d = -_two_loop(g.ravel(), hist_s, hist_y).reshape(P.shape)
         if adjust:
@@ -166,6 +180,7 @@ def descend(
                 hist_y.clear()
     sk.P = P
     sk.steps = step + 1
+    sk.work = done
     return sk
 
 
@@ -194,9 +209,10 @@ def _two_loop(g: np.ndarray, S: list[np.ndarray], Y: list[np.ndarray]) -> np.nda
 # --------------------------------------------------------------------------- A, R and the polish of Z
 
 
-def relax(pic: Picture, mode: str = "adjust", seconds: float = 20.0, d0: float = MIN_CLEARANCE) -> Picture:
+def relax(pic: Picture, mode: str = "adjust", work: float = RELAX_WORK, d0: float = MIN_CLEARANCE) -> Picture:
     """A (``adjust``) or R (``rearrange``): a new picture of the same position (checked), or PictureError.
 
+    The descent (and R's growing stages after it) may take ``work`` point-steps in all.
     Spots drawn smaller grow back where the relaxed picture has room for them
     (``sizes.fit_sizes``: their discs keep ``d0``, or what the rest of the picture keeps).
     """
@@ -210,9 +226,10 @@ def relax(pic: Picture, mode: str = "adjust", seconds: float = 20.0, d0: float =
         return fit_sizes(pic.copy(), a, d0, grow_only=True)[0]
     params = Params(w_bend=AR_BEND * COMFORT * COMFORT)
     sk = skeleton_from_picture(pic, a, params.spacing, picture_corners(pic))
-    sk = descend(sk, mode, params, max_steps=800, seconds=seconds)
+    sk = descend(sk, mode, params, max_steps=800, seconds=math.inf, work=work)
     if mode == "rearrange" or smaller_spots(pic):
-        sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), seconds, mode)
+        left = max(0.0, work - sk.work)
+        sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), math.inf, mode, work=left)
     out = smooth_and_certify(sk, expected)
     if smaller_spots(out):
         out, _ = fit_sizes(out, analyse_picture(out), d0, grow_only=True)
@@ -241,17 +258,20 @@ def _grow_spots(
     seconds: float,
     mode: str = "rearrange",
     stop: Stop | None = None,
+    work: float = math.inf,
 ) -> Skeleton:
     """Descents in stages; after each, each spot grows by its own room (half its gap), up to its size.
 
+    The stages stop after ``seconds`` or ``work`` point-steps in all, whichever comes first.
     A spot is never made smaller here: one larger than ``target`` keeps its size."""
     t0 = time.perf_counter()
     target = np.maximum(target, sk.sizes)
     for steps in STAGE_STEPS:
         left = seconds - (time.perf_counter() - t0)
-        if left <= 0:
+        if left <= 0 or work <= 0:
             break
-        sk = descend(sk, mode, params, max_steps=steps, seconds=left, stop=stop)
+        sk = descend(sk, mode, params, max_steps=steps, seconds=left, stop=stop, work=work)
+        work -= sk.work
         gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
         grown = np.minimum(target, np.maximum(sk.sizes, 0.5 * gaps * 0.999))
         old = sk.sizes

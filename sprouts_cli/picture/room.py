@@ -179,7 +179,7 @@ def draw(
 def _relax(pic: Picture, mode: str, d0: float) -> Picture:
     from .relax import relax
 
-    out = relax(pic, mode, seconds=4.0, d0=d0)
+    out = relax(pic, mode, d0=d0)
     out.meta = pic.meta
     return out
 
@@ -246,15 +246,18 @@ def _slide_or_push(
     ends = {c for c in _move_ends(analysis, move)}
     reach = 3.0 * d0 + 2.0 * float(max(pic.sizes))
     tries = 0
+    # a slide that leaves the widest way no wider is no help: after two in a row, sliding stops
+    widest = float(getattr(reason, "widest", math.inf))
+    idle = 0
     # sliding: spots with exactly two curves, nearest the way first
     for s in np.argsort(dist):
         s = int(s)
-        if dist[s] > reach or tries >= budget:
+        if dist[s] > reach or tries >= budget or idle >= IDLE_SLIDES:
             break
         if deg[s] != 2 or s in ends:
             continue
         for shift in _shifts(d0):
-            if tries >= budget:
+            if tries >= budget or idle >= IDLE_SLIDES:
                 break
             moved = slide_spot(pic, s, shift)
             if moved is None:
@@ -267,6 +270,8 @@ def _slide_or_push(
                 return draw_move(moved, move, ma, settings, player), "slide"
             except PictureError as e:
                 notes.append(f"slide {s + 1} by {shift:+.0f} px: {e}")
+                wider = float(getattr(e, "widest", math.inf)) > widest + WIDER
+                idle = 0 if wider else idle + 1
     # pushing lone spots straight away from the way
     for s in np.argsort(dist):
         s = int(s)
@@ -295,6 +300,12 @@ def _slide_or_push(
             except PictureError as e:
                 notes.append(f"push {s + 1}: {e}")
     return None
+
+
+#: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
+#: move's trouble is then elsewhere (often the sides of a marked move, not the room).
+IDLE_SLIDES = 2
+WIDER = 0.5
 
 
 def _move_ends(analysis: Analysis, move: Move) -> tuple[int, int]:

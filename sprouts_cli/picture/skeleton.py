@@ -90,6 +90,7 @@ class Skeleton:
     interior_prev: np.ndarray = field(init=False)
     interior_next: np.ndarray = field(init=False)
     steps: int = field(default=0, init=False)  # the iterations the last ``relax`` took
+    work: int = field(default=0, init=False)  # the point-steps the last descent took (``relax.WORK``)
 
     def __post_init__(self) -> None:
         self.derive()
