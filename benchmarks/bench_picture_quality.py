@@ -77,6 +77,7 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
     pic = layout_position(Position.start(spots), WIDTH, HEIGHT, jobs=jobs)
     a = analyse_picture(pic)
     cpu: list[float] = []
+    rungs: list[str] = []
     drawn_by: dict[str, int] = {}
     cpu0 = cpu_seconds()
     cut = refused = False
@@ -94,10 +95,12 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
             refused = True
             break
         cpu.append(cpu_seconds() - c0)
+        rungs.append(r.drawn_by)
         drawn_by[r.drawn_by] = drawn_by.get(r.drawn_by, 0) + 1
         pic, a = r.picture, r.analysis
     row: dict = {"spots": spots, "seed": seed, "moves": len(cpu), "cpu": cpu, "cut": cut, "refused": refused}
     row["drawn_by"] = drawn_by
+    row["rungs"] = rungs
     row["move_by_move"] = measures(pic)
     try:
         fresh = layout_position(a.position, WIDTH, HEIGHT, jobs=jobs)
@@ -153,6 +156,17 @@ def table(rows: list[dict]) -> None:
         length = statistics.median(x for x, _ in ratios)
         turning = statistics.median(y for _, y in ratios)
         print(f"move-by-move / fresh, median over games: length {length:.2f}x, turning {turning:.2f}x")
+    by_rung: dict[str, list[float]] = {}
+    for r in rows:
+        for rung, c in zip(r.get("rungs", ()), r["cpu"], strict=False):
+            by_rung.setdefault(rung, []).append(c)
+    if by_rung:
+        print(
+            "CPU s per move by the rung that drew it (moves, median, max): "
+            + ", ".join(
+                f"{k} {len(v)} {statistics.median(v):.2f} {max(v):.2f}" for k, v in sorted(by_rung.items())
+            )
+        )
 
 
 def main() -> int:

@@ -302,6 +302,8 @@ def _slide_or_push(
     return None
 
 
+#: The curves (or a move's two curves as one) that pushing may relax for one move, over all rounds.
+PUSH_UNITS = 24
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 2
@@ -664,8 +666,13 @@ def push_curves(
     player: int | None,
     notes: list[str],
     rounds: int = 4,
+    units: int | None = None,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
+
+    At most ``units`` curves (or pairs of curves) are relaxed for one move, over all
+    rounds (``PUSH_UNITS``): in a large picture many curves lie near a long way, and
+    relaxing them all took minutes; the rung then gives up and the ladder climbs.
 
     Each round finds the ghost (``router.ghost_of``), first tries the move along
     it (the widest way may have room enough for the certificate though not for
@@ -685,7 +692,11 @@ def push_curves(
     floor = min(analysis.min_clearance, need)
     current, ca = pic, analysis
     last_room = -math.inf
+    left = PUSH_UNITS if units is None else units
     for rnd in range(rounds):
+        if left <= 0:
+            notes.append(f"push curves: {PUSH_UNITS if units is None else units} curves relaxed, no more")
+            return None
         ghost = ghost_of(current, ca, move, settings)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
@@ -721,6 +732,9 @@ def push_curves(
             unit = _unit_of(moved, e, {x, y})
             if any(k in pushed for k in unit.curves):
                 continue
+            if left <= 0:
+                break
+            left -= 1
             try:
                 out = push_unit(moved, ma, unit, G, settings)
                 if out is None:
