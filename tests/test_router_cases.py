@@ -353,3 +353,21 @@ def test_the_band_leaves_out_far_segments_without_changing_anything() -> None:
         band.ends, 2.0 * band.st.D,
     )  # fmt: skip
     assert np.array_equal(band.caps(P), caps)
+
+
+def test_a_move_that_leaves_a_sliver_is_tidied_by_rearranging() -> None:
+    """Bench game (10 spots, seed 1, move 13): pushing curves aside drew the move but left a region
+    0.77 d0 wide.  With R on the ladder the picture is then rearranged, and no region is thinner
+    than d0; with the ladder M alone, the sliver stays (so the test sees the tidying)."""
+    from sprouts_cli.picture.quality import region_rooms
+    from sprouts_cli.picture.room import draw
+
+    pic, a, m = _saved_case("push_leaves_a_sliver.json", "3 → 22", "0+0+0.22+112")
+    d0 = RouteSettings().d0
+    plain = draw(pic, m, ladder=("M",), analysis=a)
+    assert region_rooms(plain.picture, plain.analysis).min() < d0
+    tidy = draw(pic, m, analysis=a)
+    assert numbered_key(tidy.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
+    assert tidy.drawn_by == plain.drawn_by
+    assert region_rooms(tidy.picture, tidy.analysis).min() >= d0
+    assert any(n.startswith("tidy: R widened") for n in tidy.notes)

@@ -21,6 +21,12 @@ drawn, each taken at most once per move and in this order, as the ladder allows:
 Spots drawn smaller grow back in A and R, and in a later Z, as soon as there is
 room for them.
 
+A move drawn by the router or M that runs tight beside other curves, or pushed
+them aside, may leave a region a sliver; with R on the ladder the picture is then
+rearranged, and kept if that widens the thinnest region (``_tidied``).  Each rung
+has a bound in work, not in seconds: a fixed number of slides and pushes, at
+most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps.
+
 Every picture here is read back and compared with the position it must give.
 """
 
@@ -128,6 +134,8 @@ def draw(
     notes: list[str] = []
 
     def done(d: Drawn, how: str) -> Result:
+        if "R" in ladder and how in ("route", "slide", "push"):
+            d = _tidied(d, settings.d0, how != "route", notes)
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes)
 
     reason: NoRoom | PictureError
@@ -174,6 +182,46 @@ def draw(
             notes.append(f"{'smaller' if smaller else 'layout'}: {e}")
             reason = NoRoom(f"{reason}; {e}", getattr(reason, "widest", 0.0), settings.d0)
     raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
+
+
+#: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin.
+TIDY_BELOW = 1.0
+#: The least room (the largest disc inside a region) a region should keep, in units of ``d0``.
+THIN = 1.0
+
+
+def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str]) -> Drawn:
+    """The picture rearranged (R) when the move left a region thinner than ``THIN · d0``.
+
+    A move drawn into the picture as it stands takes the way there is: drawn tight
+    beside other curves, or after pushing them, it can leave a region a sliver.
+    A person would redraw the picture before going on.  So when the new curves keep
+    less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
+    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded
+    curves apart, and kept only if the least room of its regions grows (by a
+    quarter of ``d0`` at least) and it still reads as the same position.
+    """
+    from .quality import region_rooms
+
+    if d.clearance >= TIDY_BELOW * d0 and not moved:
+        return d
+    rooms = region_rooms(d.picture, d.analysis, px=2.0)
+    if not len(rooms) or float(rooms.min()) >= THIN * d0:
+        return d
+    try:
+        out = _relax(d.picture, "rearrange", d0)
+        oa = analyse_picture(out)
+    except PictureError as e:
+        notes.append(f"tidy: {e}")
+        return d
+    if not same_numbered(oa.position, d.analysis.position):
+        return d
+    after = region_rooms(out, oa, px=2.0)
+    if float(after.min()) < float(rooms.min()) + 0.25 * d0:
+        notes.append(f"tidy: R left the least room at {after.min():.1f} px (was {rooms.min():.1f})")
+        return d
+    notes.append(f"tidy: R widened the least room from {rooms.min():.1f} to {after.min():.1f} px")
+    return Drawn(out, oa, d.clearance, d.energy, d.notes)
 
 
 def _relax(pic: Picture, mode: str, d0: float) -> Picture:
