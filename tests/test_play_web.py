@@ -21,8 +21,10 @@ from sprouts_cli.engine import Position
 from sprouts_cli.engine.naming import numbered_key
 from sprouts_cli.engine.rules import Rules
 from sprouts_cli.picture import analyse, load_game
-from sprouts_cli.play.web_game import WebGame, human_ladder, live_key
+from sprouts_cli.play.web_game import WebGame
+from sprouts_cli.play.web_pointer import live_key
 from sprouts_cli.play.web_server import MAX_BODY, WebServer
+from sprouts_cli.play.web_settings import human_ladder
 
 
 @pytest.fixture(scope="module")

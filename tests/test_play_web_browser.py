@@ -22,7 +22,7 @@ from web_helpers import start_server, stop_server
 from sprouts_cli.engine.naming import distinct_named_moves, parse_lives, parse_numbered
 from sprouts_cli.log import replay_log
 from sprouts_cli.picture import analyse, load_game
-from sprouts_cli.play.web_game import live_key
+from sprouts_cli.play.web_pointer import live_key
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
 

@@ -18,7 +18,7 @@ from web_helpers import Client, start_server, stop_server
 
 from sprouts_cli.engine.naming import distinct_named_moves, parse_lives, parse_numbered
 from sprouts_cli.log import replay_log
-from sprouts_cli.play.web_game import live_key
+from sprouts_cli.play.web_pointer import live_key
 
 FAST = ["--heartbeat", "0.5", "--silence", "5", "--wait", "60"]
 
