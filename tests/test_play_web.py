@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -243,3 +244,27 @@ def test_a_computer_moves_and_is_drawn() -> None:
     assert np.isfinite(pic.spots).all()
     state = game.state()
     assert state["last"] and state["svg"].startswith("<svg") and " moves left" in state["status"]
+
+
+def test_computers_with_worker_processes_and_the_table_play_to_the_end(tmp_path: Path) -> None:
+    """Parity search with two worker processes against perfect play, which reads and writes the
+    table of solved positions: every move of every computer is made, to the end of the game
+    (their workers and the table live on one thread for the whole game)."""
+    from web_helpers import Client, start_server, stop_server
+
+    from sprouts_cli.log import replay_log
+
+    log = tmp_path / "g.log"
+    args = ["--spots", "4", "--first", "parity", "--second", "perfect", "--jobs", "2", "--time", "0.2"]
+    proc, url = start_server([*args, "--db", str(tmp_path / "t.sqlite"), "--log", str(log)], tmp_path)
+    try:
+        page = Client(url)
+        deadline = time.monotonic() + 180
+        while not (state := page.state())["over"] and not state["error"] and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert state["over"] and not state["error"], (state["error"], state["log"][-3:])
+    finally:
+        code, out = stop_server(proc)
+    assert code == 130 and "Traceback" not in out, out
+    game = replay_log(log).games[-1]
+    assert game.moves == state["moves"] and game.position.canonical() == state["position"]

@@ -8,6 +8,7 @@ writes the log line by line (Alfeld §7.3), and with ``--save``/``--svg`` draws 
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -400,10 +401,9 @@ def _web_command(
     elif (start is None) == (spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
     log = None
-    table = None
 
     def make_game() -> Any:
-        nonlocal log, table
+        nonlocal log
         from ..play.web_game import WebGame
 
         log = LogWriter(log_path) if log_path else None
@@ -419,14 +419,15 @@ def _web_command(
             kinds = (first, second, third or "parity")[: rules.players]
             if rules.players == 3:
                 _check_three(kinds)
-        table = _open_table(db, no_db, kinds)
-        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
+        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp)
         err.print("drawing the start…", style="dim")
         # over the network the protocol writes the log (both sides' moves, undos and refusals)
         own_log = None if net else log
+        # the game opens the table on its computers' thread, and closes it
         game = WebGame(
-            position, kinds, rules, width, height, to_move, picture, settings, seed, own_log, save, jobs
-        )
+            position, kinds, rules, width, height, to_move, picture, settings, seed, own_log, save, jobs,
+            open_table=functools.partial(_open_table, db, no_db, kinds),
+        )  # fmt: skip
         game.log = log
         return game
 
@@ -435,8 +436,6 @@ def _web_command(
     finally:
         if log is not None:
             log.close()
-        if table is not None:
-            table.close()
 
 
 def _check_outputs(save: str | None, svg_dir: str | None, log_path: str | None, db: str | None) -> None:

@@ -19,10 +19,14 @@ intended position with the same spot numbers, or the move is not made.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import queue
 import random
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,11 +48,50 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..picture.analyse import Analysis
     from ..picture.model import Picture
     from ..players.base import Player, Settings
+    from ..solve.store import Table
 
 HUMAN = "human"
 REMOTE = "remote"
 #: Lines of the log the page is sent (the whole log goes to ``--log``).
 LOG_LINES = 400
+#: Seconds ``close`` waits for the computers' thread to release the players and the table.
+CLOSE_SECONDS = 5.0
+
+
+class ComputerThread:
+    """The one thread on which a game's computers are made, think and are closed.
+
+    Worker processes that a player starts are tied to the thread that started them
+    (Linux's ``PR_SET_PDEATHSIG``, ``procs.die_with_parent``, fires when that thread
+    ends), and a table of solved positions (SQLite) may be used only on the thread that
+    opened it: so both live on this thread for the whole game.  A daemon thread: a
+    computer still thinking does not hold the process at its exit.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, job: Callable[[], Any]) -> Future[Any]:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
+            self._thread.start()
+        done: Future[Any] = Future()
+        self._jobs.put((job, done))
+        return done
+
+    def _run(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            job, done = item
+            if done.set_running_or_notify_cancel():
+                try:
+                    done.set_result(job())
+                except Exception as e:
+                    done.set_exception(e)
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
 
 
 class WebGame:
@@ -69,7 +112,10 @@ class WebGame:
         save: str | Path | None = None,
         jobs: int = 1,
         settings: WebSettings | None = None,
+        open_table: Callable[[], Table | None] | None = None,
     ) -> None:
+        """``open_table`` opens the table of solved positions the computers read and write
+        (on their thread, see :class:`ComputerThread`); the game closes it."""
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
@@ -99,6 +145,12 @@ class WebGame:
         self._analysis: tuple[int, Any] | None = None
         self._players: dict[int, Player] = {}
         self._longest: dict[str, int | None] = {}
+        self._computers = ComputerThread()
+        self._table: Table | None = None
+        if open_table is not None:
+            self._table = self._computers.submit(open_table).result()
+            if self._table is not None and player_settings is not None:
+                self.player_settings = dataclasses.replace(player_settings, table=self._table)
         self.game: Game | None = None
         if start is not None:
             assert rules is not None  # a game with a start has its rule (a guest has neither)
@@ -571,7 +623,7 @@ class WebGame:
 
     # ------------------------------------------------------------------ computers
     def after_change(self) -> None:
-        """Start the computer when it is its turn (in a thread: thinking takes its time)."""
+        """Start the computer when it is its turn (on the computers' thread: thinking takes its time)."""
         self._touch()
         g = self.game
         kind = self.kind_to_move()
@@ -579,9 +631,7 @@ class WebGame:
             return
         self.thinking = g.to_move
         epoch = self.epoch
-        threading.Thread(
-            target=self._computer, args=(epoch, g.to_move, kind), daemon=True, name="computer"
-        ).start()
+        self._computers.submit(functools.partial(self._computer, epoch, g.to_move, kind))
 
     def _player(self, who: int, kind: str) -> Player:
         from ..players import make_player
@@ -673,13 +723,24 @@ class WebGame:
             self._touch()
 
     def close(self) -> None:
+        """Stop: the players and the table are released on the computers' thread (a computer
+        still thinking is left to the process's end after ``CLOSE_SECONDS``)."""
         with self.lock:
             self.stopped = True
             self.epoch += 1
             self._touch()
-        for p in self._players.values():
-            with contextlib.suppress(Exception):
-                p.close()
+
+        def release() -> None:
+            for p in self._players.values():
+                with contextlib.suppress(Exception):
+                    p.close()
+            if self._table is not None:
+                with contextlib.suppress(Exception):
+                    self._table.close()
+
+        with contextlib.suppress(Exception):
+            self._computers.submit(release).result(timeout=CLOSE_SECONDS)
+        self._computers.stop()
 
 
 __all__ = ["HUMAN", "REMOTE", "WebGame"]
