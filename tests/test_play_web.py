@@ -206,6 +206,27 @@ def test_moves_read_from_the_pointer(tmp_path: Path) -> None:
     assert live_key(analyse(saved)) == live_key(game.game.position)
 
 
+@pytest.mark.parametrize(("start", "end"), [(0, 1), (1, 0)])
+def test_a_usable_stroke_is_the_start_of_the_curve_either_way_it_is_drawn(
+    tmp_path: Path, start: int, end: int
+) -> None:
+    """A stroke that touches nothing is smoothed into the curve (the log's note says "stroke"),
+    whichever of its two spots the stroke starts from."""
+    from sprouts_cli.log import LogWriter
+
+    log = LogWriter(tmp_path / "g.log")
+    game = WebGame(Position.start(3), ("human", "human"), Rules.NORMAL, 800, 600, log=log)
+    a, b, c = (np.array(_spot(game, s)) for s in (start, end, 3 - start - end))
+    middle = (a + b) / 2
+    away = middle + (middle - c) / np.hypot(*(middle - c)) * 60  # bowed away from the third spot
+    t = np.linspace(0, 1, 10)[:, None]
+    stroke = np.vstack([a + (away - a) * t, away + (b - away) * t]).tolist()
+    r = game.move({"start": start, "end": end, "press": a.tolist(), "stroke": stroke})
+    assert r["ok"], r
+    log.close()
+    assert "note 1 ; drawn-by stroke" in (tmp_path / "g.log").read_text()
+
+
 def test_no_room_says_why_and_offers_the_rungs() -> None:
     """A move the router cannot draw at the clearance asked for waits, with the widest way and the rungs."""
     game = WebGame(Position.start(2), ("human", "human"), Rules.NORMAL, 120, 100)

@@ -127,11 +127,16 @@ def stroke_move(
     st = settings.route()
     try:
         plan = make_plan(pic, a, move, st)
-        smooth = draw_route(plan, path, apply_move(a.position, move), player)
     except (PictureError, ValueError):
         return move, None
-    if smooth.clearance >= st.certified:
-        return move, smooth.picture
+    # the route runs from the plan's first spot: the stroke as drawn or backwards (a loop: either)
+    ways = [path, path[::-1]] if s == t else [path if plan.x == s else path[::-1]]
+    target = apply_move(a.position, move)
+    for way in ways:
+        with contextlib.suppress(PictureError, ValueError):
+            smooth = draw_route(plan, way, target, player)
+            if smooth.clearance >= st.certified:
+                return move, smooth.picture
     return move, None
 
 
