@@ -227,6 +227,30 @@ def test_a_usable_stroke_is_the_start_of_the_curve_either_way_it_is_drawn(
     assert "note 1 ; drawn-by stroke" in (tmp_path / "g.log").read_text()
 
 
+def test_the_region_pressed_chooses_the_side_of_a_spot_with_two() -> None:
+    """After a loop at spot 1, a move from 1 to the loop's new spot 4 may go inside the loop or
+    outside it: the region under the point pressed chooses (Alfeld §3.1)."""
+    from sprouts_cli.engine.moves import apply_move
+    from sprouts_cli.engine.naming import MoveWords, moves_from_words
+    from sprouts_cli.play.web_pointer import region_at
+
+    made = {}
+    for side in ("inside", "outside"):
+        game = WebGame(Position.start(3), ("human", "human"), Rules.NORMAL, 800, 600)
+        assert game.move({"start": 0, "end": 0, "marks": [], "stroke": []})["ok"]
+        loop = np.vstack([c.pieces.reshape(-1, 2) for c in game.picture.curves])
+        press = loop.mean(axis=0) if side == "inside" else np.array([5.0, 5.0])
+        a = game.analysis()
+        region = region_at(a, *press)
+        fits = moves_from_words(a.position, MoveWords(0, 3, frozenset(), None))
+        want = {apply_move(a.position, m).canonical() for m in fits if m.region == region}
+        assert len({m.region for m in fits}) == 2 and want  # the words fit both sides
+        assert game.move({"start": 0, "end": 3, "press": press.tolist(), "stroke": []})["ok"]
+        made[side] = game.game.position.canonical()
+        assert made[side] in want
+    assert made["inside"] != made["outside"]
+
+
 def test_no_room_says_why_and_offers_the_rungs() -> None:
     """A move the router cannot draw at the clearance asked for waits, with the widest way and the rungs."""
     game = WebGame(Position.start(2), ("human", "human"), Rules.NORMAL, 120, 100)
