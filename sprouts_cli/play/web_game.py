@@ -37,10 +37,11 @@ from ..engine.moves import Move, apply_move
 from ..engine.naming import MoveWords, move_words, moves_from_words, numbered_text
 from ..engine.position import Position
 from ..errors import IllegalMoveError, PictureError, PlayError, SproutsError
+from ..picture.room import RUNGS
 from .game import Game, Played
 from .human import moves_left
 from .web_pointer import find_move, live_key, nearest_live_spot, points, reachable, region_at, stroke_move
-from .web_settings import RUNGS, Waiting, WebSettings, human_ladder
+from .web_settings import Waiting, WebSettings, human_ladder
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.rules import Rules

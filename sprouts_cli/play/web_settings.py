@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..picture.room import RUNGS
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.moves import Move
     from ..picture.route_plan import RouteSettings
-
-#: The rungs of the ladder, in order (Alfeld §4.1); "." is •.
-RUNGS = ("M", "A", "R", "Z", ".")
 
 
 @dataclass
@@ -99,4 +98,4 @@ class Waiting:
     player: int
 
 
-__all__ = ["RUNGS", "Waiting", "WebSettings", "human_ladder"]
+__all__ = ["Waiting", "WebSettings", "human_ladder"]
