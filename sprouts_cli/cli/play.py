@@ -98,7 +98,8 @@ def _area(text: str) -> tuple[float, float]:
     "--bind",
     default="127.0.0.1",
     show_default=True,
-    help="--host: listen on this address (another computer's guest needs this computer's address).",
+    help="--host: listen on this address (0.0.0.0: every interface; the room code then names this "
+    "computer's address, for a guest on another computer).",
 )
 @click.option("--join", "join_code", help="Join the network game with this room code (HOST:PORT/SECRET).")
 @click.option("--web", is_flag=True, help="Play in a browser page served on 127.0.0.1 (draw moves by hand).")
