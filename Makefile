@@ -23,13 +23,16 @@ $(KERNELS): $(STAMP) $(wildcard sprouts_cli/engine/*.py sprouts_cli/engine/kerne
 
 # Debian's chromium for the browser tests (tests/browser.py), installed where it is missing and
 # apt-get may be used (as root); otherwise those tests say why they are skipped.  Never
-# `playwright install`: playwright drives the system's browser by its path.
+# `playwright install`: playwright drives the system's browser by its path.  apt-get waits for
+# another install to finish (several checkouts may run make at once) rather than failing.
+APT_WAIT := -o DPkg::Lock::Timeout=600
 $(CHROMIUM): $(STAMP)
 	@if command -v chromium >/dev/null 2>&1; then touch $(CHROMIUM); \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "installing chromium for the browser tests (apt-get)…"; \
-		(apt-get install -y -q chromium >/dev/null 2>&1 || \
-		 (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1)) && touch $(CHROMIUM) || \
+		(apt-get install -y -q $(APT_WAIT) chromium >/dev/null 2>&1 || \
+		 (apt-get update -q $(APT_WAIT) >/dev/null 2>&1 && \
+		  apt-get install -y -q $(APT_WAIT) chromium >/dev/null 2>&1)) && touch $(CHROMIUM) || \
 		echo "chromium could not be installed: the browser tests will be skipped"; \
 	else echo "no chromium and no apt-get as root: the browser tests will be skipped"; fi
 

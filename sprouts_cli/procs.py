@@ -5,7 +5,9 @@ A worker must never outlive the process that started it, however that process en
 mechanisms, so that one failing is not fatal:
 
 * on Linux the kernel sends the worker SIGTERM when its parent dies
-  (``prctl(PR_SET_PDEATHSIG)``, called through ctypes);
+  (``prctl(PR_SET_PDEATHSIG)``, called through ctypes).  The kernel's parent is the
+  *thread* that started the worker: a pool kept from one call to the next must be
+  started on a thread that lives as long as the pool (``play/web_game.ComputerThread``);
 * everywhere, a watchdog thread in the worker notices that its parent changed
   (``os.getppid()``) within half a second and sends the worker SIGTERM itself.
 

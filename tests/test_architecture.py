@@ -9,12 +9,15 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "sprouts_cli"
 
-#: What each headless layer may not import (anywhere in a module, also inside functions).
+#: What each layer may not import (anywhere in a module, also inside functions; its subpackages too).
 FORBIDDEN = {
-    "engine": {"picture", "render", "log", "cli", "solve", "players", "click", "rich", "matplotlib"},
-    "solve": {"picture", "render", "cli", "players", "click", "matplotlib"},
-    "players": {"picture", "render", "cli", "click", "rich", "matplotlib"},
-    "picture": {"cli", "solve", "players", "click", "rich"},
+    "engine": {
+        "picture", "render", "log", "cli", "solve", "players", "play", "dots", "click", "rich", "matplotlib"
+    },
+    "solve": {"picture", "render", "cli", "players", "play", "dots", "click", "matplotlib"},
+    "players": {"picture", "render", "cli", "play", "dots", "click", "rich", "matplotlib"},
+    "picture": {"cli", "solve", "players", "play", "dots", "click", "rich"},
+    "play": {"cli"},
     "dots": {"cli", "engine", "solve", "players", "play", "log", "picture", "click", "rich"},
 }
 
@@ -57,7 +60,7 @@ def imported_names(path: Path, top_level: bool = False) -> set[str]:
 def test_layers_import_only_what_they_may(layer: str) -> None:
     wrong = {
         f"{path.relative_to(PACKAGE)} imports {name}"
-        for path in sorted((PACKAGE / layer).glob("*.py"))
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
         for name in imported_names(path) & FORBIDDEN[layer]
     }
     assert not wrong, sorted(wrong)

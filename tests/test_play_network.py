@@ -320,6 +320,54 @@ def test_join_refusals(tmp_path: Path) -> None:
     assert re.search(r"127\.0\.0\.1:\d+", r.output)
 
 
+def test_a_host_who_leaves_before_anyone_joins_says_no_guest_joined(tmp_path: Path) -> None:
+    import subprocess
+
+    r = subprocess.run(
+        [*SPROUTS, "play", "--host", "--spots", "3", "--wait", "30"],
+        stdin=subprocess.DEVNULL,  # the host's input ends at once: it leaves
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0 and "room code" in r.stdout, (r.stdout, r.stderr)
+    assert "joined" not in r.stdout and "final position after 0 moves" in r.stdout, r.stdout
+
+
+def test_the_host_listens_on_loopback_unless_bound_and_its_code_can_be_dialled(tmp_path: Path) -> None:
+    """By default no other computer reaches the host; ``--bind 0.0.0.0`` prints this computer's
+    address on its default route (not 0.0.0.0), and a guest joins with the code as printed."""
+    from sprouts_cli.play.net_messages import code_address
+
+    outward = code_address("0.0.0.0")
+    host = spawn(["play", "--host", "--spots", "3", *FAST], tmp_path / "h.log", tmp_path / "host.out")
+    try:
+        host.expect(r"room code 127\.0\.0\.1:(\d+)/")
+        if outward != "127.0.0.1":  # a computer with an address beyond loopback
+            with pytest.raises(OSError):
+                socket.create_connection((outward, int(host.match.group(1))), timeout=5).close()
+    finally:
+        host.terminate(force=True)
+        host.logfile_read.close()
+    bound = ["play", "--host", "--spots", "3", "--bind", "0.0.0.0", *FAST]
+    host = spawn(bound, tmp_path / "h2.log", tmp_path / "h2.out")
+    guest = None
+    try:
+        host.expect(r"room code (\S+)  ")
+        code = host.match.group(1)
+        assert not code.startswith("0.0.0.0") and code.startswith(f"{outward}:"), code
+        guest = spawn(["play", "--join", code, *FAST], tmp_path / "g.log", tmp_path / "g.out")
+        host.expect("A guest joined")
+        guest.expect(r"your move|player 1")
+    finally:
+        for child in (host, guest):
+            if child is not None:
+                if child.isalive():
+                    child.terminate(force=True)
+                child.logfile_read.close()
+
+
 def test_a_guest_without_the_secret_is_refused(tmp_path: Path) -> None:
     host = spawn(["play", "--host", "--spots", "3", *FAST], tmp_path / "h.log", tmp_path / "host.out")
     guest = None

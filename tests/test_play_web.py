@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -21,8 +22,10 @@ from sprouts_cli.engine import Position
 from sprouts_cli.engine.naming import numbered_key
 from sprouts_cli.engine.rules import Rules
 from sprouts_cli.picture import analyse, load_game
-from sprouts_cli.play.web_game import WebGame, human_ladder, live_key
+from sprouts_cli.play.web_game import WebGame
+from sprouts_cli.play.web_pointer import live_key
 from sprouts_cli.play.web_server import MAX_BODY, WebServer
+from sprouts_cli.play.web_settings import human_ladder
 
 
 @pytest.fixture(scope="module")
@@ -203,6 +206,51 @@ def test_moves_read_from_the_pointer(tmp_path: Path) -> None:
     assert live_key(analyse(saved)) == live_key(game.game.position)
 
 
+@pytest.mark.parametrize(("start", "end"), [(0, 1), (1, 0)])
+def test_a_usable_stroke_is_the_start_of_the_curve_either_way_it_is_drawn(
+    tmp_path: Path, start: int, end: int
+) -> None:
+    """A stroke that touches nothing is smoothed into the curve (the log's note says "stroke"),
+    whichever of its two spots the stroke starts from."""
+    from sprouts_cli.log import LogWriter
+
+    log = LogWriter(tmp_path / "g.log")
+    game = WebGame(Position.start(3), ("human", "human"), Rules.NORMAL, 800, 600, log=log)
+    a, b, c = (np.array(_spot(game, s)) for s in (start, end, 3 - start - end))
+    middle = (a + b) / 2
+    away = middle + (middle - c) / np.hypot(*(middle - c)) * 60  # bowed away from the third spot
+    t = np.linspace(0, 1, 10)[:, None]
+    stroke = np.vstack([a + (away - a) * t, away + (b - away) * t]).tolist()
+    r = game.move({"start": start, "end": end, "press": a.tolist(), "stroke": stroke})
+    assert r["ok"], r
+    log.close()
+    assert "note 1 ; drawn-by stroke" in (tmp_path / "g.log").read_text()
+
+
+def test_the_region_pressed_chooses_the_side_of_a_spot_with_two() -> None:
+    """After a loop at spot 1, a move from 1 to the loop's new spot 4 may go inside the loop or
+    outside it: the region under the point pressed chooses (Alfeld §3.1)."""
+    from sprouts_cli.engine.moves import apply_move
+    from sprouts_cli.engine.naming import MoveWords, moves_from_words
+    from sprouts_cli.play.web_pointer import region_at
+
+    made = {}
+    for side in ("inside", "outside"):
+        game = WebGame(Position.start(3), ("human", "human"), Rules.NORMAL, 800, 600)
+        assert game.move({"start": 0, "end": 0, "marks": [], "stroke": []})["ok"]
+        loop = np.vstack([c.pieces.reshape(-1, 2) for c in game.picture.curves])
+        press = loop.mean(axis=0) if side == "inside" else np.array([5.0, 5.0])
+        a = game.analysis()
+        region = region_at(a, *press)
+        fits = moves_from_words(a.position, MoveWords(0, 3, frozenset(), None))
+        want = {apply_move(a.position, m).canonical() for m in fits if m.region == region}
+        assert len({m.region for m in fits}) == 2 and want  # the words fit both sides
+        assert game.move({"start": 0, "end": 3, "press": press.tolist(), "stroke": []})["ok"]
+        made[side] = game.game.position.canonical()
+        assert made[side] in want
+    assert made["inside"] != made["outside"]
+
+
 def test_no_room_says_why_and_offers_the_rungs() -> None:
     """A move the router cannot draw at the clearance asked for waits, with the widest way and the rungs."""
     game = WebGame(Position.start(2), ("human", "human"), Rules.NORMAL, 120, 100)
@@ -241,3 +289,27 @@ def test_a_computer_moves_and_is_drawn() -> None:
     assert np.isfinite(pic.spots).all()
     state = game.state()
     assert state["last"] and state["svg"].startswith("<svg") and " moves left" in state["status"]
+
+
+def test_computers_with_worker_processes_and_the_table_play_to_the_end(tmp_path: Path) -> None:
+    """Parity search with two worker processes against perfect play, which reads and writes the
+    table of solved positions: every move of every computer is made, to the end of the game
+    (their workers and the table live on one thread for the whole game)."""
+    from web_helpers import Client, start_server, stop_server
+
+    from sprouts_cli.log import replay_log
+
+    log = tmp_path / "g.log"
+    args = ["--spots", "4", "--first", "parity", "--second", "perfect", "--jobs", "2", "--time", "0.2"]
+    proc, url = start_server([*args, "--db", str(tmp_path / "t.sqlite"), "--log", str(log)], tmp_path)
+    try:
+        page = Client(url)
+        deadline = time.monotonic() + 180
+        while not (state := page.state())["over"] and not state["error"] and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert state["over"] and not state["error"], (state["error"], state["log"][-3:])
+    finally:
+        code, out = stop_server(proc)
+    assert code == 130 and "Traceback" not in out, out
+    game = replay_log(log).games[-1]
+    assert game.moves == state["moves"] and game.position.canonical() == state["position"]

@@ -15,14 +15,17 @@ import re
 import signal
 from pathlib import Path
 
+import numpy as np
 import pytest
 from browser import browser_page, skip_reason
 from web_helpers import start_server, stop_server
 
-from sprouts_cli.engine.naming import distinct_named_moves, parse_lives, parse_numbered
+from sprouts_cli.engine import Position
+from sprouts_cli.engine.moves import apply_move
+from sprouts_cli.engine.naming import distinct_named_moves, move_from_words, parse_lives, parse_numbered
 from sprouts_cli.log import replay_log
 from sprouts_cli.picture import analyse, load_game
-from sprouts_cli.play.web_game import live_key
+from sprouts_cli.play.web_pointer import live_key
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
 
@@ -66,7 +69,10 @@ class Page:
 
     def at(self, s: int) -> tuple[float, float]:
         x, y = self.state()["spots"][s][:2]
-        sx, sy = self.page.evaluate(f"window.sproutsToScreen({x}, {y})")
+        return self.to_screen((x, y))
+
+    def to_screen(self, point: tuple[float, float]) -> tuple[float, float]:
+        sx, sy = self.page.evaluate(f"window.sproutsToScreen({point[0]}, {point[1]})")
         return float(sx), float(sy)
 
     def click_spot(self, s: int, shift: bool = False) -> None:
@@ -129,6 +135,34 @@ def ends(words: str) -> tuple[int, int, list[int]]:
     return int(m.group(1)) - 1, int(m.group(2)) - 1, [s - 1 for s in enclosed]
 
 
+def nearest(points: np.ndarray, others: np.ndarray) -> float:
+    """The least distance from ``points`` to ``others`` (infinite when there are none)."""
+    if not len(others):
+        return float("inf")
+    return float(np.hypot(*(points[:, None] - others[None]).transpose(2, 0, 1)).min())
+
+
+def clear_stroke(pic, pairs: list[tuple[int, int]]) -> tuple[int, int, list[tuple[float, float]]] | None:
+    """A stroke (picture units) from spot ``a`` to ``b`` of one of ``pairs``, straight or bowed, that
+    keeps 8 px from every curve and 12 px from every other spot: a usable stroke."""
+    t = np.linspace(0.0, 1.0, 17)[:, None]
+    curves = np.vstack([
+        ((1 - t) ** 3) * q[0] + 3 * ((1 - t) ** 2) * t * q[1] + 3 * (1 - t) * t**2 * q[2] + t**3 * q[3]
+        for c in pic.curves for q in c.pieces
+    ] or [np.empty((0, 2))])  # fmt: skip
+    for a, b in pairs:
+        A, B = pic.spots[a], pic.spots[b]
+        normal = np.array([B[1] - A[1], A[0] - B[0]])
+        for bow in (0.0, 0.2, -0.2, 0.35, -0.35, 0.5, -0.5, 0.75, -0.75, 1.0, -1.0):
+            mid = (A + B) / 2 + bow * normal
+            line = np.vstack([A + (mid - A) * t, mid + (B - mid) * t])
+            line = line[(np.hypot(*(line - A).T) > 12) & (np.hypot(*(line - B).T) > 12)]
+            others = np.delete(pic.spots, [a, b], axis=0)
+            if len(line) and nearest(line, curves) >= 8 and nearest(line, others) >= 12:
+                return a, b, [tuple(map(float, A)), tuple(map(float, mid)), tuple(map(float, B))]
+    return None
+
+
 def test_a_whole_game_by_hand_in_chromium(tmp_path: Path) -> None:
     save, log = tmp_path / "game.json", tmp_path / "game.log"
     proc, url = start_server(
@@ -149,14 +183,16 @@ def test_a_whole_game_by_hand_in_chromium(tmp_path: Path) -> None:
             s = page.settle(2)
             assert s["log"][1].strip() == "1. player 1 (human): 1 → 1 enclosing 2", s["log"]
             gestures.append("marked loop")
-            # 2. a stroke to a spot of the region, bowed out
-            a, b, _ = next(
-                ends(m.words) for m in distinct_named_moves(page.position())
+            # 2. a stroke between two spots of a region, clear of every curve and spot: the move it
+            #    draws is read from it, and it is the start of the curve (the log says "drawn-by stroke")
+            pairs = [
+                ends(m.words)[:2] for m in distinct_named_moves(page.position())
                 if "enclosing" not in m.words and ends(m.words)[0] != ends(m.words)[1]
-            )  # fmt: skip
-            (ax, ay), (bx, by) = page.at(a), page.at(b)
-            mid = ((ax + bx) / 2 + (by - ay) * 0.25, (ay + by) / 2 - (bx - ax) * 0.25)
-            page.stroke([(ax, ay), mid, (bx, by)])
+            ]  # fmt: skip
+            found = clear_stroke(load_game(save), pairs)
+            assert found is not None, "no clear stroke between the spots of any move"
+            a, b, points = found
+            page.stroke([page.to_screen(p) for p in points])
             page.make_room_if_asked()
             s = page.settle(4)
             made = next(line for line in s["log"] if line.strip().startswith("3."))
@@ -212,14 +248,23 @@ def test_a_whole_game_by_hand_in_chromium(tmp_path: Path) -> None:
     assert code == 130 and "interrupted" in out, out
     assert "Traceback" not in out, out
     assert {"marked loop", "stroke", "undo", "refused", "click-click"} <= set(gestures)
-    # the saved game reads back as the page's position, and so does the log, move by move
-    assert live_key(analyse(load_game(save))) == live_key(shown)
+    # the saved game reads back as the page's position: its picture, and its moves replayed from the start
+    saved = load_game(save)
+    assert live_key(analyse(saved)) == live_key(shown)
+    replayed = Position.start(3)
+    for words in saved.meta["game"]["move_list"]:
+        replayed = apply_move(replayed, move_from_words(replayed, words))
+    assert len(saved.meta["game"]["move_list"]) == moves
+    assert replayed.canonical() == shown.canonical() and live_key(replayed) == live_key(shown)
+    # and so does the log, move by move
     replay = replay_log(log)
     assert replay.error is None, replay.error
     game = replay.games[-1]
     assert game.moves == moves and live_key(game.position) == live_key(shown)
     assert game.position.canonical() == shown.canonical()
     assert any(step.text == "undo" for step in game.steps)
+    # the stroke was the start of move 3's curve, not replaced by the planner's route
+    assert re.search(r"^note 3 ; drawn-by stroke$", log.read_text(), re.M), log.read_text()
 
 
 def test_sigterm_stops_the_server_cleanly(tmp_path: Path) -> None:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import random
 import re
 import signal
+import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,7 +21,7 @@ from web_helpers import Client, start_server, stop_server
 
 from sprouts_cli.engine.naming import distinct_named_moves, parse_lives, parse_numbered
 from sprouts_cli.log import replay_log
-from sprouts_cli.play.web_game import live_key
+from sprouts_cli.play.web_pointer import live_key
 
 FAST = ["--heartbeat", "0.5", "--silence", "5", "--wait", "60"]
 
@@ -51,6 +54,36 @@ def ends(words: str) -> tuple[int, int, list[int]]:
     return int(m.group(1)) - 1, int(m.group(2)) - 1, [s - 1 for s in marks]
 
 
+def games(*sides: Client) -> list[tuple[int, str, bool]]:
+    """Each side's game: the moves made, the position with its spot numbers, whether it is over."""
+    return [(s["moves"], s["numbered"], s["over"]) for s in (side.state() for side in sides)]
+
+
+#: Values of any JSON type, and values that no spot number can be read from.
+ANY = [None, True, -1, 0, 2, 10**30, 1.5, float("inf"), "", "0", "→", [], [0], [[1, 2]], [[1, "x"]], {}]
+NO_SPOT = [99, -1, 10**30, float("inf"), "x", None, [], {}]
+
+
+def fuzzed_request(rng: random.Random) -> dict:
+    """A request body of the page's field names and values of any type, never a legal move: its
+    end is no spot (a legal move made by chance would rightly change the game)."""
+    names = ["start", "press", "marks", "stroke", "x", "y", "rung"]
+    body = {name: rng.choice(ANY) for name in rng.sample(names, rng.randint(1, 5))}
+    return body | {"end": rng.choice(NO_SPOT)}
+
+
+def stranger_is_denied(port: int, rng: random.Random) -> bool:
+    """A connection to the host's port that sends junk, then a plausible unsealed message,
+    is answered ``denied`` and closed (the game's own channel is kept)."""
+    junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 200))).replace(b"\n", b" ")
+    for first in (junk + b"\n", b'{"type":"move","k":1,"ends":[1,2],"sender":"guest","seq":0,"tag":"00"}\n'):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(first)
+            if b"denied" not in s.recv(4096):
+                return False
+    return True
+
+
 def test_host_and_guest_play_through_their_pages(tmp_path: Path) -> None:
     host_log, guest_log = tmp_path / "host.log", tmp_path / "guest.log"
     lines: list[str] = []
@@ -60,11 +93,16 @@ def test_host_and_guest_play_through_their_pages(tmp_path: Path) -> None:
     procs = [host_proc]
     try:
         code = next(m.group(1) for m in (re.search(r"--join (\S+)\)", line) for line in lines) if m)
+        port = int(code.split("/")[0].rsplit(":", 1)[1])
         # a guest with a wrong secret is refused, and says so
         where, secret = code.split("/")
         wrong = f"{where}/{'A' if secret[0] != 'A' else 'B'}{secret[1:]}"
-        bad, _ = start_server(["--join", wrong, *FAST], tmp_path)
-        bad_out = bad.communicate(timeout=60)[0]
+        # (the refusal may come before or after its page's address is printed)
+        bad = subprocess.run(
+            [sys.executable, "-m", "sprouts_cli", "play", "--web", "--no-open", "--join", wrong, *FAST],
+            cwd=tmp_path, capture_output=True, text=True, timeout=90,
+        )  # fmt: skip
+        bad_out = bad.stdout + bad.stderr
         assert bad.returncode == 2 and "refused this room code" in bad_out, bad_out
         guest_proc, guest_url = start_server(["--join", code, "--log", str(guest_log), *FAST], tmp_path)
         procs.append(guest_proc)
@@ -97,13 +135,16 @@ def test_host_and_guest_play_through_their_pages(tmp_path: Path) -> None:
                 assert undo["ok"], undo
                 until(lambda k=k: settled(k))
                 undone = True
-            # fuzzed and foreign requests change neither game
-            before = (host.state()["numbered"], guest.state()["numbered"])
-            for junk in ({"start": "x"}, {"start": 0, "end": 99}, {"x": None}, {"rung": "Q"}, {}):
+            # fuzzed and foreign requests, and a stranger's lines to the host's port, change neither game
+            before = games(host, guest)
+            junks = [{"start": "x"}, {"start": 0, "end": 99}, {"x": None}, {"rung": "Q"}, {}]
+            junks += [fuzzed_request(rng) for _ in range(6)]
+            for junk in junks:
                 for side in (host, guest):
                     for path in ("/api/move", "/api/press", "/api/rung"):
                         assert side.call(path, junk)["status"] in (200, 400)
-            assert (host.state()["numbered"], guest.state()["numbered"]) == before
+            assert stranger_is_denied(port, rng)
+            assert games(host, guest) == before
         hs, gs = host.state(), guest.state()
         assert hs["over"] and gs["over"] and undone
         assert hs["winner"] == gs["winner"] and hs["position"] == gs["position"]

@@ -8,6 +8,7 @@ writes the log line by line (Alfeld §7.3), and with ``--save``/``--svg`` draws 
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -97,7 +98,8 @@ def _area(text: str) -> tuple[float, float]:
     "--bind",
     default="127.0.0.1",
     show_default=True,
-    help="--host: listen on this address (another computer's guest needs this computer's address).",
+    help="--host: listen on this address (0.0.0.0: every interface; the room code then names this "
+    "computer's address, for a guest on another computer).",
 )
 @click.option("--join", "join_code", help="Join the network game with this room code (HOST:PORT/SECRET).")
 @click.option("--web", is_flag=True, help="Play in a browser page served on 127.0.0.1 (draw moves by hand).")
@@ -400,10 +402,9 @@ def _web_command(
     elif (start is None) == (spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
     log = None
-    table = None
 
     def make_game() -> Any:
-        nonlocal log, table
+        nonlocal log
         from ..play.web_game import WebGame
 
         log = LogWriter(log_path) if log_path else None
@@ -419,14 +420,15 @@ def _web_command(
             kinds = (first, second, third or "parity")[: rules.players]
             if rules.players == 3:
                 _check_three(kinds)
-        table = _open_table(db, no_db, kinds)
-        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
+        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp)
         err.print("drawing the start…", style="dim")
         # over the network the protocol writes the log (both sides' moves, undos and refusals)
         own_log = None if net else log
+        # the game opens the table on its computers' thread, and closes it
         game = WebGame(
-            position, kinds, rules, width, height, to_move, picture, settings, seed, own_log, save, jobs
-        )
+            position, kinds, rules, width, height, to_move, picture, settings, seed, own_log, save, jobs,
+            open_table=functools.partial(_open_table, db, no_db, kinds),
+        )  # fmt: skip
         game.log = log
         return game
 
@@ -435,8 +437,6 @@ def _web_command(
     finally:
         if log is not None:
             log.close()
-        if table is not None:
-            table.close()
 
 
 def _check_outputs(save: str | None, svg_dir: str | None, log_path: str | None, db: str | None) -> None:

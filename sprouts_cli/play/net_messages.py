@@ -21,6 +21,7 @@ import hmac
 import ipaddress
 import json
 import secrets
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,29 @@ def parse_code(code: str) -> tuple[str, int, str]:
     except ValueError:
         raise NetError(f"{host!r} in the room code {code!r} is not an IP address") from None
     return str(address), int(port_text), secret
+
+
+def code_address(bind: str) -> str:
+    """The address a room code names for a host listening on ``bind``: ``bind`` itself, or for
+    every interface (``0.0.0.0``, ``::``) this computer's address on its default route, which a
+    guest on another computer can dial (the loopback address when there is no route).
+
+    The address is read from a UDP socket connected to a documentation address
+    (RFC 5737, RFC 3849): connecting a UDP socket sends nothing."""
+    address = ipaddress.ip_address(bind)
+    if not address.is_unspecified:
+        return bind
+    if address.version == 6:
+        family, probe, fallback = socket.AF_INET6, "2001:db8::1", "::1"
+    else:
+        family, probe, fallback = socket.AF_INET, "192.0.2.1", LOOPBACK
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            found = str(s.getsockname()[0])
+    except OSError:
+        return fallback
+    return fallback if ipaddress.ip_address(found).is_unspecified else found
 
 
 def check_bind(address: str) -> str:
@@ -261,6 +285,7 @@ __all__ = [
     "Sealer",
     "check_bind",
     "checked",
+    "code_address",
     "encode_denied",
     "find_move",
     "game_from_message",

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NetError
-from .net_messages import MAX_LINE, Sealer, encode_denied, is_denied, room_code
+from .net_messages import MAX_LINE, Sealer, code_address, encode_denied, is_denied, room_code
 from .net_protocol import Protocol, View
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -205,7 +205,8 @@ async def listen(channel: Channel, bind: str, port: int) -> tuple[asyncio.Abstra
     return server, server.sockets[0].getsockname()[1]
 
 
-async def wait_for_guest(channel: Channel) -> None:
+async def wait_for_guest(channel: Channel) -> bool:
+    """Until a guest proves the secret (True) or the game ends first, the host having left (False)."""
     waited = asyncio.ensure_future(channel.connected.wait())
     ended = asyncio.ensure_future(channel.finished.wait())
     done, _ = await asyncio.wait({waited, ended}, timeout=channel.wait, return_when=asyncio.FIRST_COMPLETED)
@@ -213,6 +214,7 @@ async def wait_for_guest(channel: Channel) -> None:
     ended.cancel()
     if not done:
         raise NetError(f"no guest joined within {channel.wait:g} s")
+    return channel.connected.is_set()
 
 
 async def until_finished(channel: Channel) -> None:
@@ -418,11 +420,11 @@ def play_over_network(
         try:
             if role == "host":
                 server, bound = await listen(channel, bind, port)
-                (announce or view.say)(room_code(bind, bound, key))
+                (announce or view.say)(room_code(code_address(bind), bound, key))
                 play.new_log_game()
-                await wait_for_guest(channel)
-                view.say("A guest joined: you are player 1.")
-                view.turn(play)
+                if await wait_for_guest(channel):
+                    view.say("A guest joined: you are player 1.")
+                    view.turn(play)
                 await until_finished(channel)
             else:
 

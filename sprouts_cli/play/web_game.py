@@ -5,24 +5,12 @@ shows (status, log, a move waiting for room).  The page's server calls it from i
 threads; one lock keeps every change whole, and every change bumps ``version`` so
 that a page waiting for news (``wait``) wakes up.
 
-**Reading the player's intention** (Alfeld §3.1).  A press goes to the nearest spot
-with a life (``press``), and the spots a move from it can reach light up: those
-that share the region under the pointer with it (the other side's, when the side
-pressed leads nowhere).  The move then arrives as its two spots, the point
-pressed, the spots marked to be enclosed and the stroke drawn (``move``):
-
-* a stroke that is usable (it joins the two spots and touches nothing) says by its
-  own drawing which move it is (its picture is read back); it is the start of the
-  curve, which the router's band then smooths (``route_curve.draw_route``), keeping its
-  way round things; in heroic mode (§4.7) it is kept exactly as drawn;
-* otherwise the move is the one with these spots, in the region pressed, enclosing
-  the marked spots, and the router draws it (``room.draw``).
-
-**The ladder** (§4.1): a person's move climbs the rungs M, A, R, Z, • that the
-person's Room boxes allow (an unchecked A is skipped, any other unchecked box
-stops the climb); if it still finds no room, the move waits, the page says why
-(the widest way and what was needed) and offers the rungs left, by hand.  The
-computer climbs its own boxes.  Heroic mode switches the person's boxes off.
+A person's move arrives as its two spots, the point pressed, the spots marked to
+be enclosed and the stroke drawn (``move``).  A usable stroke draws the move
+itself (``web_pointer.stroke_move``); otherwise the move is the one with these
+spots, in the region pressed, enclosing the marked spots, and the router draws it,
+climbing the Room ladder as far as the person's boxes allow (``web_settings``).
+The computer climbs its own boxes.
 
 The position is the authority: every picture is read back and must be the
 intended position with the same spot numbers, or the move is not made.
@@ -31,125 +19,80 @@ intended position with the same spot numbers, or the move is not made.
 from __future__ import annotations
 
 import contextlib
-import math
+import dataclasses
+import functools
+import queue
 import random
 import threading
 import time
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..engine.moves import Move, all_moves, apply_move
-from ..engine.naming import MoveWords, move_shape, moves_from_words, numbered_key, numbered_text
+from ..engine.moves import Move, apply_move
+from ..engine.naming import MoveWords, move_words, moves_from_words, numbered_text
 from ..engine.position import Position
 from ..errors import IllegalMoveError, PictureError, PlayError, SproutsError
+from ..picture.room import RUNGS
 from .game import Game, Played
 from .human import moves_left
+from .web_pointer import find_move, live_key, nearest_live_spot, points, reachable, region_at, stroke_move
+from .web_settings import Waiting, WebSettings, human_ladder
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.rules import Rules
     from ..log import LogWriter
     from ..picture.analyse import Analysis
     from ..picture.model import Picture
-    from ..picture.route_plan import RouteSettings
     from ..players.base import Player, Settings
+    from ..solve.store import Table
 
-#: The rungs of the ladder, in order (Alfeld §4.1); "." is •.
-RUNGS = ("M", "A", "R", "Z", ".")
 HUMAN = "human"
 REMOTE = "remote"
 #: Lines of the log the page is sent (the whole log goes to ``--log``).
 LOG_LINES = 400
+#: Seconds ``close`` waits for the computers' thread to release the players and the table.
+CLOSE_SECONDS = 5.0
 
 
-@dataclass
-class WebSettings:
-    """The page's Settings and Room menu: clearance, comfort, room against length, spot size, boxes."""
+class ComputerThread:
+    """The one thread on which a game's computers are made, think and are closed.
 
-    d0: float = 6.0
-    D: float = 40.0
-    lam: float = 1.0
-    spot: float = 5.0
-    human: tuple[str, ...] = ("M", "R")
-    computer: tuple[str, ...] = ("M", "R", "Z", ".")
-    heroic: bool = False
+    Worker processes that a player starts are tied to the thread that started them
+    (Linux's ``PR_SET_PDEATHSIG``, ``procs.die_with_parent``, fires when that thread
+    ends), and a table of solved positions (SQLite) may be used only on the thread that
+    opened it: so both live on this thread for the whole game.  A daemon thread: a
+    computer still thinking does not hold the process at its exit.
+    """
 
-    def update(self, data: dict[str, Any]) -> None:
-        """Take the settings the page sent (ValueError, saying which, for a bad one; nothing changed then)."""
-        new = WebSettings(**asdict(self))
-        for name, low, high in (
-            ("d0", 1.0, 40.0),
-            ("D", 5.0, 400.0),
-            ("lam", 0.0, 10.0),
-            ("spot", 1.5, 15.0),
-        ):
-            if name in data:
-                value = data[name]
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                    raise ValueError(f"{name} must be a number from {low:g} to {high:g}")
-                setattr(new, name, float(value))
-        for name in ("human", "computer"):
-            if name in data:
-                rungs = data[name]
-                if not isinstance(rungs, list) or any(r not in RUNGS for r in rungs):
-                    raise ValueError(f"{name}: a list of rungs out of M, A, R, Z, .")
-                setattr(new, name, tuple(r for r in RUNGS if r in rungs))
-        if "heroic" in data:
-            if not isinstance(data["heroic"], bool):
-                raise ValueError("heroic is true or false")
-            new.heroic = data["heroic"]
-        for name, value in asdict(new).items():
-            setattr(self, name, value)
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
 
-    def route(self, d0: float | None = None) -> RouteSettings:
-        from ..picture.route_plan import RouteSettings
+    def submit(self, job: Callable[[], Any]) -> Future[Any]:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
+            self._thread.start()
+        done: Future[Any] = Future()
+        self._jobs.put((job, done))
+        return done
 
-        return RouteSettings(d0=self.d0 if d0 is None else d0, D=self.D, lam=self.lam)
+    def _run(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            job, done = item
+            if done.set_running_or_notify_cancel():
+                try:
+                    done.set_result(job())
+                except Exception as e:
+                    done.set_exception(e)
 
-
-def human_ladder(
-    boxes: tuple[str, ...], heroic: bool, start: str | None = None
-) -> tuple[tuple[str, ...], list[str]]:
-    """The rungs a person's move climbs by itself from ``start``, and the rungs then offered by hand."""
-    order = list(RUNGS if start is None else RUNGS[RUNGS.index(start) :])
-    if heroic:
-        offered = [r for r in order if r != "M"]
-        return ((start,) if start is not None else ()), offered
-    climbed: list[str] = []
-    skipped: list[str] = []
-    if start is not None:
-        climbed.append(order.pop(0))
-    while order:
-        r = order[0]
-        if r in boxes:
-            climbed.append(order.pop(0))
-        elif r == "A":
-            skipped.append(order.pop(0))
-        else:
-            break
-    return tuple(climbed), skipped + order
-
-
-@dataclass
-class Waiting:
-    """A person's move that found no room: what it is, why, and the rungs offered."""
-
-    move: Move
-    words: str
-    why: str
-    offered: list[str]
-    player: int
-
-
-@dataclass
-class Snapshot:
-    """What the page is sent about the game (``WebGame.state``)."""
-
-    version: int
-    data: dict[str, Any] = field(default_factory=dict)
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
 
 
 class WebGame:
@@ -170,7 +113,10 @@ class WebGame:
         save: str | Path | None = None,
         jobs: int = 1,
         settings: WebSettings | None = None,
+        open_table: Callable[[], Table | None] | None = None,
     ) -> None:
+        """``open_table`` opens the table of solved positions the computers read and write
+        (on their thread, see :class:`ComputerThread`); the game closes it."""
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 0
@@ -200,6 +146,12 @@ class WebGame:
         self._analysis: tuple[int, Any] | None = None
         self._players: dict[int, Player] = {}
         self._longest: dict[str, int | None] = {}
+        self._computers = ComputerThread()
+        self._table: Table | None = None
+        if open_table is not None:
+            self._table = self._computers.submit(open_table).result()
+            if self._table is not None and player_settings is not None:
+                self.player_settings = dataclasses.replace(player_settings, table=self._table)
         self.game: Game | None = None
         if start is not None:
             assert rules is not None  # a game with a start has its rule (a guest has neither)
@@ -398,60 +350,16 @@ class WebGame:
         return self._longest[key]
 
     # ------------------------------------------------------------------ a person's press
-    def nearest_live_spot(self, x: float, y: float) -> int | None:
-        pic = self.picture
-        lives = np.asarray(pic.lives())
-        if not (lives > 0).any():
-            return None
-        d = np.hypot(pic.spots[:, 0] - x, pic.spots[:, 1] - y)
-        d[lives == 0] = np.inf
-        return int(np.argmin(d))
-
-    def region_at(self, x: float, y: float) -> int | None:
-        """The region under the point: the smallest inner face around it, else the outside."""
-        from ..picture.analyse import face_polygon
-        from ..picture.geometry import winding_number
-
-        a = self.analysis()
-        point = np.array([x, y], dtype=float)
-        best, best_area = None, math.inf
-        outside = None
-        for i, region in enumerate(a.map.regions):
-            if not region or region[0][0] != "cycle" or a.face_area.get(region[0][1], -1.0) <= 0:
-                outside = i if outside is None else outside
-                continue
-            face = region[0][1]
-            area = a.face_area[face]
-            if area < best_area and winding_number(face_polygon(a.certificate, face), point):
-                best, best_area = i, area
-        return best if best is not None else outside
-
-    def reachable(self, s: int, region: int | None) -> tuple[list[int], int | None]:
-        """The spots a move from ``s`` reaches in ``region`` (else the other side's), and the region."""
-        g = self.game
-        assert g is not None
-        p = self.analysis().position  # the picture's numbering and order of regions
-        by_region: dict[int, set[int]] = {}
-        for m in all_moves(p):
-            shape = move_shape(p, m)
-            if s in (shape.x, shape.y):
-                by_region.setdefault(m.region, set()).add(shape.y if shape.x == s else shape.x)
-        if region in by_region:
-            return sorted(by_region[region]), region
-        if by_region:
-            r = min(by_region)
-            return sorted(by_region[r]), r
-        return [], region
-
     def press(self, x: float, y: float) -> dict[str, Any]:
         with self.lock:
             why = self._why_not_human()
             if why:
                 return {"ok": False, "why": why}
-            s = self.nearest_live_spot(x, y)
+            s = nearest_live_spot(self.picture, x, y)
             if s is None:
                 return {"ok": False, "why": "no spot has a life left"}
-            lit, region = self.reachable(s, self.region_at(x, y))
+            a = self.analysis()
+            lit, region = reachable(a.position, s, region_at(a, x, y))
             return {"ok": True, "spot": s, "lit": lit, "region": region}
 
     def _why_not_human(self) -> str:
@@ -481,10 +389,14 @@ class WebGame:
             marks = frozenset(int(v) for v in data.get("marks", []))
             if not (0 <= s < n and 0 <= t < n) or any(not 0 <= v < n for v in marks):
                 return {"ok": False, "why": f"the spots are 1 to {n}"}
-            stroke = _points(data.get("stroke", []))
-            press = _points([data["press"]])[0] if data.get("press") is not None else None
+            stroke = points(data.get("stroke", []))
+            press = points([data["press"]])[0] if data.get("press") is not None else None
             self.waiting = None
-            got = self._from_stroke(s, t, stroke, marks) if len(stroke) >= 2 else None
+            got = (
+                stroke_move(self.picture, self.analysis(), s, t, stroke, marks, self.settings, g.to_move - 1)
+                if len(stroke) >= 2
+                else None
+            )
             if isinstance(got, str):
                 return self._refuse(got, [])
             if got is not None:
@@ -495,7 +407,7 @@ class WebGame:
             except IllegalMoveError as e:
                 return self._refuse(str(e), [])
             if press is not None and len(fits) > 1:
-                region = self.region_at(*press)
+                region = region_at(self.analysis(), *press)
                 here = [m for m in fits if m.region == region]
                 fits = here or fits
             move = fits[0]
@@ -504,56 +416,6 @@ class WebGame:
     def _refuse(self, why: str, offered: list[str]) -> dict[str, Any]:
         self.say(f"     refused: {why}")
         return {"ok": False, "why": why, "offered": offered}
-
-    def _from_stroke(
-        self, s: int, t: int, stroke: np.ndarray, marks: frozenset[int]
-    ) -> tuple[Move, Picture | None] | str | None:
-        """The move a usable stroke draws and its picture; None: not usable; a str: why not."""
-        from ..picture.analyse import analyse_picture
-        from ..picture.route_curve import clearance_of_move, draw_route
-        from ..picture.route_plan import make_plan, same_numbered
-
-        g = self.game
-        assert g is not None
-        pic, a = self.picture, self.analysis()
-        path = _stroke_path(pic, s, t, stroke)
-        drawn = _straight_picture(pic, s, t, path, g.to_move - 1, self.settings.spot)
-        sa = None
-        if drawn is not None:
-            with contextlib.suppress(PictureError, ValueError):
-                sa = analyse_picture(drawn, (pic, a))
-        move = None
-        if sa is not None:
-            p = a.position
-            for m in all_moves(p):
-                shape = move_shape(p, m)
-                if {shape.x, shape.y} == {s, t} and same_numbered(apply_move(p, m, check=False), sa.position):
-                    move = m
-                    break
-        if move is None or sa is None or drawn is None:  # (sa is only read off a drawing)
-            if self.settings.heroic:
-                return (
-                    "the stroke touches or crosses a curve or a spot (heroic mode keeps the curve as drawn)"
-                )
-            return None
-        if marks - {s, t}:
-            side = move_shape(a.position, move).side_a
-            inside = side.spots if side is not None else frozenset()
-            if not (marks - {s, t}) <= inside and not (marks - {s, t}).isdisjoint(inside):
-                return "the stroke does not enclose the marked spots"
-        if self.settings.heroic:
-            if clearance_of_move(drawn, sa) <= 0:
-                return "the stroke touches a curve or a spot"
-            return move, drawn
-        st = self.settings.route()
-        try:
-            plan = make_plan(pic, a, move, st)
-            smooth = draw_route(plan, path, apply_move(a.position, move), g.to_move - 1)
-        except (PictureError, ValueError):
-            return move, None
-        if smooth.clearance >= st.certified:
-            return move, smooth.picture
-        return move, None
 
     def _commit_human(self, move: Move, pic: Picture | None) -> dict[str, Any]:
         if pic is None:
@@ -568,7 +430,7 @@ class WebGame:
         g = self.game
         assert g is not None
         climb, offered = human_ladder(self.settings.human, self.settings.heroic, start)
-        words = _words(self.analysis().position, move)
+        words = move_words(self.analysis().position, move)
         try:
             result = draw(
                 self.picture, move, climb, self.analysis(), self.settings.route(), g.to_move - 1, self.jobs
@@ -626,7 +488,7 @@ class WebGame:
         before = g.position
         # the move is one of the picture's position (its order of regions): the same move in the game's
         here = self.analysis().position
-        found = find_move(before, apply_move(here, move), _words(here, move))
+        found = find_move(before, apply_move(here, move), move_words(here, move))
         if found is None:
             return self._refuse("the move drawn is not a move of the game (a bug: please report it)", [])
         move = found
@@ -762,7 +624,7 @@ class WebGame:
 
     # ------------------------------------------------------------------ computers
     def after_change(self) -> None:
-        """Start the computer when it is its turn (in a thread: thinking takes its time)."""
+        """Start the computer when it is its turn (on the computers' thread: thinking takes its time)."""
         self._touch()
         g = self.game
         kind = self.kind_to_move()
@@ -770,9 +632,7 @@ class WebGame:
             return
         self.thinking = g.to_move
         epoch = self.epoch
-        threading.Thread(
-            target=self._computer, args=(epoch, g.to_move, kind), daemon=True, name="computer"
-        ).start()
+        self._computers.submit(functools.partial(self._computer, epoch, g.to_move, kind))
 
     def _player(self, who: int, kind: str) -> Player:
         from ..players import make_player
@@ -802,16 +662,16 @@ class WebGame:
                     self.verdict = f"proved: {self.label(who)} was lost against best play"
                 chosen = cluster_move(self.picture, position, choice.move)
                 here = self.analysis().position
-                move = find_move(here, apply_move(position, chosen), _words(position, chosen))
+                move = find_move(here, apply_move(position, chosen), move_words(position, chosen))
                 if move is None:
-                    raise PlayError(f"{_words(position, chosen)} is not a move of the picture")
+                    raise PlayError(f"{move_words(position, chosen)} is not a move of the picture")
                 try:
                     st = self.settings
                     result = draw(
                         self.picture, move, st.computer, self.analysis(), st.route(), who - 1, self.jobs
                     )
                 except (NoRoom, PictureError) as e:
-                    self.error = f"the computer's move {_words(here, move)} cannot be drawn: {e}"
+                    self.error = f"the computer's move {move_words(here, move)} cannot be drawn: {e}"
                     self.say(f"!! {self.error}; press A, R or Z to make room, then undo or go on")
                     return
                 self._play(move, kind, result.picture, result.drawn_by)
@@ -864,109 +724,24 @@ class WebGame:
             self._touch()
 
     def close(self) -> None:
+        """Stop: the players and the table are released on the computers' thread (a computer
+        still thinking is left to the process's end after ``CLOSE_SECONDS``)."""
         with self.lock:
             self.stopped = True
             self.epoch += 1
             self._touch()
-        for p in self._players.values():
-            with contextlib.suppress(Exception):
-                p.close()
+
+        def release() -> None:
+            for p in self._players.values():
+                with contextlib.suppress(Exception):
+                    p.close()
+            if self._table is not None:
+                with contextlib.suppress(Exception):
+                    self._table.close()
+
+        with contextlib.suppress(Exception):
+            self._computers.submit(release).result(timeout=CLOSE_SECONDS)
+        self._computers.stop()
 
 
-# ---------------------------------------------------------------------- geometry of a stroke
-
-
-def _points(raw: object, limit: int = 4000) -> np.ndarray:
-    """Points sent by the page as an array (ValueError for anything else)."""
-    if not isinstance(raw, list) or len(raw) > limit:
-        raise ValueError(f"a list of at most {limit} points")
-    pts = np.array(
-        [[float(v) for v in pt] for pt in raw if isinstance(pt, list) and len(pt) == 2], dtype=float
-    ).reshape(-1, 2)
-    if len(pts) != len(raw) or not np.isfinite(pts).all():
-        raise ValueError("points are pairs of numbers")
-    return pts
-
-
-def _stroke_path(pic: Picture, s: int, t: int, stroke: np.ndarray) -> np.ndarray:
-    """The stroke from spot ``s``'s centre to ``t``'s, outside their discs, points at least 3 px apart."""
-    a, b = pic.spots[s], pic.spots[t]
-    ra, rb = float(pic.sizes[s]) + 1.0, float(pic.sizes[t]) + 1.0
-    keep = [a]
-    for q in stroke:
-        if np.hypot(*(q - a)) <= ra or np.hypot(*(q - b)) <= rb:
-            continue
-        if np.hypot(*(q - keep[-1])) >= 3.0:
-            keep.append(q)
-    keep.append(b)
-    return np.array(keep, dtype=float)
-
-
-def _straight_picture(
-    pic: Picture, s: int, t: int, path: np.ndarray, player: int, size: float
-) -> Picture | None:
-    """The picture with the stroke as a curve of straight pieces and the new spot halfway (heroic mode)."""
-    from ..picture.fit import cut_at
-    from ..picture.model import Curve
-    from ..picture.spline import straight_pieces
-
-    if len(path) < 3 and s == t:
-        return None
-    if len(path) < 2 or float(np.hypot(*np.diff(path, axis=0).T).sum()) < 4 * size:
-        return None
-    try:
-        pieces, h = straight_pieces(path)
-        first, second, z = cut_at(pieces, h, 0.5)
-    except (ValueError, IndexError):
-        return None
-    out = pic.copy()
-    out.spots = np.vstack([out.spots, z])
-    out.sizes = np.append(out.sizes, float(np.median(pic.sizes)) if len(pic.sizes) else size)
-    zi = len(pic.spots)
-    out.curves.append(Curve(s, zi, first[0], first[1], player))
-    out.curves.append(Curve(zi, t, second[0], second[1], player))
-    return out
-
-
-def find_move(p: Position, target: Position, words: str) -> Move | None:
-    """The move of ``p`` that gives ``target`` (same spot numbers, up to mirroring): by its words, else any.
-
-    ``p`` may be the mirror image of the position the words were read in (a picture
-    may draw the game either way round), and the words of a move that splits a
-    boundary need not name the same side there; every legal move is then tried.
-    """
-    from ..picture.room import same_move
-    from ..picture.route_plan import same_numbered
-
-    found = same_move(p, target, words)
-    if found is not None:
-        return found
-    for m in all_moves(p):
-        if same_numbered(apply_move(p, m, check=False), target):
-            return m
-    want = live_key(target)
-    for m in all_moves(p):
-        if live_key(apply_move(p, m, check=False)) == want:
-            return m
-    return None
-
-
-def live_key(p: Position) -> tuple[Any, ...]:
-    """``numbered_key`` of the position without its dead boundaries: the same position for play.
-
-    A boundary all of whose spots are dead takes no part in any move, and the engine
-    puts it on either side of a move that splits its region; a drawing may put it
-    on the other.  The two readings are the same position, spots and all.
-    """
-    lives = p.lives
-    regions = [[b for b in r if any(lives[s] for s in b)] for r in p.regions]
-    return numbered_key(Position.trusted(tuple(tuple(r) for r in regions if r), lives))[:2]
-
-
-def _words(p: Position, m: Move) -> str:
-    from ..engine.naming import move_words
-
-    return move_words(p, m)
-
-
-__all__ = ["RUNGS", "WebGame", "WebSettings", "human_ladder"]
+__all__ = ["HUMAN", "REMOTE", "WebGame"]

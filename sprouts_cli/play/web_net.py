@@ -17,7 +17,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from ..errors import NetError
-from .net_messages import new_secret, parse_code, room_code
+from .net_messages import code_address, new_secret, parse_code, room_code
 from .net_protocol import Protocol, View
 from .net_tcp import Channel, dial_and_serve, listen, until_finished, wait_for_guest
 from .web_game import WebGame
@@ -96,7 +96,7 @@ class Remote:
         try:
             if self.role == "host":
                 server, bound = await listen(self.channel, self.bind, self.port)
-                self.code = room_code(self.bind, bound, self.secret)
+                self.code = room_code(code_address(self.bind), bound, self.secret)
                 print(
                     f"room code {self.code}  (the other player runs: sprouts play --join {self.code})",
                     flush=True,
@@ -104,8 +104,8 @@ class Remote:
                 self.protocol.new_log_game()
                 self.web.say(f"room code {self.code}: waiting for the other player…")
                 self.ready.set()
-                await wait_for_guest(self.channel)
-                self.web.say("A guest joined: you are player 1.")
+                if await wait_for_guest(self.channel):
+                    self.web.say("A guest joined: you are player 1.")
                 await until_finished(self.channel)
             else:
                 assert self.dial is not None

@@ -1,8 +1,9 @@
 """The canonical code and string of a land, compiled (numba) over flat integer arrays.
 
-``canonical.py`` writes the exact canonical form in Python, and writing it was most of
-a solver's time.  ``land_code_kernel`` does the same work in compiled code and gives
-the same string, byte for byte, and a code ordered exactly as the Python code is:
+``canonical.py`` writes the exact canonical form in Python (the tree code of a land is
+``land_tree.py``), and writing it was most of a solver's time.  ``land_code_kernel``
+does the same work in compiled code and gives the same string, byte for byte, and a
+code ordered exactly as the Python code is:
 
 * the regions and the pieces (boundaries joined by capitals) form a tree, rooted at its
   centre (the region, when the centre is a region and a piece side by side);
@@ -11,7 +12,7 @@ the same string, byte for byte, and a code ordered exactly as the Python code is
   corners of that boundary (each capital's other corner fixes where the next boundary
   is read from), each boundary's tokens followed by the code of its region;
 * both orientations are coded (mirroring reads every boundary backwards), the lesser
-  wins, and the land is written from it as ``canonical._Coder.write`` does.
+  wins, and the land is written from it as ``land_tree._Coder.write`` does.
 
 The Python code is a nested tuple; here it is flat: every tuple's elements followed by
 END, a value below every token, so flat sequences compare as the tuples do (a tuple that

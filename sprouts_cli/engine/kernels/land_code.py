@@ -2,7 +2,7 @@
 
 The regions and pieces of a land form a tree rooted at its centre; each is coded
 from its children's codes, both orientations are coded and the lesser wins, and the
-land is written from it as ``canonical.py`` writes it (the package's docstring has
+land is written from it as ``land_tree.py`` writes it (the package's docstring has
 the whole of it).  Also the flat encoding's helpers every other kernel module uses.
 """
 
@@ -16,9 +16,9 @@ import numpy as np
 # ``@kernel(export=SIGNATURE)`` marks an entry point, a kernel called from Python.
 from ..aot import kernel
 
-# Kinds of spots, as in canonical.py (K_*): written 0, 1, 2, a capital (3), a small letter (4).
+# Kinds of spots, as in boundary_patterns.py (K_*): written 0, 1, 2, a capital (3), a small letter (4).
 
-#: Token values, as in ``canonical.py``: digits 0-2, capital n is 3 + n, small letter n is
+#: Token values, as in ``boundary_patterns.py``: digits 0-2, capital n is 3 + n, small letter n is
 #: SMALL_BASE + n; END closes every tuple of the Python code (less than any token, so a
 #: flat sequence of tokens and ENDs compares as the nested tuples it stands for).
 K_CAP_TOKEN = 3
@@ -61,7 +61,7 @@ def _walk(  # type: ignore[no-untyped-def]
     out, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c, other,
     node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
 ):
-    """The code of a piece read from corner ``c0`` of boundary ``b0`` (``canonical._walk``).
+    """The code of a piece read from corner ``c0`` of boundary ``b0`` (``land_tree._walk``).
 
     Written into ``out`` as the flat form of the Python code: each boundary's tokens
     and END, then the code of its region unless that is the ``parent``, and END.
@@ -298,7 +298,7 @@ def _write(  # type: ignore[no-untyped-def]
     spot, kind, bstart, blen, breg, corner_b, corner_c, other,
     buf, node_off, node_len, best_b, best_c, total, ncorner, ws, top,
 ):
-    """The land written from its code, as ``canonical._Coder.write`` does (ASCII bytes).
+    """The land written from its code, as ``land_tree._Coder.write`` does (ASCII bytes).
 
     Regions in depth-first order from the root; in each region the boundary it is
     entered by and its child pieces sorted by (reading, entry first, code); capitals
@@ -374,7 +374,7 @@ def _write(  # type: ignore[no-untyped-def]
         nitems = 0
         kpos = 0
         if parent >= 0:
-            # the entry boundary read afresh (letters share one counter, as canonical._renamed)
+            # the entry boundary read afresh (letters share one counter, as boundary_patterns._renamed)
             n = blen[b0]
             c = c0
             nnames = 0
@@ -450,7 +450,7 @@ def _write(  # type: ignore[no-untyped-def]
                 sorted_items[j] = x
                 j -= 1
             sorted_items[j] = i
-        # write the region (canonical._write_boundaries)
+        # write the region (land_tree._write_boundaries)
         if nregions_written > 0:
             text[tpos] = 124  # |
             tpos += 1
