@@ -3,11 +3,14 @@
 The solve is ended by SIGTERM, SIGINT and SIGKILL of the main process; its workers
 must be gone within a few seconds every time (SIGKILL cannot be caught: the workers
 notice by themselves), the table must pass ``PRAGMA integrity_check``, and a rerun
-on the same table must give the right answer.
+on the same table must give the right answer.  Worker processes are what ``--jobs``
+runs on the plain-Python reference (``SPROUTS_COMPILED_SEARCH=0``); on the compiled
+core normal play runs threads, which a signal stops in the same clean way.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import subprocess
@@ -36,14 +39,26 @@ def workers_of(db: Path) -> list[int]:
     return pids
 
 
-def solve(db: Path, *args: str) -> subprocess.Popen:
+def solve(db: Path, *args: str, workers: bool = True) -> subprocess.Popen:
+    """``sprouts solve ARGS --db DB``: on worker processes (the reference's ``--jobs``), or on
+    the compiled core's threads."""
+    env = dict(os.environ, SPROUTS_COMPILED_SEARCH="0" if workers else "1")
     return subprocess.Popen(
         [sys.executable, "-m", "sprouts_cli", "solve", *args, "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
         preexec_fn=_default_sigint,  # a shell's background job would pass SIGINT on ignored
     )
+
+
+def normal_facts(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as con:
+            return int(con.execute("SELECT count(*) FROM normal").fetchone()[0])
+    except sqlite3.Error:  # not made yet
+        return 0
 
 
 def _default_sigint() -> None:
@@ -86,6 +101,31 @@ def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, 
             assert con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_signal_stops_the_threads_of_a_solve_cleanly(sig: signal.Signals, tmp_path: Path) -> None:
+    """Normal play's ``--jobs 2`` on the compiled core: two threads in one process; a signal
+    while they search ends it with its exit code and one line, keeping what was proved."""
+    pytest.importorskip("numba")
+    db = tmp_path / "table.sqlite"
+    proc = solve(db, "0*13", "--jobs", "2", workers=False)
+    try:
+        assert wait_for(lambda: normal_facts(db) > 0 or proc.poll() is not None, 300), "nothing was proved"
+        assert proc.poll() is None, "0*13 finished before it could be stopped"
+        assert not workers_of(db)  # threads, not worker processes
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in err, err
+    assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
+    assert len(err.strip().splitlines()) == 1, err
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert normal_facts(db) > 0
+
+
 @pytest.mark.slow
 def test_a_rerun_after_every_kind_of_kill_gives_the_right_answer(tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite"
@@ -101,6 +141,7 @@ def test_a_rerun_after_every_kind_of_kill_gives_the_right_answer(tmp_path: Path)
         capture_output=True,
         text=True,
         timeout=900,
+        env=dict(os.environ, SPROUTS_COMPILED_SEARCH="0"),
     )
     assert done.returncode == 0, done.stderr
     assert '"outcome": "win"' in done.stdout  # 0*11 is a first-player win (Applegate, Jacobson, Sleator)
