@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,20 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def stopped_by(proc: subprocess.Popen, sig: signal.Signals, ready: Callable[[], bool], why: str) -> str:
+    """Send ``sig`` to a solve once ``ready()``, while it still runs; its stderr."""
+    try:
+        assert ready(), why
+        assert proc.poll() is None, "the solve finished before it could be stopped"
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return str(err)
+
+
 def wait_for(condition, seconds: float) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -78,16 +93,14 @@ def wait_for(condition, seconds: float) -> bool:
 def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite"
     proc = solve(db, "0*11", "--jobs", "2")
-    try:
-        assert wait_for(lambda: len(workers_of(db)) == 2, 60), "the workers never started"
+
+    def started() -> bool:
+        if not wait_for(lambda: len(workers_of(db)) == 2, 60):
+            return False
         time.sleep(1.0)  # let them prove something
-        assert proc.poll() is None, "0*11 finished before it could be killed"
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        return True
+
+    err = stopped_by(proc, sig, started, "the workers never started")
     assert wait_for(lambda: not workers_of(db), 5), f"workers left after {sig.name}: {workers_of(db)}"
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     if sig == signal.SIGTERM:
@@ -108,16 +121,12 @@ def test_a_signal_stops_the_threads_of_a_solve_cleanly(sig: signal.Signals, tmp_
     pytest.importorskip("numba")
     db = tmp_path / "table.sqlite"
     proc = solve(db, "0*13", "--jobs", "2", workers=False)
-    try:
-        assert wait_for(lambda: normal_facts(db) > 0 or proc.poll() is not None, 300), "nothing was proved"
-        assert proc.poll() is None, "0*13 finished before it could be stopped"
-        assert not workers_of(db)  # threads, not worker processes
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+
+    def proved() -> bool:
+        return wait_for(lambda: normal_facts(db) > 0 or proc.poll() is not None, 300)
+
+    err = stopped_by(proc, sig, proved, "nothing was proved")
+    assert not workers_of(db)  # threads, not worker processes
     assert "Traceback" not in err, err
     assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
     assert len(err.strip().splitlines()) == 1, err
