@@ -11,10 +11,12 @@ hour's, figures misleads on a shared machine).
 
 Columns: wall and CPU seconds (of the process and its children, from ``getrusage``),
 peak memory (the largest resident memory of the process tree, sampled every 0.1 s),
-search nodes (ours: df-pn's node visits, ``nodes`` in the JSON; SPOTS: the ``Nodes`` it
-prints), positions proved, and the ratios: ours over SPOTS's CPU seconds for one
-thread, wall seconds for more (the goals of issue 27 on the 2-core machine: at most
-0.5x on ``0*12`` to ``0*14``, both ways), and peak memory.  The load average before and
+search nodes (ours: df-pn's node visits, ``nodes`` in the JSON; SPOTS: its df-pn
+``Iterations``, the same count, and ``Nodes``, the entries of its tree at the end),
+positions proved, the speed-up of more threads over one (our wall seconds with one
+thread over those with more, when both ran), and the ratios: ours over SPOTS's CPU
+seconds for one thread, wall seconds for more (the goals on the 2-core machine: at
+most 0.5x on ``0*12`` to ``0*14``, both ways), and peak memory.  The load average before and
 after each pair of runs is printed beside it: other engineers share the machine.
 
     python benchmarks/bench_spots.py                  # 0*10 .. 0*15, threads 1 and 2
@@ -77,6 +79,7 @@ def run_spots(wrapper: str, n: int, threads: int, timeout: float) -> dict[str, o
     wall = time.perf_counter() - t
     found = re.search(r"is (Win|Loss)", out)
     nodes = re.search(r"Nodes:\s*(\d+)", out)
+    visits = re.search(r"Iterations:\s*(\d+)", out)
     if proc.returncode != 0 or found is None:
         return {"error": (out.strip().splitlines() or ["failed"])[-1], "wall": wall}
     return {
@@ -85,6 +88,7 @@ def run_spots(wrapper: str, n: int, threads: int, timeout: float) -> dict[str, o
         "cpu": children_cpu() - cpu0,
         "peak": peak,
         "nodes": int(nodes.group(1)) if nodes else None,
+        "visits": int(visits.group(1)) if visits else None,
     }
 
 
@@ -123,13 +127,14 @@ def main() -> int:
     print(f"sprouts solve 0*n --no-db (outcome only), normal play, {os.cpu_count()} cores, at {ROOT}")
     spots = f"run side by side ({wrapper})" if wrapper else "not run (SPOTS_SOLVE is not set): no ratio"
     print("SPOTS: " + spots)
-    head = ["n", "thr", "outcome", "wall s", "CPU s", "peak MB", "nodes", "proved"]
+    head = ["n", "thr", "outcome", "wall s", "CPU s", "peak MB", "nodes", "proved", "speed-up"]
     if wrapper:
-        head += ["SPOTS wall", "SPOTS CPU", "SPOTS MB", "SPOTS nodes", "x time", "x MB"]
+        head += ["SPOTS wall", "SPOTS CPU", "SPOTS MB", "SPOTS visits", "SPOTS tree", "x time", "x MB"]
     head += ["load"]
     print("  ".join(f"{h:>10}" for h in head))
     ok = True
     for n in ns:
+        one_thread_wall: float | None = None
         for threads in sizes(a.threads):
             before = load()
             ours = run_ours(n, threads, a.timeout)
@@ -143,6 +148,10 @@ def main() -> int:
                     outcome += " (WRONG)"
                     ok = False
             peak = ours.get("peak")
+            wall = ours.get("wall") if "error" not in ours else None
+            if threads == 1:
+                one_thread_wall = wall  # type: ignore[assignment]
+            speedup = one_thread_wall / wall if threads > 1 and one_thread_wall and wall else None  # type: ignore[operator]
             cells = [
                 str(n),
                 str(threads),
@@ -152,10 +161,11 @@ def main() -> int:
                 fmt(None if peak is None else peak / 2**20, ".0f"),  # type: ignore[operator]
                 fmt(ours.get("nodes"), ","),
                 fmt(ours.get("proved"), ","),
+                fmt(speedup, ".2f") + ("x" if speedup is not None else ""),
             ]
             if theirs is not None:
                 if "error" in theirs:
-                    cells += [str(theirs["error"])[:10], "-", "-", "-", "-", "-"]
+                    cells += [str(theirs["error"])[:10], "-", "-", "-", "-", "-", "-"]
                 else:
                     key = "cpu" if threads == 1 else "wall"
                     ratio = (
@@ -168,6 +178,7 @@ def main() -> int:
                         fmt(theirs["wall"], ".1f"),
                         fmt(theirs["cpu"], ".1f"),
                         fmt(theirs["peak"] / 2**20, ".0f"),  # type: ignore[operator]
+                        fmt(theirs["visits"], ","),
                         fmt(theirs["nodes"], ","),
                         fmt(ratio, ".2f") + ("x" if ratio is not None else ""),
                         fmt(mb, ".1f") + ("x" if mb is not None else ""),
@@ -177,6 +188,7 @@ def main() -> int:
             cells.append(f"{before}-{load()}")
             print("  ".join(f"{c:>10}" for c in cells), flush=True)
     print("\nx time: ours over SPOTS's CPU seconds with 1 thread, wall seconds with more.")
+    print("speed-up: our wall seconds with 1 thread over those with more (the same n).")
     return 0 if ok else 1
 
 

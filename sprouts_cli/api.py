@@ -130,8 +130,8 @@ def solution(
 
     ``nimber=True`` also gives the nimber (normal play), ``moves=True`` the winning
     moves.  ``db`` is a table of solved positions to read and add to (SQLite, as
-    ``sprouts solve --db``); by default nothing is kept.  ``jobs`` worker processes
-    are used for large positions.
+    ``sprouts solve --db``); by default nothing is kept.  ``jobs`` threads of one
+    search (normal play) or worker processes (misère play) are used for large positions.
     """
     from .solve.session import Session
     from .solve.store import Table

@@ -88,6 +88,19 @@ def _compiled_dirs() -> tuple[str, ...]:
 #: The file names importlib's own frames carry (``<frozen importlib._bootstrap>`` and
 #: ``…_external>``): a module being imported.
 _IMPORTING = "<frozen importlib."
+#: The standard library's functions that ``os.fork`` calls around a fork
+#: (``os.register_at_fork``): an exception raised in them is printed as "Exception
+#: ignored" and lost, so a signal landing there waits for the code that forked.
+_AT_FORK_HOOKS = frozenset(
+    {"_acquireLock", "_releaseLock", "_after_at_fork_child_reinit_locks", "_after_fork"}
+)
+
+
+def _at_fork_hook(frame: FrameType) -> bool:
+    code = frame.f_code
+    return code.co_name in _AT_FORK_HOOKS and code.co_filename.endswith(
+        ("logging/__init__.py", "threading.py", "random.py")
+    )
 
 
 def outermost_compiled(frame: FrameType | None) -> FrameType | None:
@@ -96,12 +109,13 @@ def outermost_compiled(frame: FrameType | None) -> FrameType | None:
     code (unpickling a constant it boxes, typing arguments, compiling); or a module being
     imported, whose initialisation may be compiled code that calls Python back and turns
     whatever is raised there into its own error (pybind11's modules, scipy's among them,
-    raise ``ImportError: initialization failed``)."""
+    raise ``ImportError: initialization failed``); or a hook ``os.fork`` runs around a
+    fork (logging's lock), which prints what is raised in it and drops it."""
     dirs = _compiled_dirs()
     outer = None
     while frame is not None:
         name = frame.f_code.co_filename
-        if name.startswith(_IMPORTING) or (dirs and name.startswith(dirs)):
+        if name.startswith(_IMPORTING) or (dirs and name.startswith(dirs)) or _at_fork_hook(frame):
             outer = frame
         frame = frame.f_back
     return outer

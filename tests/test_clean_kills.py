@@ -3,16 +3,20 @@
 The solve is ended by SIGTERM, SIGINT and SIGKILL of the main process; its workers
 must be gone within a few seconds every time (SIGKILL cannot be caught: the workers
 notice by themselves), the table must pass ``PRAGMA integrity_check``, and a rerun
-on the same table must give the right answer.
+on the same table must give the right answer.  Worker processes are what ``--jobs``
+runs on the plain-Python reference (``SPROUTS_COMPILED_SEARCH=0``); on the compiled
+core normal play runs threads, which a signal stops in the same clean way.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,18 +40,44 @@ def workers_of(db: Path) -> list[int]:
     return pids
 
 
-def solve(db: Path, *args: str) -> subprocess.Popen:
+def solve(db: Path, *args: str, workers: bool = True) -> subprocess.Popen:
+    """``sprouts solve ARGS --db DB``: on worker processes (the reference's ``--jobs``), or on
+    the compiled core's threads."""
+    env = dict(os.environ, SPROUTS_COMPILED_SEARCH="0" if workers else "1")
     return subprocess.Popen(
         [sys.executable, "-m", "sprouts_cli", "solve", *args, "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
         preexec_fn=_default_sigint,  # a shell's background job would pass SIGINT on ignored
     )
 
 
+def normal_facts(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as con:
+            return int(con.execute("SELECT count(*) FROM normal").fetchone()[0])
+    except sqlite3.Error:  # not made yet
+        return 0
+
+
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def stopped_by(proc: subprocess.Popen, sig: signal.Signals, ready: Callable[[], bool], why: str) -> str:
+    """Send ``sig`` to a solve once ``ready()``, while it still runs; its stderr."""
+    try:
+        assert ready(), why
+        assert proc.poll() is None, "the solve finished before it could be stopped"
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return str(err)
 
 
 def wait_for(condition, seconds: float) -> bool:
@@ -63,16 +93,14 @@ def wait_for(condition, seconds: float) -> bool:
 def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite"
     proc = solve(db, "0*11", "--jobs", "2")
-    try:
-        assert wait_for(lambda: len(workers_of(db)) == 2, 60), "the workers never started"
+
+    def started() -> bool:
+        if not wait_for(lambda: len(workers_of(db)) == 2, 60):
+            return False
         time.sleep(1.0)  # let them prove something
-        assert proc.poll() is None, "0*11 finished before it could be killed"
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        return True
+
+    err = stopped_by(proc, sig, started, "the workers never started")
     assert wait_for(lambda: not workers_of(db), 5), f"workers left after {sig.name}: {workers_of(db)}"
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     if sig == signal.SIGTERM:
@@ -84,6 +112,27 @@ def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, 
     if sig != signal.SIGKILL:  # a clean stop keeps what was proved
         with sqlite3.connect(db) as con:
             assert con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_signal_stops_the_threads_of_a_solve_cleanly(sig: signal.Signals, tmp_path: Path) -> None:
+    """Normal play's ``--jobs 2`` on the compiled core: two threads in one process; a signal
+    while they search ends it with its exit code and one line, keeping what was proved."""
+    pytest.importorskip("numba")
+    db = tmp_path / "table.sqlite"
+    proc = solve(db, "0*13", "--jobs", "2", workers=False)
+
+    def proved() -> bool:
+        return wait_for(lambda: normal_facts(db) > 0 or proc.poll() is not None, 300)
+
+    err = stopped_by(proc, sig, proved, "nothing was proved")
+    assert not workers_of(db)  # threads, not worker processes
+    assert "Traceback" not in err, err
+    assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
+    assert len(err.strip().splitlines()) == 1, err
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert normal_facts(db) > 0
 
 
 @pytest.mark.slow
@@ -101,6 +150,7 @@ def test_a_rerun_after_every_kind_of_kill_gives_the_right_answer(tmp_path: Path)
         capture_output=True,
         text=True,
         timeout=900,
+        env=dict(os.environ, SPROUTS_COMPILED_SEARCH="0"),
     )
     assert done.returncode == 0, done.stderr
     assert '"outcome": "win"' in done.stdout  # 0*11 is a first-player win (Applegate, Jacobson, Sleator)

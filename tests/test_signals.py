@@ -22,6 +22,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import FrameType
 
 import numpy as np
 import pytest
@@ -144,6 +145,34 @@ def test_a_signal_during_an_import_waits_for_the_import(sig: signal.Signals, tmp
     out, err = child.communicate(timeout=30)
     assert child.returncode == EXIT[sig], err
     assert out == "imported\n" and "Traceback" not in err and "ImportError" not in err
+
+
+def test_a_signal_in_a_fork_hook_waits_for_the_code_that_forked() -> None:
+    """``os.fork`` runs logging's lock hooks around a fork and prints, then drops, what is
+    raised in them ("Exception ignored in: _releaseLock"): a signal landing there is kept
+    for the frame that forked, as one landing in numba's code is."""
+    import logging
+
+    hooks: list[FrameType] = []
+
+    def tracer(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code.co_name in ("_acquireLock", "_releaseLock"):
+            hooks.append(frame)
+
+    def forking_code() -> None:  # stands for multiprocessing's call of os.fork
+        logging._acquireLock()  # type: ignore[attr-defined]
+        logging._releaseLock()  # type: ignore[attr-defined]
+
+    sys.settrace(tracer)
+    try:
+        forking_code()
+    finally:
+        sys.settrace(None)
+    assert [f.f_code.co_name for f in hooks] == ["_acquireLock", "_releaseLock"]
+    for hook in hooks:
+        assert procs.outermost_compiled(hook) is hook
+        assert hook.f_back is not None and hook.f_back.f_code.co_name == "forking_code"
+        assert procs.outermost_compiled(hook.f_back) is None
 
 
 def test_handlers_are_put_back_and_an_ignored_signal_stays_ignored() -> None:

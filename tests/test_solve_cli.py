@@ -38,10 +38,12 @@ def test_json_has_every_field(tmp_path) -> None:
     assert set(first) == {
         "input", "position", "canonical", "rules", "outcome", "nimber", "winning_moves", "winning_move_words",
         "seconds", "positions_solved", "imported_facts_used", "kernels", "backend", "workers", "nodes",
+        "parallelism",
     }  # fmt: skip
     assert first["kernels"] in ("off", "jit", "aot", "python")  # what coded its lands (`sprouts kernels`)
     assert first["imported_facts_used"] is False
     assert first["backend"] == "local" and first["workers"] >= 1
+    assert first["parallelism"] in ("threads", "processes")
 
 
 def test_misere_play_matches_brute_force(tmp_path) -> None:

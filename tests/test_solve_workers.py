@@ -1,4 +1,4 @@
-"""Worker processes: the same answers for any number of jobs; Ctrl-C keeps what was proved."""
+"""``--jobs``: the same answers for any number of threads or workers; Ctrl-C keeps what was proved."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from brute import brute_misere_win, brute_nimber
 
 from sprouts_cli.engine import Position
+from sprouts_cli.solve.compiled import CompiledNormalSolver, compiled_available
 from sprouts_cli.solve.session import Session, _root_or_children_decide
 from sprouts_cli.solve.store import Table
 from sprouts_cli.solve.workers import WorkerPool
@@ -30,9 +31,10 @@ def answers(session: Session) -> list[tuple]:
 def test_two_workers_give_the_same_answers_as_one(tmp_path) -> None:
     with Table(tmp_path / "one.sqlite") as t1, Session(t1, jobs=1) as one:
         expected = answers(one)
-    with Table(tmp_path / "two.sqlite") as t2, Session(t2, jobs=2, parallel_lives=8) as two:
+    with Table(tmp_path / "two.sqlite") as t2, Session(t2, jobs=2, parallel_lives=8, threads=False) as two:
         assert answers(two) == expected
         assert two._pool is not None  # the workers were used
+        assert two.parallelism == "processes"
         assert two.counters().positions_solved > 0
     for text, (win, nimber, children) in zip(POSITIONS, expected, strict=True):
         p = Position.from_string(text)
@@ -42,11 +44,40 @@ def test_two_workers_give_the_same_answers_as_one(tmp_path) -> None:
 
 
 def test_workers_without_a_table_use_a_temporary_one() -> None:
-    with Session(None, jobs=2, parallel_lives=8) as s:
+    with Session(None, jobs=2, parallel_lives=8, threads=False) as s:
         assert s.outcome("0*5") is True
         tmp = s._tmpdir
         assert tmp is not None and os.path.isdir(tmp)
     assert not os.path.exists(tmp)
+
+
+@pytest.mark.skipif(not compiled_available(), reason="threads run the compiled core (numba)")
+@pytest.mark.parametrize("jobs", [2, 4])
+@pytest.mark.parametrize("with_table", [False, True])
+def test_threads_give_the_answers_of_one_search(jobs: int, with_table: bool, tmp_path) -> None:
+    """Normal play's jobs are threads of one compiled search in this process (no workers,
+    no temporary table): the answers of ``--jobs 1`` on the starts to ``0*10`` and on lands."""
+    texts = [f"0*{n}" for n in range(1, 11)] + POSITIONS
+    with Session(None, jobs=1) as one:
+        want = [(one.outcome(t), one.nimber(t)) for t in texts]
+    table = Table(tmp_path / "t.sqlite") if with_table else None
+    try:
+        with Session(table, jobs=jobs, parallel_lives=8) as many:
+            assert many.parallelism == "threads"
+            assert isinstance(many.normal, CompiledNormalSolver) and many.normal.threads == jobs
+            many.normal.compile_lives = 0  # every question on the core, where the threads are
+            assert [(many.outcome(t), many.nimber(t)) for t in texts] == want
+            assert many.child_outcomes("0*4") == [(c, w) for c, w in one_children("0*4")]
+            assert many._pool is None and many._tmpdir is None
+    finally:
+        if table is not None:
+            table.close()
+    assert [w for w, _ in want[:10]] == [n % 6 in (3, 4, 5) for n in range(1, 11)]
+
+
+def one_children(text: str) -> list[tuple[str, bool]]:
+    with Session(None, jobs=1) as one:
+        return one.child_outcomes(text)
 
 
 def test_misere_on_workers_matches_brute_force(tmp_path) -> None:

@@ -37,7 +37,10 @@ if TYPE_CHECKING:  # pragma: no cover
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="Worker processes for large positions [default: the CPUs this process may use].",
+    help=(
+        "Threads of one search (normal play), or worker processes (misère play) for large"
+        " positions [default: the CPUs this process may use]."
+    ),
 )
 @click.option(
     "--cluster",
@@ -293,7 +296,11 @@ def _solve_all(
     report = Reporter(as_json)
     progress = _Progress()
     session = Session(table, jobs=jobs, misere=misere, progress=progress.update, cluster=backend)
-    backend_fields = {"backend": session.backend, "workers": session.workers}
+    backend_fields = {
+        "backend": session.backend,
+        "workers": session.workers,
+        "parallelism": session.parallelism,
+    }
     if backend is not None:
         backend.search.progress = lambda _: progress.update(session.counters())
     try:

@@ -33,7 +33,7 @@ from ..errors import SolveAborted
 from .clock import Deadline
 from .misere import CLOCK_EVERY as MISERE_CLOCK_EVERY
 from .misere import MisereSolver
-from .nimbers import NormalSolver
+from .search import normal_solver
 
 Job = tuple[Any, ...]
 Fact = tuple[str, str, Any]
@@ -115,15 +115,20 @@ class JobSolver:
     ``stop`` ends the job in hand soon after with answer None and the facts proved so
     far; ``give`` passes facts to the search in hand; ``take_facts`` takes what it
     has proved so far (so that they travel before the job ends).
+
+    Normal play runs on the compiled proof-number core (``search.normal_solver``, the
+    plain-Python reference without numba) with ``threads`` threads sharing its tables;
+    the budget is checked at the core's returns to Python, so a job may run a few
+    hundred nodes past it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 1) -> None:
         self.outbox = _Outbox()
         self._lock = threading.Lock()
         self._inbox: list[Fact] = []
         self._stop = False
         self._budget_end: int | None = None
-        self.normal = NormalSolver(self.outbox, abort=self._should_stop)
+        self.normal = normal_solver(self.outbox, abort=self._should_stop, threads=threads)
         self._misere: Any = None
         self.nodes = 0
 

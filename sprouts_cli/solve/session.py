@@ -1,10 +1,12 @@
 """One solving session: the table, the solvers and the worker processes, behind three questions.
 
 ``Session.outcome``, ``Session.nimber`` and ``Session.child_outcomes`` answer for any
-position in normal or misère play.  Small positions are solved in this process; for a
-large one the question is split at the root (``workers.py``): its children are solved
-side by side on ``jobs`` worker processes that share the table.  The answers do not
-depend on ``jobs``.
+position in normal or misère play.  In normal play on the compiled core, ``jobs``
+threads run one search in this process, sharing its transposition table and facts
+(``compiled.CompiledNormalSolver``).  Otherwise (misère play, the plain-Python
+reference) small positions are solved in this process, and a large one is split at the
+root (``workers.py``): its children are solved side by side on ``jobs`` worker processes
+that share the table.  The answers do not depend on ``jobs``.
 
 With no table (``--no-db``) the workers still need somewhere to share what they
 prove: a temporary table is used and removed at the end.
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.position import Position
+from .compiled import CompiledNormalSolver
 from .nimbers import land_lives, position_parts
 from .search import normal_solver
 from .store import Table
@@ -61,6 +64,7 @@ class Session:
         progress: Callable[[Counters], None] | None = None,
         parallel_lives: int = PARALLEL_LIVES,
         cluster: ClusterBackend | None = None,
+        threads: bool | None = None,
     ) -> None:
         self.table = table
         self.jobs = max(1, jobs)
@@ -68,7 +72,13 @@ class Session:
         self.misere = misere
         self.progress = progress
         self.parallel_lives = parallel_lives
-        self.normal = normal_solver(table, progress=lambda _: self._report(), refresh_seconds=None)
+        self.normal = normal_solver(
+            table, progress=lambda _: self._report(), refresh_seconds=None, threads=self.jobs
+        )
+        compiled = isinstance(self.normal, CompiledNormalSolver)
+        #: Normal play's ``jobs`` are threads of the compiled search (else worker processes);
+        #: ``threads=False`` asks for the workers even so.
+        self.threaded = compiled and self.jobs > 1 and threads is not False and cluster is None
         self._misere_instance: MisereSolver | None = None
         self._pool: WorkerPool | None = None
         self._pool_stats = PoolStats()
@@ -96,7 +106,7 @@ class Session:
         children = sorted(p.children())
         if self.cluster is not None:
             return [(c, self.outcome(c)) for c in children]
-        if not self._parallel(p):
+        if not self._parallel(p) or (self.threaded and not self.misere):
             if self.misere:
                 solver = self.misere_solver()
                 return [(c, solver.outcome(c)) for c in children]
@@ -135,8 +145,15 @@ class Session:
 
     @property
     def workers(self) -> int:
-        """How many workers answer the large questions."""
+        """How many workers (threads of the compiled search, processes or cluster actors)
+        answer the large questions."""
         return self.jobs if self.cluster is None else self.cluster.workers
+
+    @property
+    def parallelism(self) -> str:
+        """How ``jobs`` are run in this session's rules: "threads" (normal play on the
+        compiled core) or "processes"."""
+        return "threads" if self.threaded and not self.misere else "processes"
 
     def close(self) -> None:
         """Stop the workers, commit the table, remove a temporary table."""
@@ -180,7 +197,7 @@ class Session:
         if self.cluster is not None and land_lives(land) >= self.parallel_lives:
             self._ensure_table()
             return self.cluster.normal_wins(normal, land, heap)
-        if self.jobs == 1 or land_lives(land) < self.parallel_lives:
+        if self.jobs == 1 or self.threaded or land_lives(land) < self.parallel_lives:
             return normal.sum_wins((land,), heap)
         return self._root_wins(land, heap)
 
