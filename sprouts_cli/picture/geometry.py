@@ -4,7 +4,7 @@ The distances are numeric kernels: they run under numba (``jit.kernel``) and,
 unchanged, as plain Python.  The certificate of Alfeld §2.2 (``certify.py``) and the
 relaxation (``relax.py``) are built on them.  The winding numbers (numpy) tell which
 face holds a point: reading a picture (``analyse.py``), the room a closing move needs
-(``router.py``), a tap on the page (``play/web_game.py``) and the region numbers of a
+(``router.py``), a tap on the page (``play/web_pointer.py``) and the region numbers of a
 drawing (``render.py``).
 """
 
