@@ -119,6 +119,9 @@ def test_a_signal_stops_the_threads_of_a_solve_cleanly(sig: signal.Signals, tmp_
     """Normal play's ``--jobs 2`` on the compiled core: two threads in one process; a signal
     while they search ends it with its exit code and one line, keeping what was proved."""
     pytest.importorskip("numba")
+    # the core compiled first (a cold numba cache takes minutes), so that the wait below is the search's
+    warm = [sys.executable, "-m", "sprouts_cli", "solve", "0*10", "--no-db", "--jobs", "1"]
+    subprocess.run(warm, capture_output=True, timeout=1800, check=True)
     db = tmp_path / "table.sqlite"
     proc = solve(db, "0*13", "--jobs", "2", workers=False)
 

@@ -326,6 +326,8 @@ def _solve_all(
                 t = time.perf_counter()
                 result = _solve_one(session, p, misere, nimber, moves)
                 seconds = time.perf_counter() - t
+                if session.table is not None:
+                    session.table.flush()  # a result is printed once what proved it is stored
                 solved = session.counters().positions_solved - before.positions_solved
                 result["nodes"] = session.counters().nodes - before.nodes
                 # conservative: once an imported fact was read, what this session proves may rest on it
