@@ -71,11 +71,19 @@ def test_children_made_in_turns_and_asked_for_again_are_the_same() -> None:
             del objects[land]
 
 
+def test_the_list_of_children_grows_in_place() -> None:
+    """A search's generator of child states holds ``found`` while the land's tree asks for ``all()``."""
+    kids = CoreChildren().children("0*6")
+    assert kids.more()
+    held = kids.found
+    assert kids.all() is held and held == reference("0*6")[0]
+
+
 def test_the_search_on_core_children_is_the_same_search() -> None:
     """Same outcomes and the same counts of states opened, lands expanded and positions solved."""
     plain = MisereSolver(core_children=False)
     core = MisereSolver(core_children=True, core_lives=0)
-    for n in range(1, 8):
+    for n in range(1, 9):
         want = PUBLISHED[n - 1] == "W"
         assert plain.outcome(Position.start(n)) == want
         assert core.outcome(Position.start(n)) == want

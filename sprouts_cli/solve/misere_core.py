@@ -260,7 +260,8 @@ class CoreLandChildren:
             numbers = self.core.every_child(self.number)
             if numbers is not None:
                 lands = self.core.lands
-                self.found = [lands(x) for x in numbers]
+                # in place: a search's generator of child states holds this list as it grows
+                self.found.extend(lands(x) for x in numbers[len(self.found) :])
                 self.done = True
         while not self.done:
             self.more()
