@@ -76,7 +76,6 @@ class ReducedTreeStore(TreeText):
         self._digests: dict[int, bytes] = {}
         #: The options of values read often, as tuples (the search asks for the same few again and again).
         self._options: dict[int, tuple[int, ...]] = {}
-        self._option_sets: dict[int, frozenset[int]] = {}
         self._new(())
         self._heap_node.append(0)
         self._even_heap[0] = 0
@@ -165,24 +164,18 @@ class ReducedTreeStore(TreeText):
             self._flagged.add(self._heap_node[j])
         return 2 * self._heap_node[j] | (k & 1)
 
-    def _option_set(self, g: int) -> frozenset[int]:
-        """The options of ``g`` as a set (rule 3 asks "is ``y`` an option of ``t``?" again and again)."""
-        hit = self._option_sets.get(g)
-        if hit is None:
-            hit = self._option_sets[g] = frozenset(self.options(g))
-        return hit
-
     def _reversible_through(self, x: int, rest: set[int], rest_win: bool) -> bool:
         """Has ``x`` an option ``y`` equal to ``{rest}``?  (The local test of ``TreeStore``.)"""
-        win0, win1 = self._win, self._win1
-        option_set = self._option_set
-        for y in self.options(x):
-            if bool((win1 if y & 1 else win0)[y >> 1]) != rest_win:
+        options = self.options
+        win = self.win
+        for y in options(x):
+            if win(y) != rest_win:
                 continue
-            oy = option_set(y)
-            if len(oy) > len(rest) or not oy <= rest:
+            oy = options(y)
+            if len(oy) > len(rest) or not rest.issuperset(oy):
                 continue
-            if all(t in oy or y in option_set(t) for t in rest):
+            soy = set(oy)
+            if all(t in soy or y in options(t) for t in rest):
                 return True
         return False
 
@@ -371,18 +364,10 @@ class ReducedTreeStore(TreeText):
         self._outcomes.clear()
         self._sizes.clear()
         self._options.clear()
-        self._option_sets.clear()
 
     def cached(self) -> int:
         """How many entries the caches hold (what ``forget`` frees)."""
-        return (
-            len(self._raw)
-            + len(self._sums)
-            + len(self._outcomes)
-            + len(self._sizes)
-            + len(self._options)
-            + len(self._option_sets)
-        )
+        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
 
     def nbytes(self) -> int:
         """Bytes in the node arrays (options, starts, outcomes, birthdays)."""
