@@ -1,7 +1,8 @@
 """Misère play: the n-spot starts solved cold by ``sprouts solve --misere``, one process and ``--jobs 2``.
 
-Each row is one run of the command line on a fresh SQLite table (cold), n = 9 … 15
-by default. It shows the outcome (and whether it agrees with the published value:
+Each row is one run of the command line on a fresh SQLite table (cold), n = 9 … 12
+by default, and 13 … 15 as well with ``--large`` (hours each; without it their rows
+say they were not run). It shows the outcome (and whether it agrees with the published value:
 Lemoine and Viennot, arXiv:0908.4407, and OEIS A164950), the CPU seconds of the
 command and its workers (user + sys, from ``wait4``), wall seconds, peak memory (the
 largest process), the trees stored (rows of the table's ``misere`` table: lands
@@ -11,7 +12,8 @@ passes its budget is stopped and the larger n of that mode are skipped.
 Goals (issue 28): ``0*12`` under 60 s on the 2-core machine; ``0*13``, ``0*14`` and
 ``0*15`` solved (first player loses all three) within a few hours; memory under 8 GB.
 
-    python benchmarks/bench_misere.py                    # n = 9..15, jobs 1 and 2
+    python benchmarks/bench_misere.py                    # n = 9..12, jobs 1 and 2 (make bench)
+    python benchmarks/bench_misere.py --large            # n = 9..15, a budget of hours a run
     python benchmarks/bench_misere.py 12 --first 12 --jobs 1
     python benchmarks/bench_misere.py 11 --first 9 --in-process [--trees full] [--profile]
 
@@ -88,15 +90,19 @@ def run_cli(n: int, jobs: int, budget: float) -> dict:
     return row
 
 
-def cli_table(first: int, last: int, jobs_list: list[int], budget: float) -> int:
+def cli_table(first: int, last: int, jobs_list: list[int], budget: float, shown: int) -> int:
+    """Rows for n = first … shown; those past ``last`` say they were not run."""
     table = Table(title=f"misère 0*n, cold, `sprouts solve --misere` (budget {budget:.0f} s wall a run)")
     for col in ("n", "jobs", "outcome", "published", "cpu s", "wall s", "peak MB", "trees", "positions"):
         table.add_column(col, justify="right")
     failed = False
     for jobs in jobs_list:
         stopped = False
-        for n in range(first, last + 1):
+        for n in range(first, max(last, shown) + 1):
             published = PUBLISHED[n - 1] if n <= len(PUBLISHED) else "?"
+            if n > last:
+                table.add_row(str(n), str(jobs), "not run (--large)", published, "", "", "", "", "")
+                continue
             if stopped:
                 table.add_row(str(n), str(jobs), "skipped", published, "", "", "", "", "")
                 continue
@@ -165,17 +171,20 @@ def in_process(first: int, last: int, trees: str, budget: float, profile: bool) 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("last", nargs="?", type=int, default=15, help="largest n (default 15)")
+    ap.add_argument("last", nargs="?", type=int, help="largest n (default 12, or 15 with --large)")
+    ap.add_argument("--large", action="store_true", help="n up to 15, a budget of 4 hours a run")
     ap.add_argument("--first", type=int, default=9, help="smallest n (default 9)")
     ap.add_argument("--jobs", type=int, action="append", help="jobs of a run (repeat; default 1 and 2)")
-    ap.add_argument("--budget", type=float, default=900.0, help="wall seconds a run (default 900)")
+    ap.add_argument("--budget", type=float, help="wall seconds a run (default 900, 14400 with --large)")
     ap.add_argument("--in-process", action="store_true", help="solve here, one solver, no table")
     ap.add_argument("--trees", choices=("reduced", "full"), default="reduced", help="with --in-process")
     ap.add_argument("--profile", action="store_true", help="with --in-process: cProfile summary on stderr")
     args = ap.parse_args()
+    last = args.last if args.last is not None else (15 if args.large else 12)
+    budget = args.budget if args.budget is not None else (14400.0 if args.large else 900.0)
     if args.in_process:
-        return in_process(args.first, args.last, args.trees, args.budget, args.profile)
-    return cli_table(args.first, args.last, args.jobs or [1, 2], args.budget)
+        return in_process(args.first, last, args.trees, budget, args.profile)
+    return cli_table(args.first, last, args.jobs or [1, 2], budget, shown=15 if args.last is None else last)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren, land_shape
 from .clock import Deadline
+from .misere_core import CoreChildren, CoreLandChildren, core_children_available
 from .misere_trees import ZERO, TreeStore, normal_heaps
 from .nimbers import EPSILON
 from .reduced_trees import ReducedTreeStore
@@ -76,6 +77,10 @@ MEMORY_SHARE = 0.125
 MEMORY_ENV = "SPROUTS_MEMORY"
 #: The memory in use is read every this many opened states.
 MEMORY_EVERY = 256
+#: Lands with at least this many lives get their children from the compiled core (``misere_core``)
+#: once it is loaded; the first such land loads it (numba and the core: about a second), which
+#: small questions never pay.
+CORE_LIVES = 30
 #: The search methods: depth-first proof-number search with lazy children (the default), and
 #: the first two, which make every child of a state at once (kept as references for the tests).
 METHODS = ("dfpn", "pns", "dfs")
@@ -166,6 +171,8 @@ class MisereSolver:
         land_children_cache: int = LAND_CHILDREN_CACHE,
         state_children_cache: int = STATE_CHILDREN_CACHE,
         memory: int | None = None,
+        core_children: bool | None = None,
+        core_lives: int = CORE_LIVES,
     ) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
@@ -188,7 +195,11 @@ class MisereSolver:
         self.sum_tree_lives = sum_tree_lives
         self.combine_limit = combine_limit
         self._trees: dict[str, int] = {}
-        self._kids: BoundedCache[str, LazyChildren] = BoundedCache(land_children_cache)
+        self._kids: BoundedCache[str, LazyChildren | CoreLandChildren] = BoundedCache(land_children_cache)
+        #: Make the children of lands on the compiled core (None: when numba is there).
+        self.core_children = core_children_available() if core_children is None else core_children
+        self.core_lives = core_lives
+        self._core: CoreChildren | None = None
         self._lives: dict[str, tuple[int, int]] = {}
         self._memo: dict[State, bool] = {}
         self._state_kids: BoundedCache[State, StateChildren] = BoundedCache(state_children_cache)
@@ -249,19 +260,23 @@ class MisereSolver:
             hit = self._lives[land] = land_shape(land)
         return hit
 
-    def _land_kids(self, land: str) -> LazyChildren:
+    def _land_kids(self, land: str) -> LazyChildren | CoreLandChildren:
         """The children of a land, made as they are asked for (shared by every state holding the land)."""
         kids = self._kids.get(land)
         if kids is None:
             self.stats["lands_expanded"] += 1
             t = time.process_time()
-            kids = self._kids.remember(land, LazyChildren(land))
+            core = self._core
+            if core is None and self.core_children and self._land_lives(land) >= self.core_lives:
+                core = self._core = CoreChildren()
+            made = LazyChildren(land) if core is None else core.children(land)
+            kids = self._kids.remember(land, made)
             self.timing["children"] += time.process_time() - t
         else:
             self._kids.move_to_end(land)
         return kids
 
-    def _more_land_kids(self, kids: LazyChildren) -> bool:
+    def _more_land_kids(self, kids: LazyChildren | CoreLandChildren) -> bool:
         """One more distinct child of a land (the engine's work: timed)."""
         t = time.process_time()
         found = kids.more()
@@ -500,6 +515,8 @@ class MisereSolver:
         self._state_kids.clear()
         self._kids.clear()
         self._lives.clear()
+        if self._core is not None:
+            self._core = CoreChildren()  # a fresh numbering: the old one goes with the last children on it
         self.store.forget()
         keep = {k: v for k, v in self._memo.items() if len(k[0]) == 1 and not k[1] and not k[2]}
         self._memo.clear()  # in place: the frames of the search hold this dict
@@ -782,7 +799,7 @@ def rss_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _tuples(kids: LazyChildren) -> list[tuple[str, ...]]:
+def _tuples(kids: LazyChildren | CoreLandChildren) -> list[tuple[str, ...]]:
     """A land's children found so far, each its sorted reduced lands (made without ``name``)."""
     return cast("list[tuple[str, ...]]", kids.found)
 

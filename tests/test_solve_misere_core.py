@@ -1,0 +1,120 @@
+"""The children of misère lands made by the compiled core are the plain-Python ones (``LazyChildren``).
+
+``misere_core.CoreLandChildren`` must give the same children in the same order, with the
+same estimates of the children not found yet, so that the misère search on either makes
+the same moves: the tests compare the children on every land from 1 to 4 spots, and whole
+searches (outcomes, and the counts of states and lands they opened).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from brute import brute_misere_win
+from games import reachable, reachable_upto
+
+from sprouts_cli.engine.position import Position
+from sprouts_cli.engine.reduce import reduced_lands
+from sprouts_cli.solve.children import LazyChildren
+from sprouts_cli.solve.misere import MisereSolver
+from sprouts_cli.solve.misere_core import CoreChildren, core_children_available
+
+pytestmark = pytest.mark.skipif(not core_children_available(), reason="the compiled core is off")
+
+PUBLISHED = "WLLLWWLLLWWWLLLWWWLL"
+
+
+@cache
+def lands_from(n: int) -> list[str]:
+    return sorted({x for p in reachable(n).values() for x in reduced_lands(p)})
+
+
+def reference(land: str) -> tuple[list[tuple[str, ...]], list[int]]:
+    """A land's children by ``LazyChildren``, with ``remaining()`` before each one and at the end."""
+    kids = LazyChildren(land)
+    estimates = [kids.remaining()]
+    while kids.more():
+        estimates.append(kids.remaining())
+    return list(kids.found), estimates  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_the_core_makes_the_same_children_in_the_same_order(n: int) -> None:
+    numbering = CoreChildren()
+    for land in lands_from(n):
+        kids = numbering.children(land)
+        estimates = [kids.remaining()]
+        while kids.more():
+            estimates.append(kids.remaining())
+        assert (kids.found, estimates) == reference(land), land
+        assert kids.done and not kids.more()
+
+
+def test_children_made_in_turns_and_asked_for_again_are_the_same() -> None:
+    """Lands opened a child at a time in turns, and objects made again on a land the numbering
+    has opened before (as the search does once its cache let one go), find the same children."""
+    rng = random.Random(3)
+    lands = rng.sample(lands_from(4), 60) + ["0*6", "0*7", "0*5.AB|AB"]
+    numbering = CoreChildren()
+    objects = {land: numbering.children(land) for land in lands}
+    want = {land: reference(land)[0] for land in lands}
+    while objects:
+        land = rng.choice(sorted(objects))
+        kids = objects[land]
+        if rng.random() < 0.3:  # let this object go: a new one picks up what the numbering holds
+            kids = objects[land] = numbering.children(land)
+            assert kids.found == want[land][: len(kids.found)], land
+        if not kids.more():
+            assert kids.found == want[land], land
+            del objects[land]
+
+
+def test_the_list_of_children_grows_in_place() -> None:
+    """A search's generator of child states holds ``found`` while the land's tree asks for ``all()``."""
+    kids = CoreChildren().children("0*6")
+    assert kids.more()
+    held = kids.found
+    assert kids.all() is held and held == reference("0*6")[0]
+
+
+def test_the_search_on_core_children_is_the_same_search() -> None:
+    """Same outcomes and the same counts of states opened, lands expanded and positions solved."""
+    plain = MisereSolver(core_children=False)
+    core = MisereSolver(core_children=True, core_lives=0)
+    for n in range(1, 9):
+        want = PUBLISHED[n - 1] == "W"
+        assert plain.outcome(Position.start(n)) == want
+        assert core.outcome(Position.start(n)) == want
+    assert core.stats == plain.stats
+
+
+def test_core_children_match_brute_force_with_forgetting_and_tiny_caches() -> None:
+    """Search only, caches of two lands, and a memory bound of one byte (a new numbering at each forget)."""
+    positions = reachable_upto(4)
+    sample = random.Random(17).sample(sorted(positions), 250)
+    tiny = MisereSolver(
+        core_children=True, core_lives=0, tree_lives=0, combine_limit=0, land_children_cache=2
+    )
+    forgetful = MisereSolver(core_children=True, core_lives=0, tree_lives=4, memory=1)
+    forgetful.memory_every = 16
+    for k in sample:
+        assert tiny.outcome(positions[k]) == brute_misere_win(k), k
+        assert forgetful.outcome(positions[k]) == brute_misere_win(k), k
+    for n in range(1, 8):
+        assert forgetful.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+    assert forgetful.stats["forgets"] > 0
+
+
+def test_a_land_the_core_does_not_take_gets_its_children_from_the_reference(monkeypatch) -> None:
+    """When the core stops on a land (a move past its packing), ``LazyChildren`` makes the rest."""
+    numbering = CoreChildren()
+    land = "0*6"
+    kids = numbering.children(land)
+    assert kids.more() and kids.more()
+    monkeypatch.setattr(numbering, "next_child", lambda number: -2)  # the core's STOPPED
+    assert kids.all() == reference(land)[0]
+    monkeypatch.setattr(numbering, "open", lambda number: False)
+    fresh = numbering.children("0*5")
+    assert fresh.reference is not None and fresh.all() == reference("0*5")[0]
