@@ -302,14 +302,23 @@ def test_computers_with_worker_processes_and_the_table_play_to_the_end(tmp_path:
     log = tmp_path / "g.log"
     args = ["--spots", "4", "--first", "parity", "--second", "perfect", "--jobs", "2", "--time", "0.2"]
     proc, url = start_server([*args, "--db", str(tmp_path / "t.sqlite"), "--log", str(log)], tmp_path)
+    gone: OSError | None = None  # the server stopped answering: its output says why
     try:
         page = Client(url)
         deadline = time.monotonic() + 180
-        while not (state := page.state())["over"] and not state["error"] and time.monotonic() < deadline:
+        while True:
+            try:
+                state = page.state()
+            except OSError as e:
+                gone = e
+                break
+            if state["over"] or state["error"] or time.monotonic() >= deadline:
+                break
             time.sleep(0.3)
-        assert state["over"] and not state["error"], (state["error"], state["log"][-3:])
     finally:
         code, out = stop_server(proc)
+    assert gone is None, f"the page's server went away ({gone}); it exited {code}:\n{out}"
+    assert state["over"] and not state["error"], (state["error"], state["log"][-3:])
     assert code == 130 and "Traceback" not in out, out
     game = replay_log(log).games[-1]
     assert game.moves == state["moves"] and game.position.canonical() == state["position"]
