@@ -21,6 +21,7 @@ after each pair of runs is printed beside it: other engineers share the machine.
 
     python benchmarks/bench_spots.py                  # 0*10 .. 0*15, threads 1 and 2
     python benchmarks/bench_spots.py --quick          # 0*10 .. 0*12
+    python benchmarks/bench_spots.py --normal 0 --lands 40   # the nimbers of 40 mid-size lands only
     SPOTS_SOLVE=/work/spots/spots_solve.sh python benchmarks/bench_spots.py --normal 12-14 --threads 1,2
 
 Measured figures go to ``docs/performance.md`` with the date and load they were taken at.
@@ -107,6 +108,91 @@ def run_ours(n: int, threads: int, timeout: float) -> dict[str, object]:
     }
 
 
+def mid_size_lands(count: int, seed: int = 1) -> list[str]:
+    """``count`` distinct lands of 24 to 36 lives, each the largest land after two to five
+    random moves from ``0*10`` .. ``0*14`` (seeded: the same lands on every run)."""
+    import random
+
+    from sprouts_cli.engine.position import Position
+    from sprouts_cli.engine.reduce import reduced_lands
+
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        p = Position.start(rng.randint(10, 14))
+        for _ in range(rng.randint(2, 5)):
+            p = p.play(rng.choice(list(p.moves())))
+        land = max(reduced_lands(p), key=lambda text: Position.from_string(text).total_lives, default="")
+        if land and 24 <= Position.from_string(land).total_lives <= 36 and land not in out:
+            out.append(land)
+    return out
+
+
+def run_spots_nimber(wrapper: str, land: str, timeout: float) -> dict[str, object]:
+    """SPOTS's nimber of a land (``--compute_nimber``: it asks land + *k for k = 0, 1, ...
+    until one is a loss) with its CPU seconds and df-pn visits, or an error."""
+    cpu0 = children_cpu()
+    proc = subprocess.run(
+        [wrapper, land, "1", "--compute_nimber"], capture_output=True, text=True, timeout=timeout, check=False
+    )
+    loss = re.search(r"\+\*(\d+) is Loss", proc.stdout)
+    if proc.returncode != 0 or loss is None:
+        return {"error": (proc.stdout.strip().splitlines() or ["failed"])[-1]}
+    visits = sum(int(v) for v in re.findall(r"Iterations:\s*(\d+)", proc.stdout))
+    return {"nimber": int(loss.group(1)), "cpu": children_cpu() - cpu0, "visits": visits}
+
+
+def run_ours_nimber(land: str, timeout: float) -> dict[str, object]:
+    cpu0 = children_cpu()
+    result, _wall, _peak, error = run([land, "--nimber", "--no-db", "--jobs", "1"], timeout)
+    if result is None:
+        return {"error": error}
+    return {"nimber": result["nimber"], "cpu": children_cpu() - cpu0, "nodes": result.get("nodes")}
+
+
+def lands_table(wrapper: str | None, count: int, timeout: float) -> bool:
+    """The nimbers of ``count`` mid-size lands, ours and SPOTS's, one process each (one thread)."""
+    lands = mid_size_lands(count)
+    print(f"\nnimbers of {len(lands)} mid-size lands (24-36 lives), one thread, a process each")
+    head = ["land", "lives", "nimber", "CPU s", "nodes"]
+    if wrapper:
+        head += ["SPOTS nim", "SPOTS CPU", "SPOTS visits"]
+    print("  ".join(f"{h:>12}" for h in head))
+    from sprouts_cli.engine.position import Position
+
+    ours_cpu = spots_cpu = 0.0
+    ok = True
+    for land in lands:
+        ours = run_ours_nimber(land, timeout)
+        theirs = run_spots_nimber(wrapper, land, timeout) if wrapper else None
+        cells = [
+            land if len(land) <= 12 else land[:11] + "~",
+            str(Position.from_string(land).total_lives),
+            str(ours.get("nimber", ours.get("error")))[:12],
+            fmt(ours.get("cpu"), ".2f"),
+            fmt(ours.get("nodes"), ","),
+        ]
+        ok = ok and "error" not in ours
+        ours_cpu += float(ours.get("cpu", 0.0))  # type: ignore[arg-type]
+        if theirs is not None:
+            cells += [
+                str(theirs.get("nimber", theirs.get("error")))[:12],
+                fmt(theirs.get("cpu"), ".2f"),
+                fmt(theirs.get("visits"), ","),
+            ]
+            spots_cpu += float(theirs.get("cpu", 0.0))  # type: ignore[arg-type]
+            if "nimber" in theirs and "nimber" in ours and theirs["nimber"] != ours["nimber"]:
+                cells[-1] += " (DIFFER)"
+                ok = False
+        print("  ".join(f"{c:>12}" for c in cells), flush=True)
+    line = f"all {len(lands)} lands: ours {ours_cpu:.1f} CPU s"
+    if wrapper:
+        ratio = f", ratio {ours_cpu / spots_cpu:.2f}x" if spots_cpu else ""
+        line += f", SPOTS {spots_cpu:.1f} CPU s{ratio}"
+    print(line)
+    return ok
+
+
 def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
@@ -121,6 +207,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="sizes 10-12")
     ap.add_argument("--threads", default="1,2", help="thread counts (sprouts --jobs, SPOTS --threads)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds allowed per run (default 3600)")
+    ap.add_argument("--lands", type=int, default=40, help="mid-size lands whose nimbers to compare (0: none)")
     a = ap.parse_args()
     ns = sizes(a.normal or ("10-12" if a.quick else "10-15"))
     wrapper = os.environ.get("SPOTS_SOLVE")
@@ -189,6 +276,8 @@ def main() -> int:
             print("  ".join(f"{c:>10}" for c in cells), flush=True)
     print("\nx time: ours over SPOTS's CPU seconds with 1 thread, wall seconds with more.")
     print("speed-up: our wall seconds with 1 thread over those with more (the same n).")
+    if a.lands:
+        ok = lands_table(wrapper, a.lands, a.timeout) and ok
     return 0 if ok else 1
 
 

@@ -129,11 +129,28 @@ def test_heaps_past_the_cores_masks_go_by_the_nimbers() -> None:
 
 
 def test_a_tiny_transposition_table_changes_the_work_not_the_answers() -> None:
-    tiny = compiled(tt_entries=1 << 14)  # a table too small to keep what 0*7 meets
+    tiny = compiled(tt_entries=1 << 14, memory=0)  # too small to keep what 0*7 meets, and kept so
     for n in range(1, 8):
         assert tiny.outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
     for key, p in sorted(reachable(3).items())[::5]:
         assert tiny.nimber(p) == brute_nimber(key), key
+
+
+def test_a_table_that_overflows_doubles_within_its_memory_and_keeps_the_answers() -> None:
+    """The transposition table doubles while it overwrites many entries, up to half the memory
+    bound; the answers are the published ones whatever its size.  (A table far too small makes
+    df-pn search the same nodes again and again: ``0*7`` in 2**13 entries takes minutes.)"""
+    from sprouts_cli.solve.compiled import TT_ENTRY_BYTES
+
+    growing = compiled(tt_entries=1 << 8)
+    for n in range(1, 11):
+        assert growing.outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
+    assert growing.stats["table_entries"] >= 1 << 14
+    bounded = compiled(tt_entries=1 << 8, memory=(1 << 15) * TT_ENTRY_BYTES)  # at most 2**14 entries
+    for n in range(1, 8):
+        assert bounded.outcome(Position.start(n)) is (n % 6 in (3, 4, 5))
+        assert 1 << 8 <= bounded.stats["table_entries"] <= 1 << 14
+    assert bounded.stats["table_entries"] > 1 << 8
 
 
 def test_the_state_grows_as_the_search_needs() -> None:

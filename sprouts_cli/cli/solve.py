@@ -65,8 +65,8 @@ if TYPE_CHECKING:  # pragma: no cover
     "--memory",
     default=None,
     metavar="SIZE",
-    help="With --misere: memory a solver may hold (512M, 4G); past it the search forgets what it can "
-    "recompute [default: an eighth of the machine's memory].",
+    help="Memory a solver may hold (512M, 4G): normal play's search table grows to half of it; the "
+    "misère search forgets what it can recompute past it [default: an eighth of the machine's memory].",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input.")
 @click.option(
@@ -145,7 +145,7 @@ def solve_command(
     if misere and nimber:
         fail("--nimber is for normal play; misère play has no nimbers")
     if memory is not None:
-        _set_memory(memory, misere)
+        _set_memory(memory)
     if no_db and (db is not None or imports or export is not None or verify_table):
         fail("--no-db cannot be used with --db, --import, --export or --verify-table")
     if address is not None and cluster is None:
@@ -217,14 +217,12 @@ def _verify(table: Table, jobs: int, as_json: bool) -> int:
     return len(report.wrong)
 
 
-def _set_memory(memory: str, misere: bool) -> None:
-    """Pass ``--memory`` to every misère solver, workers included (they read ``$SPROUTS_MEMORY``)."""
+def _set_memory(memory: str) -> None:
+    """Pass ``--memory`` to every solver, workers included (they read ``$SPROUTS_MEMORY``)."""
     import os
 
     from ..solve.misere import MEMORY_ENV, parse_memory
 
-    if not misere:
-        fail("--memory bounds the misère search; use it with --misere")
     try:
         os.environ[MEMORY_ENV] = str(parse_memory(memory))
     except ValueError as e:

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..engine import aot
 from ..errors import OutOfTime, SolveInterrupted
+from .memory_bound import default_memory
 from .clock import Deadline
 from .nimbers import (
     SMALL_LIVES,
@@ -41,9 +42,17 @@ core: Any = None
 
 #: Entries of the transposition table (buckets of four; a power of two).
 TT_ENTRIES = 1 << 20
+#: The table doubles once it has overwritten 1/TT_GROW_SHARE of its entries since it last grew.
+TT_GROW_SHARE = 8
+#: Bytes an entry of the transposition table takes (its key and ``pncore.NV`` numbers).
+TT_ENTRY_BYTES = 8 * 5
+#: The share of the solver's memory bound the transposition table may grow to.
+TT_MEMORY_SHARE = 0.5
 #: What another thread at a child adds to its numbers when a thread chooses the child to search
 #: (``pncore.G_VIRTUAL``).
 VIRTUAL = 1
+#: Where the threads spread (``pncore.G_SPREAD``).
+SPREAD = 0
 #: Aim for a return to Python (clock, progress, table) about this often.
 RETURN_SECONDS = 0.02
 #: Facts are written to the table at least this often while a search runs.
@@ -97,12 +106,18 @@ class State:
     """
 
     def __init__(
-        self, small_lives: int, has_table: bool, tt_entries: int = TT_ENTRIES, threads: int = 1
+        self,
+        small_lives: int,
+        has_table: bool,
+        tt_entries: int = TT_ENTRIES,
+        threads: int = 1,
+        tt_max_entries: int | None = None,
     ) -> None:
         self.G = np.zeros(core.NG, np.int64)
         self.G[core.G_SMALL] = small_lives
         self.G[core.G_HAS_TABLE] = 1 if has_table else 0
         self.G[core.G_VIRTUAL] = VIRTUAL
+        self.G[core.G_SPREAD] = SPREAD
         n = 1 << 12
         self.I64 = np.zeros((core.N64, n), np.int64)
         self.I32 = np.zeros((core.N32, n), np.int32)
@@ -117,6 +132,10 @@ class State:
         size = 1 << max(2, (tt_entries - 1).bit_length())
         self.TTK = np.full(size, -1, np.int64)
         self.TTV = np.zeros((core.NV, size), np.int64)
+        #: The table doubles (``grow_table``) up to this many entries.
+        self.tt_max_entries = size if tt_max_entries is None else max(size, tt_max_entries)
+        self._evicted_at_growth = 0
+        self.table_wanted = False
         self.BUSY = np.zeros(1 << 16, np.int64)
         self.T: list[np.ndarray] = []
         self.STK: list[np.ndarray] = []
@@ -149,9 +168,29 @@ class State:
         """A per-thread counter summed over the threads."""
         return sum(int(t[field]) for t in self.T)
 
+    def table_full(self) -> bool:
+        """Has the transposition table overwritten an eighth of its size since it last grew, and
+        may it still double?  Then the search forgets what it would search again."""
+        size = self.TTK.shape[0]
+        evicted = self.total(core.T_EVICTED) - self._evicted_at_growth
+        return evicted * TT_GROW_SHARE > size and 2 * size <= self.tt_max_entries
+
+    def grow_table(self) -> None:
+        """Double the transposition table, keeping its entries.  No thread may be in the core."""
+        old_keys, old_values = self.TTK, self.TTV
+        size = 2 * old_keys.shape[0]
+        self.TTK = np.full(size, -1, np.int64)
+        self.TTV = np.zeros((core.NV, size), np.int64)
+        self.S = self.tuple_for(0)
+        core.tt_move(self.S, old_keys, old_values)
+        self._evicted_at_growth = self.total(core.T_EVICTED)
+
     def grow(self) -> None:
-        """Make the room ``pncore._room`` (and a frame or a parse that did not fit) asks for.
-        No thread may be in the core meanwhile."""
+        """Make the room ``pncore._room`` (and a frame or a parse that did not fit) asks for, and
+        the transposition table's when it is wanted.  No thread may be in the core meanwhile."""
+        if self.table_wanted:
+            self.table_wanted = False
+            self.grow_table()
         g = self.G
         numbers = int(g[core.G_NUMBERS])
 
@@ -215,7 +254,9 @@ class CompiledNormalSolver(PositionQuestions):
     """``NormalSolver``'s questions answered by the compiled core (same arguments, same answers).
 
     ``table``, ``abort``, ``progress``, ``progress_seconds`` and ``refresh_seconds`` mean
-    what they mean for ``NormalSolver``; ``tt_entries`` sizes the transposition table.
+    what they mean for ``NormalSolver``; ``tt_entries`` is the transposition table's first
+    size, and it doubles while what it overwrites is many and it fits in ``TT_MEMORY_SHARE``
+    of ``memory`` (bytes; default ``memory.default_memory()``, which ``--memory`` sets).
     """
 
     def __init__(
@@ -230,6 +271,7 @@ class CompiledNormalSolver(PositionQuestions):
         tt_entries: int = TT_ENTRIES,
         compile_lives: int = COMPILE_LIVES,
         threads: int = 1,
+        memory: int | None = None,
         **_ignored: Any,
     ) -> None:
         self.abort = abort
@@ -238,6 +280,8 @@ class CompiledNormalSolver(PositionQuestions):
         self.refresh_seconds = refresh_seconds
         self.small_lives = SMALL_LIVES if small_lives is None else small_lives
         self.tt_entries = tt_entries
+        bound = default_memory() if memory is None else memory
+        self.tt_max_entries = 1 << max(2, int(bound * TT_MEMORY_SHARE / TT_ENTRY_BYTES).bit_length() - 1)
         self.compile_lives = compile_lives
         self.threads = max(1, threads)
         self._state: State | None = None
@@ -257,7 +301,9 @@ class CompiledNormalSolver(PositionQuestions):
         """The core's arrays (loading the core the first time)."""
         if self._state is None:
             _load_core()
-            self._state = State(self.small_lives, self._table is not None, self.tt_entries, self.threads)
+            self._state = State(
+                self.small_lives, self._table is not None, self.tt_entries, self.threads, self.tt_max_entries
+            )
         return self._state
 
     @property
@@ -297,6 +343,8 @@ class CompiledNormalSolver(PositionQuestions):
             "lands_read": st.total(core.T_PARSES),
             "moves_made": st.total(core.T_MOVES),
             "lands_reduced": st.total(core.T_REDUCED),
+            "stacks_cut": st.total(core.T_CUTS),
+            "table_entries": int(st.TTK.shape[0]),
         }
 
     # ========================================== public (and those of PositionQuestions)
@@ -448,6 +496,9 @@ class CompiledNormalSolver(PositionQuestions):
                 if status == core.DONE:
                     return bool(st.T[0][core.T_RESULT])
                 if status == core.NEED_ROOM:
+                    g[core.G_PAUSE] = 1
+                if st.table_full():
+                    st.table_wanted = True
                     g[core.G_PAUSE] = 1
                 self._serve(shared)
                 if g[core.G_PAUSE]:

@@ -109,7 +109,9 @@ G_STOP = 13  # 1: every thread returns (the root is decided, or Python asks)
 G_PAUSE = 14  # 1: every thread returns, so that Python can grow the arrays
 G_THREADS = 15  # threads searching at once (virtual proof numbers when more than one)
 G_VIRTUAL = 16  # what another thread at a child adds to its numbers, for the choice of child
+G_SPREAD = 17  # 0: threads spread at every land; r > 0: only where the mover looks lost (r * dn <= pn)
 NG = 20
+CUT_EVERY = 63  # with several threads, a thread looks for decided frames on its stack every 64 nodes
 
 # a thread's own (T)
 T_STATUS = 0
@@ -130,6 +132,8 @@ T_EXPANDED = 14  # lands this thread opened
 T_PARSES = 15  # lands it read and listed the moves of
 T_MOVES = 16  # children it made by a move
 T_REDUCED = 17  # lands it reduced (met first by their code)
+T_CUTS = 18  # times it dropped frames under a land another thread decided
+T_EVICTED = 19  # table entries it overwrote with another node's (Python grows the table)
 NT = 20
 
 # a frame of the stack (rows of STK)
@@ -619,7 +623,11 @@ def _tt_put(S, node, pn, dn, work):  # type: ignore[no-untyped-def]
         elif ttv[V_WORK, i] < ttv[V_WORK, least]:
             least = i
     if slot < 0:
-        slot = free if free >= 0 else least
+        if free >= 0:
+            slot = free
+        else:
+            slot = least
+            S[S_T][T_EVICTED] += 1
     ttk[slot] = node
     ttv[V_PN, slot] = pn
     ttv[V_DN, slot] = dn
@@ -628,6 +636,19 @@ def _tt_put(S, node, pn, dn, work):  # type: ignore[no-untyped-def]
     for i in range(b, b + BUCKET):  # a copy another thread wrote at the same time goes
         if i != slot and ttk[i] == node:
             ttk[i] = -1
+
+
+@core_kernel
+def tt_move(S, oldk, oldv):  # type: ignore[no-untyped-def]
+    """Put the sound entries of an older table (keys ``oldk``, values ``oldv``) into ``S``'s."""
+    for i in range(oldk.shape[0]):
+        node = oldk[i]
+        if node >= 0:
+            pn = oldv[V_PN, i]
+            dn = oldv[V_DN, i]
+            work = oldv[V_WORK, i]
+            if oldv[V_CHECK, i] == node ^ pn ^ dn ^ work:
+                _tt_put(S, node, pn, dn, work)
 
 
 @core_kernel
@@ -1226,7 +1247,8 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
         elif v < second:
             second = v
         dn = min(dn + cpn, INF + 1)
-    expand = False
+    expand = False  # a new child is the one to search (by virtual numbers; texpand: by true ones)
+    texpand = False
     if pn and not done:
         dn = min(dn + _remaining(S, land), INF + 1)
         if fresh_dn < vbest:
@@ -1238,8 +1260,15 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
         if fresh_dn < pn:
             tsecond = pn
             pn = fresh_dn
+            texpand = True
         elif fresh_dn < tsecond:
             tsecond = fresh_dn
+    if virtual and g[G_SPREAD] and dn * g[G_SPREAD] > pn:
+        virtual = 0  # the mover looks to win: one child will do, and work on another is likely lost
+        expand = texpand
+        best = tbest
+        best_pn = tbest_pn
+        second = tsecond
     if pn == 0:
         _tt_del(S, node)
         _record_win(S, land, k)
@@ -1321,6 +1350,30 @@ def _step_sum(S, f):  # type: ignore[no-untyped-def]
 
 
 @core_kernel
+def _cut_decided(S):  # type: ignore[no-untyped-def]
+    """Drop the frames above the lowest land frame that another thread has decided meanwhile
+    (its win or its nimber is known): whatever this thread does below it is wasted.  True
+    when frames were dropped; the decided frame stays on top, and its step pops it."""
+    t = S[S_T]
+    stk = S[S_STK]
+    i32 = S[S_I32]
+    i64 = S[S_I64]
+    sp = t[T_SP]
+    for f in range(sp - 1):
+        node = stk[F_NODE, f]
+        land = node & NODE_MASK
+        if i32[L_KIND, land] != K_LAND:
+            continue
+        if i32[L_NIM, land] >= 0 or (i64[L_WINS, land] >> (node >> NODE_BITS)) & 1:
+            for above in range(sp - 1, f, -1):
+                _busy_add(S, stk[F_NODE, above], -1)
+            t[T_SP] = f + 1
+            t[T_CUTS] += 1
+            return True
+    return False
+
+
+@core_kernel
 def run(S):  # type: ignore[no-untyped-def]
     """Search the root (``T_ROOT`` + *``T_ROOTK``) until it is decided (``DONE``, the answer in
     ``T_RESULT``), ``T_STOP_AT`` nodes are counted or another thread or Python asks every
@@ -1353,6 +1406,8 @@ def run(S):  # type: ignore[no-untyped-def]
             _tick(S)
             stk[F_ENTERED, f] = 1
             stk[F_WORK0, f] = t[T_TICKS]
+            if g[G_THREADS] > 1 and (t[T_TICKS] & CUT_EVERY) == 0 and _cut_decided(S):
+                continue
         node = stk[F_NODE, f]
         if S[S_I32][L_KIND, node & NODE_MASK] == K_SUM:
             _step_sum(S, f)
