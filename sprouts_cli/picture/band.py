@@ -33,6 +33,9 @@ The energy and the caps are numba kernels (plain Python via ``.py_func``).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +50,44 @@ FOLD = 2.0
 #: Points of the band farther than this share of its length from both ends are its middle: there the
 #: end spots' own curves are measured by true distance (a short curve's new spot needs true room).
 MIDDLE = 0.25
+
+
+class OverBudget(Exception):
+    """The band work of a metered block ran past its budget (``metered``)."""
+
+
+@dataclass
+class Meter:
+    """Band work done in a block: one unit per point of the band per evaluation of its energy."""
+
+    budget: float
+    done: int = 0
+    outer: Meter | None = None
+
+
+_METER: ContextVar[Meter | None] = ContextVar("band_meter", default=None)
+
+
+@contextmanager
+def metered(budget: float) -> Iterator[Meter]:
+    """Count the band work done inside the block; past ``budget`` units the next evaluation of a
+    band's energy raises ``OverBudget``.  Work, not seconds: the same picture gives up at the
+    same place on any machine and under any load.  Blocks may nest: work counts in each."""
+    meter = Meter(budget, outer=_METER.get())
+    token = _METER.set(meter)
+    try:
+        yield meter
+    finally:
+        _METER.reset(token)
+
+
+def _charge(points: int) -> None:
+    meter = _METER.get()
+    while meter is not None:
+        meter.done += points
+        if meter.done > meter.budget:
+            raise OverBudget(f"{meter.done:,} band point-evaluations, the budget is {meter.budget:,.0f}")
+        meter = meter.outer
 
 
 @dataclass
@@ -446,6 +487,7 @@ class Band:
     def energy(
         self, P: np.ndarray, fixed: np.ndarray, dh: float, ignore: float
     ) -> tuple[float, np.ndarray, float]:
+        _charge(len(P))
         ob = self.ob
         segs, seg_curve = self.near(P, CUTOFF)
         E, G, least = band_energy(
