@@ -353,9 +353,10 @@ def _slide_or_push(
 #: The curves (or a move's two curves as one) that pushing may relax for one move, over all rounds.
 PUSH_UNITS = 24
 #: The band work (point-evaluations of a band's energy, ``band.metered``) pushing may do for one
-#: move, ghosts and tries included: the pushes that drew a move in a 20-spot game took up to about
-#: 160,000; one that failed ran to 420,000 before it gave up.
-PUSH_WORK = 200_000
+#: move, ghosts and tries included: above the most a push that drew its move took in the bench's
+#: games (300,000, a 10-spot game; 160,000 at 20 spots), below what pushes that failed ran to
+#: before they gave up (420,000 at 20 spots).
+PUSH_WORK = 320_000
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 2
