@@ -127,7 +127,7 @@ def cli_table(first: int, last: int, jobs_list: list[int], budget: float, shown:
 
 
 def in_process(first: int, last: int, trees: str, budget: float, profile: bool) -> int:
-    solver = MisereSolver(store=ReducedTreeStore() if trees == "reduced" else TreeStore())
+    solver = MisereSolver(store=ReducedTreeStore() if trees == "reduced" else TreeStore(), timed=True)
     table = Table(title=f"misère n-spot starts, cold, one solver in this process ({trees} trees)")
     for col in ("n", "outcome", "published", "cpu s", "positions", "trees", "peak MB", "engine %"):
         table.add_column(col, justify="right")
