@@ -221,7 +221,7 @@ def _set_memory(memory: str, misere: bool) -> None:
     """Pass ``--memory`` to every misère solver, workers included (they read ``$SPROUTS_MEMORY``)."""
     import os
 
-    from ..solve.misere import MEMORY_ENV, parse_memory
+    from ..solve.memory_bound import MEMORY_ENV, parse_memory
 
     if not misere:
         fail("--memory bounds the misère search; use it with --misere")
