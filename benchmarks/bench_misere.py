@@ -15,16 +15,21 @@ Goals (issue 28): ``0*12`` under 60 s on the 2-core machine; ``0*13``, ``0*14`` 
     python benchmarks/bench_misere.py                    # n = 9..12, jobs 1 and 2 (make bench)
     python benchmarks/bench_misere.py --large            # n = 9..15, a budget of hours a run
     python benchmarks/bench_misere.py 12 --first 12 --jobs 1
-    python benchmarks/bench_misere.py 11 --first 9 --in-process [--trees full] [--profile]
+    python benchmarks/bench_misere.py 11 --first 9 --in-process [--trees full] [--profile | --sample]
 
 ``--in-process`` solves in this process instead (no table, one solver for all n in
-turn), with ``--trees full`` for the reference store of full simplest forms and
-``--profile`` for a cProfile summary on stderr.
+turn), with ``--trees full`` for the reference store of full simplest forms,
+``--profile`` for a cProfile summary on stderr, and ``--sample`` for where the CPU
+seconds go: the Python stack is sampled every 5 ms of the process's CPU time
+(``ITIMER_PROF``), so a machine loaded by other runs does not move the shares, as it
+moves cProfile's (its clock is the wall's, and a loaded machine's waits pile up in
+system calls); time in compiled code is counted at the Python line that called it.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import cProfile
 import json
 import os
@@ -126,12 +131,55 @@ def cli_table(first: int, last: int, jobs_list: list[int], budget: float, shown:
     return 1 if failed else 0
 
 
-def in_process(first: int, last: int, trees: str, budget: float, profile: bool) -> int:
-    solver = MisereSolver(store=ReducedTreeStore() if trees == "reduced" else TreeStore())
+class CpuSampler:
+    """Where the CPU seconds go: every 5 ms of the process's CPU time, the Python stack is read
+    (``ITIMER_PROF``); a function's share is the share of samples it was on the stack for
+    (inclusive) or at the top of (own)."""
+
+    def __init__(self) -> None:
+        self.own: collections.Counter[str] = collections.Counter()
+        self.inclusive: collections.Counter[str] = collections.Counter()
+        self.samples = 0
+
+    @staticmethod
+    def _name(frame) -> str:  # type: ignore[no-untyped-def]
+        code = frame.f_code
+        return f"{code.co_filename.rsplit('sprouts_cli/', 1)[-1]}:{code.co_name}"
+
+    def _take(self, _signum, frame) -> None:  # type: ignore[no-untyped-def]
+        self.samples += 1
+        self.own[self._name(frame)] += 1
+        seen = set()
+        while frame is not None:
+            name = self._name(frame)
+            if name not in seen:
+                seen.add(name)
+                self.inclusive[name] += 1
+            frame = frame.f_back
+
+    def enable(self) -> None:
+        signal.signal(signal.SIGPROF, self._take)
+        signal.setitimer(signal.ITIMER_PROF, 0.005, 0.005)
+
+    def disable(self) -> None:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+
+    def report(self, rows: int = 30) -> None:
+        total = max(self.samples, 1)
+        for title, counts in (("own", self.own), ("inclusive", self.inclusive)):
+            print(f"--- CPU samples: {title} ({self.samples} samples of 5 ms)", file=sys.stderr)
+            for name, n in counts.most_common(rows):
+                print(f"{100 * n / total:5.1f}%  {name}", file=sys.stderr)
+
+
+def in_process(first: int, last: int, trees: str, budget: float, profile: bool, sample: bool = False) -> int:
+    solver = MisereSolver(store=ReducedTreeStore() if trees == "reduced" else TreeStore(), timed=True)
     table = Table(title=f"misère n-spot starts, cold, one solver in this process ({trees} trees)")
     for col in ("n", "outcome", "published", "cpu s", "positions", "trees", "peak MB", "engine %"):
         table.add_column(col, justify="right")
-    prof = cProfile.Profile() if profile else None
+    prof: cProfile.Profile | CpuSampler | None = None
+    if sample or profile:
+        prof = CpuSampler() if sample else cProfile.Profile()
     deadline = time.monotonic() + budget
     failed = False
     for n in range(first, last + 1):
@@ -164,7 +212,9 @@ def in_process(first: int, last: int, trees: str, budget: float, profile: bool) 
             break
     Console().print(table)
     print(f"stats: {solver.stats}")
-    if prof:
+    if isinstance(prof, CpuSampler):
+        prof.report()
+    elif prof:
         pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(25)
     return 1 if failed else 0
 
@@ -179,11 +229,12 @@ def main() -> int:
     ap.add_argument("--in-process", action="store_true", help="solve here, one solver, no table")
     ap.add_argument("--trees", choices=("reduced", "full"), default="reduced", help="with --in-process")
     ap.add_argument("--profile", action="store_true", help="with --in-process: cProfile summary on stderr")
+    ap.add_argument("--sample", action="store_true", help="with --in-process: CPU-time samples on stderr")
     args = ap.parse_args()
     last = args.last if args.last is not None else (15 if args.large else 12)
     budget = args.budget if args.budget is not None else (14400.0 if args.large else 900.0)
     if args.in_process:
-        return in_process(args.first, last, args.trees, budget, args.profile)
+        return in_process(args.first, last, args.trees, budget, args.profile, args.sample)
     return cli_table(args.first, last, args.jobs or [1, 2], budget, shown=15 if args.last is None else last)
 
 

@@ -55,7 +55,7 @@ def in_move_order(pic, spots: int, ends: list[tuple[int, int]]) -> None:
 
 def laid_out(p: Position, width: float, height: float):
     pmap = realise(p)
-    return layout_map(pmap, p.canonical(), width, height, budget=3).picture
+    return layout_map(pmap, p.canonical(), width, height).picture
 
 
 def main() -> None:

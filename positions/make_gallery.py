@@ -55,9 +55,18 @@ def game(spots: int, seed: int):
         r = draw(pic, m, analysis=a, layout_jobs=1)
         seconds.append(cpu() - c0)
         pic, a = r.picture, r.analysis
-        print(f"\r{spots} spots: move {len(seconds)}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+        progress(f"{spots} spots: move {len(seconds)}")
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
     return pic, a, seconds
+
+
+def progress(text: str) -> None:
+    """One line rewritten in place on a terminal; a plain line per report in a log or a pipe."""
+    if sys.stderr.isatty():
+        print(f"\r\033[K{text}", end="", file=sys.stderr, flush=True)
+    else:
+        print(text, file=sys.stderr, flush=True)
 
 
 def row(name: str, pic) -> str:

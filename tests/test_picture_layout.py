@@ -104,7 +104,7 @@ def test_any_region_can_be_outside():
 @pytest.mark.parametrize("spots, seed", [(3, 1), (5, 2), (8, 3), (12, 4), (15, 5)])
 def test_polished_layout_reads_back_with_clearance(spots, seed):
     p = _game(spots, seed)
-    pic = layout_position(p, 800, 600, jobs=1, budget=0.1)
+    pic = layout_position(p, 800, 600, jobs=1, budget=1)
     a = analyse_picture(pic)
     assert a.position.canonical() == p.canonical()
     assert a.min_clearance > 0
@@ -112,14 +112,14 @@ def test_polished_layout_reads_back_with_clearance(spots, seed):
 
 
 def test_layout_of_a_string_keeps_its_spots_numbered_first():
-    pic = layout_position("0.1a1a", 600, 400, jobs=1, budget=0.1)
+    pic = layout_position("0.1a1a", 600, 400, jobs=1, budget=1)
     assert analyse(pic).canonical() == Position.from_string("0.1a1a").canonical()
 
 
 @pytest.mark.parametrize("mode", ["adjust", "rearrange"])
 def test_a_and_r_keep_the_position_and_certify(mode):
     p = _game(7, 11)
-    pic = layout_position(p, 700, 500, jobs=1, polish=False, budget=0.1)
+    pic = layout_position(p, 700, 500, jobs=1, polish=False, budget=1)
     out = relax(pic, mode)
     a = analyse_picture(out)
     assert a.position.canonical() == p.canonical()
@@ -136,7 +136,7 @@ def test_a_and_r_keep_the_position_and_certify(mode):
 
 def _skeleton():
     p = _game(6, 2)
-    pic = layout_position(p, 600, 400, jobs=1, polish=False, budget=0.1)
+    pic = layout_position(p, 600, 400, jobs=1, polish=False, budget=1)
     sk = skeleton_from_picture(pic, analyse_picture(pic), 20.0)
     sk.sizes[:] = 1.0
     return sk
@@ -204,7 +204,7 @@ def test_capped_steps_never_cross():
 def test_layout_every_position_from_up_to_four_spots():
     for n in range(1, 5):
         for form in reachable(n):
-            pic = layout_position(form, 500, 400, jobs=1, budget=0.1)
+            pic = layout_position(form, 500, 400, jobs=1, budget=1)
             a = analyse_picture(pic)
             assert a.position.canonical() == form and a.min_clearance > 0
 
@@ -215,7 +215,7 @@ def test_layout_random_games(spots):
     for seed in range(4):
         p = _game(spots, seed)
         for src in (p, Position.from_string(p.canonical())):
-            pic = layout_position(src, 800, 600, jobs=1, budget=0.1)
+            pic = layout_position(src, 800, 600, jobs=1, budget=1)
             a = analyse_picture(pic)
             assert a.position.canonical() == p.canonical() and a.min_clearance > 0 and pic.bounds_ok()
             for mode in ("adjust", "rearrange"):
@@ -226,9 +226,46 @@ def test_layout_random_games(spots):
 
 def test_a_game_position_keeps_its_spot_numbers():
     p = _game(9, 8)
-    pic = layout_position(p, 700, 500, jobs=1, budget=0.1)
+    pic = layout_position(p, 700, 500, jobs=1, budget=1)
     assert len(pic.spots) == len(p.lives)
     assert pic.lives() == p.lives
     back = analyse(pic)
     assert back.canonical() == p.canonical()
     assert {frozenset(b) for r in back.regions for b in r} == {frozenset(b) for r in p.regions for b in r}
+
+
+def test_a_fresh_layout_tries_further_outside_regions_until_its_work_budget_is_spent() -> None:
+    """``layout_map``'s budget is polish work (point-steps), not seconds: one layout's work lets
+    exactly one region be tried, a unit more lets a second one be, 0 tries them all; and the
+    picture kept is the same however loaded the machine is."""
+    from sprouts_cli.picture.layout import _ordered
+
+    p = Position.from_string("0.AB|AB.CD|CD")
+    pmap = realise(p)
+    regions = len(_ordered(pmap, None))
+    assert regions >= 3
+
+    def tried(budget: float) -> tuple[list[int], object]:
+        seen: list[int] = []
+        got = layout_map(
+            pmap, p.canonical(), 500, 400, jobs=1, budget=budget, enough=math.inf,
+            progress=lambda k, _total: seen.append(k),
+        )  # fmt: skip
+        return seen, got
+
+    everything, _ = tried(0)
+    assert len(everything) == regions
+    one, first = tried(1)
+    assert len(one) == 1 and first.work > 1
+    assert len(tried(first.work)[0]) == 1
+    assert len(tried(first.work + 1)[0]) == 2
+    again = tried(1)[1]
+    assert np.array_equal(again.picture.spots, first.picture.spots)
+
+
+def test_the_layout_commands_budget_is_the_layouts_own_default() -> None:
+    from sprouts_cli.cli import picture as cli_picture
+    from sprouts_cli.picture import layout
+
+    assert cli_picture.LAYOUT_WORK == layout.LAYOUT_WORK
+    assert layout.layout_map.__defaults__ is not None and layout.LAYOUT_WORK in layout.layout_map.__defaults__

@@ -298,3 +298,67 @@ def test_pointed_cones():
     rows = [[(1, 0), (1, 1), (0, 1)], [(1, 0), (-1, 0.5), (-1, -0.5)], [(0, 0), (0, 0), (0, 0)]]
     rows = np.array(rows, dtype=float)
     assert pointed(rows).tolist() == [True, False, False]
+
+
+def _random_legs(seed: int, n_curves: int, per_curve: int, eps_scale: float):
+    """Legs of random curves (chains of short legs in a 300×200 box), with pieces of three legs,
+    as ``certify._leg_arrays`` lays them out: spots at the curves' ends, NPL bounds per piece."""
+    rng = np.random.default_rng(seed)
+    legs, piece_of_leg, curve_of_piece, seq, spot0, spot1 = [], [], [], [], [], []
+    spots = rng.uniform((0, 0), (300, 200), size=(n_curves + 1, 2))
+    ca = np.arange(n_curves, dtype=np.int64)
+    cb = np.arange(1, n_curves + 1, dtype=np.int64)
+    for c in range(n_curves):
+        steps = rng.normal(size=(3 * per_curve, 2)) * 6.0
+        pts = np.concatenate([[spots[c]], spots[c] + np.cumsum(steps, axis=0)])
+        pts[-1] = spots[c + 1]
+        for k in range(per_curve):
+            piece = len(curve_of_piece)
+            curve_of_piece.append(c)
+            seq.append(k)
+            spot0.append(c if k == 0 else (c + 1 if k == per_curve - 1 else -1))
+            spot1.append(c + 1 if k == per_curve - 1 else -1)
+            for leg in range(3):
+                a, b = pts[3 * k + leg], pts[3 * k + leg + 1]
+                legs.append((*a, *b))
+                piece_of_leg.append(piece)
+    legs_a = np.array(legs, dtype=float)
+    eps = np.repeat(rng.uniform(0, eps_scale, size=len(curve_of_piece)), 3)
+    leg_piece = np.array(piece_of_leg, dtype=np.int64)
+    piece_curve = np.array(curve_of_piece, dtype=np.int64)
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(*(legs_a[:, 2:] - legs_a[:, :2]).T))])[:-1]
+    near = np.full(len(spots), 4.0)
+    return (
+        legs_a, eps, leg_piece, piece_curve, np.array(seq, dtype=np.int64), np.array(spot0, dtype=np.int64),
+        np.array(spot1, dtype=np.int64), ca, cb, spots, near, arc,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_sweep_over_legs_gives_every_pairs_answer(seed: int, fast: bool) -> None:
+    """``leg_pair_check`` (a sweep along x) against ``leg_pair_check_all_pairs`` (every pair), on
+    random tangles of curves: the same least clearance, the same number of failed pairs and
+    the same first failed pairs (by index), compiled and as plain Python, with few fails
+    and with more than are returned."""
+    from sprouts_cli.picture import geometry as g
+
+    for eps_scale, max_fail in ((0.05, 64), (3.0, 8), (3.0, 4096)):
+        args = (*_random_legs(seed, 3 + seed, 8 + 4 * seed, eps_scale), max_fail)
+        sweep = g.leg_pair_check if fast else g.leg_pair_check.py_func
+        best, fails, nf = sweep(*args)
+        best_r, fails_r, nf_r = g.leg_pair_check_all_pairs.py_func(*args)
+        assert best == best_r and nf == nf_r
+        k = min(nf, max_fail)
+        assert np.array_equal(fails[:k], fails_r[:k])
+
+
+def test_piece_lengths_are_those_of_the_sampled_polylines() -> None:
+    from sprouts_cli.picture.fit import piece_lengths
+
+    rng = np.random.default_rng(3)
+    pieces = rng.normal(size=(40, 4, 2)) * 30.0
+    ts = np.linspace(0.0, 1.0, 17)
+    one_by_one = [np.hypot(*np.diff(bezier_points(p, ts), axis=0).T).sum() for p in pieces]
+    assert np.allclose(piece_lengths(pieces), one_by_one, rtol=1e-12, atol=1e-9)
+    assert len(piece_lengths(np.zeros((0, 4, 2)))) == 0

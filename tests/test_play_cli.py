@@ -176,3 +176,20 @@ def test_a_player_that_thinks_at_once_is_not_said_to_think_for_seconds() -> None
     r = CliRunner().invoke(main, args, input="1\nquit\n", catch_exceptions=False)
     assert r.exit_code == 0, r.output
     assert "is thinking…" in r.output and "is thinking (" not in r.output
+
+
+def test_drawing_a_saved_game_reports_each_move_on_stderr_in_plain_lines(tmp_path: Path) -> None:
+    """Not a terminal: a plain line per move drawn ("drawing move 3…"), no carriage returns;
+    with ``-q`` nothing."""
+    save = tmp_path / "game.json"
+    log = tmp_path / "drawn.log"
+    args = ["play", "--spots", "2", "--first", "random", "--second", "random", "--seed", "4", "--jobs", "1"]
+    r = run(*args, "--save", str(save), "--log", str(log), "--area", "400x300")
+    assert r.exit_code == 0, r.output
+    moves = replay_log(log).games[0].moves
+    lines = [line for line in r.stderr.splitlines() if line.startswith("drawing move")]
+    assert lines == [f"drawing move {k}…" for k in range(1, moves + 1)]
+    assert "\r" not in r.stderr
+    quiet = run(*args, "--save", str(tmp_path / "q.json"), "-q")
+    assert quiet.exit_code == 0, quiet.output
+    assert "drawing move" not in quiet.stderr

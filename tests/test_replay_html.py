@@ -284,14 +284,14 @@ def test_a_long_game_fits_a_wide_window_beside_its_move_list(tmp_path: Path) -> 
         assert moves_box[0] < frames_box[1]
 
 
-def test_progress_rewrites_one_line_on_a_terminal_and_stays_out_of_pipes(monkeypatch, capsys) -> None:
+def test_progress_rewrites_one_line_on_a_terminal_and_is_plain_lines_elsewhere(monkeypatch, capsys) -> None:
     from types import SimpleNamespace
 
     from sprouts_cli.cli import watch
 
     for terminal, said in (
         (True, "\r\033[Kdrawing position 1 of 3\r\033[Kdrawing position 2 of 3\r\033[K"),
-        (False, ""),
+        (False, "drawing position 1 of 3\ndrawing position 2 of 3\n"),
     ):
         monkeypatch.setattr(watch, "err", SimpleNamespace(is_terminal=terminal))
         progress = watch.progress_line("drawing position")

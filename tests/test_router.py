@@ -429,3 +429,41 @@ def test_a_certificate_from_known_pieces_reads_the_same() -> None:
     fast, slow = gp.legs_bits(pts, segs, bits, *gp.SHIFT), gp.legs_bits.py_func(pts, segs, bits, *gp.SHIFT)
     assert np.array_equal(fast, slow)
     assert list(gp.legs_bits(pts, segs, bits, *gp.SHIFT)) == [1, 2]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bands_kernels_give_the_same_in_any_order_of_segments(seed: int) -> None:
+    """``band_energy`` and ``band_caps`` pass over runs of one curve's segments by their boxes;
+    shuffled, the segments make other runs (mostly of one), and the energy, its gradient,
+    the least distance and the caps must come out the same (up to rounding), for a band
+    folded on itself and one that is not."""
+    rng = np.random.default_rng(seed)
+    curves = 12
+    segs, seg_curve = [], []
+    for c in range(curves):
+        pts = rng.uniform((20, 20), (780, 580)) + np.cumsum(rng.normal(size=(40, 2)) * 9.0, axis=0)
+        segs.extend(np.concatenate([pts[:-1], pts[1:]], axis=1))
+        seg_curve.extend([c] * (len(pts) - 1))
+    segs_a = np.ascontiguousarray(segs, dtype=float)
+    curve_a = np.array(seg_curve, dtype=np.int64)
+    ends = np.array([0, 1], np.int64)
+    curve_ends = rng.integers(-1, 4, size=(curves, 2)).astype(np.int64)
+    spots = rng.uniform((0, 0), (800, 600), size=(6, 2))
+    sizes = np.full(6, 5.0)
+    spots[0], spots[1] = (10.0, 10.0), (790.0, 590.0)
+    turn = rng.uniform((100, 100), (700, 500))
+    P = resample(np.array([spots[0], turn, turn + (30.0, 5.0), spots[1]]), 8.0)
+    fixed = np.zeros(len(P), bool)
+    fixed[[0, -1]] = True
+    order = rng.permutation(len(segs_a))
+    for segs_x, curve_x in ((segs_a, curve_a), (np.ascontiguousarray(segs_a[order]), curve_a[order])):
+        e, g, least = band_energy(
+            P, fixed, segs_x, curve_x, curves, curve_ends, spots, sizes, 800.0, 600.0, ends, 56.0, 0.0,
+            40.0, 0.0, 1.0, 2.0,
+        )  # fmt: skip
+        caps = band_caps(P, segs_x, curve_x, curve_ends, spots, sizes, 800.0, 600.0, ends, 80.0)
+        if segs_x is segs_a:
+            e0, g0, least0, caps0 = e, g, least, caps
+    assert math.isfinite(e0) and e == pytest.approx(e0, rel=1e-12) and least == pytest.approx(least0)
+    assert np.allclose(g, g0, rtol=1e-9, atol=1e-9) and np.allclose(caps, caps0)
+    assert (caps0 < 0.45 * 80.0).any()  # something is within reach: the caps were not all the bound

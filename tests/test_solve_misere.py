@@ -15,7 +15,8 @@ from sprouts_cli.engine.position import Position
 from sprouts_cli.engine.reduce import reduced_lands
 from sprouts_cli.errors import OutOfTime
 from sprouts_cli.solve.clock import Deadline
-from sprouts_cli.solve.misere import MEMORY_ENV, MisereSolver, default_memory, parse_memory
+from sprouts_cli.solve.memory_bound import MEMORY_ENV, default_memory, parse_memory
+from sprouts_cli.solve.misere import MisereSolver
 from sprouts_cli.solve.misere_trees import TreeStore
 
 #: Misère outcomes of the n-spot game for n = 1..20, W = the first player wins: Lemoine and
@@ -332,7 +333,8 @@ def test_the_command_line_takes_a_memory_bound(monkeypatch):
 _BOUNDED_SOLVE = """
 import json, resource, sys
 from sprouts_cli.engine import Position
-from sprouts_cli.solve.misere import MisereSolver, rss_bytes
+from sprouts_cli.solve.memory_bound import rss_bytes
+from sprouts_cli.solve.misere import MisereSolver
 MisereSolver().outcome(Position.start(6))  # every kernel loaded (or compiled), caches made
 base = rss_bytes()
 solver = MisereSolver(memory=base + int(sys.argv[1]))

@@ -118,3 +118,24 @@ def test_a_land_the_core_does_not_take_gets_its_children_from_the_reference(monk
     monkeypatch.setattr(numbering, "open", lambda number: False)
     fresh = numbering.children("0*5")
     assert fresh.reference is not None and fresh.all() == reference("0*5")[0]
+
+
+def test_a_solve_reads_the_process_clock_only_when_timed(monkeypatch) -> None:
+    """Reading the process's CPU clock is a system call, which a loaded machine often answers
+    by running another process first: a plain solve never reads it, a timed one times each child."""
+    import time
+
+    real = time.process_time
+    reads: list[float] = []
+
+    def counted() -> float:
+        reads.append(1.0)
+        return real()
+
+    monkeypatch.setattr(time, "process_time", counted)
+    plain = MisereSolver(core_children=True, core_lives=0)
+    assert plain.outcome(Position.start(6)) == (PUBLISHED[5] == "W")
+    assert reads == [] and plain.timing["children"] == 0.0
+    timed = MisereSolver(core_children=True, core_lives=0, timed=True)
+    assert timed.outcome(Position.start(6)) == (PUBLISHED[5] == "W")
+    assert len(reads) >= 2 * timed.stats["lands_expanded"] and timed.timing["children"] > 0.0

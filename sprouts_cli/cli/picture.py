@@ -30,6 +30,10 @@ from .common import (
     where_and_what,
 )
 
+#: ``--budget``'s default: ``picture.layout.LAYOUT_WORK`` (not imported here: the layout pulls
+#: in networkx, and ``sprouts --help`` should start at once; a test keeps the two equal).
+LAYOUT_WORK = 300_000
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..picture.model import Picture
 
@@ -169,8 +173,9 @@ def _report(report: Reporter, item: Item, error: Exception) -> None:
 @click.option("--rearrange", "mode", flag_value="rearrange", help="R: relax a saved game, spots moving too.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [the usable CPUs].")
 @click.option(
-    "--budget", type=click.FloatRange(min=0), default=5.0, show_default=True,
-    help="Seconds after which Z stops trying further outside regions (0: try them all).",
+    "--budget", type=click.FloatRange(min=0), default=LAYOUT_WORK, show_default=True,
+    help="Polish work after which Z tries no further outside regions, in point-steps (one descent "
+    "step over one point of the drawing; the same on any machine); 0: try them all.",
 )  # fmt: skip
 @click.option(
     "--json", "as_json", is_flag=True,

@@ -281,7 +281,7 @@ def _play_one(
         if save or svg_dir:
             from ..play.drawing import Drawer
 
-            drawer = Drawer(width, height, save, svg_dir, jobs)
+            drawer = Drawer(width, height, save, svg_dir, jobs, progress=None if quiet else _drawing_progress)
             err.print("drawing the start…", style="dim")
             position = drawer.begin(position, picture)
         return _run_session(
@@ -295,6 +295,16 @@ def _play_one(
     except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM (procs.Terminated)
         err.print("terminated" if isinstance(e, Terminated) else "interrupted", style="red")
         raise SystemExit(interrupted_exit_code(e)) from None
+
+
+def _drawing_progress(text: str | None) -> None:
+    """A move being drawn, on stderr (``watch.show_progress``); ``None``: it is drawn."""
+    from .watch import end_progress, show_progress
+
+    if text is None:
+        end_progress()
+    else:
+        show_progress(f"{text}…")
 
 
 def _run_session(

@@ -221,7 +221,7 @@ def _set_memory(memory: str) -> None:
     """Pass ``--memory`` to every solver, workers included (they read ``$SPROUTS_MEMORY``)."""
     import os
 
-    from ..solve.misere import MEMORY_ENV, parse_memory
+    from ..solve.memory_bound import MEMORY_ENV, parse_memory
 
     try:
         os.environ[MEMORY_ENV] = str(parse_memory(memory))

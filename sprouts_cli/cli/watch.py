@@ -13,20 +13,27 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..log import ReplayedGame
 
 
+def show_progress(text: str) -> None:
+    """A progress report on stderr: one line rewritten in place on a terminal, a plain line otherwise
+    (a log or a pipe keeps every report, each on its own line)."""
+    if err.is_terminal:
+        sys.stderr.write(f"\r\033[K{text}")
+    else:
+        sys.stderr.write(f"{text}\n")
+    sys.stderr.flush()
+
+
 def progress_line(what: str) -> Callable[[int, int], None]:
-    """A progress report on stderr that rewrites one line ("drawing position 3 of 27"), on a terminal only."""
-    live = err.is_terminal
+    """Progress through numbered items on stderr ("drawing position 3 of 27"), by ``show_progress``."""
 
     def progress(i: int, total: int) -> None:
-        if live:
-            sys.stderr.write(f"\r\033[K{what} {i + 1} of {total}")
-            sys.stderr.flush()
+        show_progress(f"{what} {i + 1} of {total}")
 
     return progress
 
 
 def end_progress() -> None:
-    """Clear the progress line (a terminal only)."""
+    """Clear the progress line (a terminal only: plain lines stay)."""
     if err.is_terminal:
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()

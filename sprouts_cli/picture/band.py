@@ -33,6 +33,9 @@ The energy and the caps are numba kernels (plain Python via ``.py_func``).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +50,44 @@ FOLD = 2.0
 #: Points of the band farther than this share of its length from both ends are its middle: there the
 #: end spots' own curves are measured by true distance (a short curve's new spot needs true room).
 MIDDLE = 0.25
+
+
+class OverBudget(Exception):
+    """The band work of a metered block ran past its budget (``metered``)."""
+
+
+@dataclass
+class Meter:
+    """Band work done in a block: one unit per point of the band per evaluation of its energy."""
+
+    budget: float
+    done: int = 0
+    outer: Meter | None = None
+
+
+_METER: ContextVar[Meter | None] = ContextVar("band_meter", default=None)
+
+
+@contextmanager
+def metered(budget: float) -> Iterator[Meter]:
+    """Count the band work done inside the block; past ``budget`` units the next evaluation of a
+    band's energy raises ``OverBudget``.  Work, not seconds: the same picture gives up at the
+    same place on any machine and under any load.  Blocks may nest: work counts in each."""
+    meter = Meter(budget, outer=_METER.get())
+    token = _METER.set(meter)
+    try:
+        yield meter
+    finally:
+        _METER.reset(token)
+
+
+def _charge(points: int) -> None:
+    meter = _METER.get()
+    while meter is not None:
+        meter.done += points
+        if meter.done > meter.budget:
+            raise OverBudget(f"{meter.done:,} band point-evaluations, the budget is {meter.budget:,.0f}")
+        meter = meter.outer
 
 
 @dataclass
@@ -102,6 +143,52 @@ def area_energy(P: np.ndarray, closings: list[Closing]) -> tuple[float, np.ndarr
     return E, G
 
 
+#: Segments are looked at in runs of at most this many in a row of one curve, each run with its box.
+RUN = 16
+
+
+@kernel
+def runs_of(segs: np.ndarray, seg_curve: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of consecutive segments of one curve, at most ``RUN`` long: where each starts (and
+    one past the last), and each run's box (least x, least y, largest x, largest y).  A point
+    farther from a run's box than from something already found is farther from all of it."""
+    m = segs.shape[0]
+    starts = np.empty(m + 1, dtype=np.int64)
+    box = np.empty((m, 4))
+    n = 0
+    for j in range(m):
+        x0 = min(segs[j, 0], segs[j, 2])
+        y0 = min(segs[j, 1], segs[j, 3])
+        x1 = max(segs[j, 0], segs[j, 2])
+        y1 = max(segs[j, 1], segs[j, 3])
+        if n == 0 or seg_curve[j] != seg_curve[j - 1] or j - starts[n - 1] >= RUN:
+            starts[n] = j
+            box[n, 0] = x0
+            box[n, 1] = y0
+            box[n, 2] = x1
+            box[n, 3] = y1
+            n += 1
+        else:
+            box[n - 1, 0] = min(box[n - 1, 0], x0)
+            box[n - 1, 1] = min(box[n - 1, 1], y0)
+            box[n - 1, 2] = max(box[n - 1, 2], x1)
+            box[n - 1, 3] = max(box[n - 1, 3], y1)
+    starts[n] = m
+    return starts[: n + 1].copy(), box[:n].copy()
+
+
+@kernel
+def band_legs(P: np.ndarray) -> np.ndarray:
+    """The band's legs ``(N − 1, 4)``: point ``j`` to point ``j + 1``."""
+    out = np.empty((max(P.shape[0] - 1, 0), 4))
+    for j in range(out.shape[0]):
+        out[j, 0] = P[j, 0]
+        out[j, 1] = P[j, 1]
+        out[j, 2] = P[j + 1, 0]
+        out[j, 3] = P[j + 1, 1]
+    return out
+
+
 @kernel
 def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     P: np.ndarray,
@@ -153,6 +240,8 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     best_r = np.empty(n_curves)
     best_gx = np.empty(n_curves)
     best_gy = np.empty(n_curves)
+    seg_runs, seg_box = runs_of(segs, seg_curve)
+    own_runs, own_box = runs_of(band_legs(P), np.zeros(max(N - 1, 0), dtype=np.int64))
     for i in range(1, N - 1):
         if fixed[i]:
             continue
@@ -166,36 +255,47 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
         middle = MIDDLE * arc[N - 1] < arc[i] < (1.0 - MIDDLE) * arc[N - 1]
         for e in range(n_curves):
             best_r[e] = np.inf
-        for j in range(segs.shape[0]):
-            ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
-            if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
+        for run in range(seg_runs.shape[0] - 1):
+            # a run of segments whose box is beyond reach, or as far as the nearest of its curve so far, is
+            # passed over whole: every segment in it would be
+            box = seg_box[run]
+            gap = max(box[0] - px, px - box[2], box[1] - py, py - box[3])
+            if gap > CUTOFF or gap >= best_r[seg_curve[seg_runs[run]]]:
                 continue
-            if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
-                continue
-            _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
-            d = math.hypot(vx, vy)
-            e = seg_curve[j]
-            scale = 1.0
-            skip = False
-            for w2 in range(2):
-                u = curve_ends[e, w2] if e >= 0 else -1
-                if u >= 0 and (u == ends[0] or u == ends[1]) and not middle:
-                    r = math.hypot(px - spots[u, 0], py - spots[u, 1])
-                    if r < ignore:
-                        skip = True
-                    elif r < rho:
-                        scale = max(scale, rho / max(r, 1e-9))
-            if skip:
-                continue
-            eff = d * scale
-            if eff < best_r[e]:
-                best_r[e] = eff
-                if d > 0.0:
-                    best_gx[e] = vx / d * scale
-                    best_gy[e] = vy / d * scale
-                else:
-                    best_gx[e] = 0.0
-                    best_gy[e] = 0.0
+            for j in range(seg_runs[run], seg_runs[run + 1]):
+                ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+                if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
+                    continue
+                if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
+                    continue
+                e = seg_curve[j]
+                # no nearer than its box, and the scale only lengthens: a segment whose box is as far
+                # as the nearest of its curve found so far cannot be the nearest
+                if max(min(ax, bx) - px, px - max(ax, bx), min(ay, by) - py, py - max(ay, by)) >= best_r[e]:
+                    continue
+                _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
+                d = math.hypot(vx, vy)
+                scale = 1.0
+                skip = False
+                for w2 in range(2):
+                    u = curve_ends[e, w2] if e >= 0 else -1
+                    if u >= 0 and (u == ends[0] or u == ends[1]) and not middle:
+                        r = math.hypot(px - spots[u, 0], py - spots[u, 1])
+                        if r < ignore:
+                            skip = True
+                        elif r < rho:
+                            scale = max(scale, rho / max(r, 1e-9))
+                if skip:
+                    continue
+                eff = d * scale
+                if eff < best_r[e]:
+                    best_r[e] = eff
+                    if d > 0.0:
+                        best_gx[e] = vx / d * scale
+                        best_gy[e] = vy / d * scale
+                    else:
+                        best_gx[e] = 0.0
+                        best_gy[e] = 0.0
         for e in range(n_curves):
             r = best_r[e]
             least = min(least, r)
@@ -208,26 +308,33 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
             r_self = np.inf
             sgx = 0.0
             sgy = 0.0
-            for j in range(N - 1):
-                if j + 1 <= i:
-                    sep = arc[i] - arc[j + 1]
-                elif j >= i:
-                    sep = arc[j] - arc[i]
-                else:
+            for run in range(own_runs.shape[0] - 1):
+                box = own_box[run]
+                gap = max(box[0] - px, px - box[2], box[1] - py, py - box[3])
+                if gap > CUTOFF or gap >= r_self:
                     continue
-                ax, ay, bx, by = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
-                if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
-                    continue
-                if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
-                    continue
-                _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
-                d = math.hypot(vx, vy)
-                if sep <= fold * d or d >= r_self:
-                    continue
-                r_self = d
-                if d > 0.0:
-                    sgx = vx / d
-                    sgy = vy / d
+                for j in range(own_runs[run], own_runs[run + 1]):
+                    if j + 1 <= i:
+                        sep = arc[i] - arc[j + 1]
+                    elif j >= i:
+                        sep = arc[j] - arc[i]
+                    else:
+                        continue
+                    ax, ay, bx, by = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+                    if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
+                        continue
+                    if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
+                        continue
+                    if max(min(ax, bx) - px, px - max(ax, bx), min(ay, by) - py, py - max(ay, by)) >= r_self:
+                        continue  # no nearer than its box: it cannot be the nearest
+                    _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
+                    d = math.hypot(vx, vy)
+                    if sep <= fold * d or d >= r_self:
+                        continue
+                    r_self = d
+                    if d > 0.0:
+                        sgx = vx / d
+                        sgy = vy / d
             if r_self < np.inf:
                 scale = 1.0
                 skip = False
@@ -317,6 +424,8 @@ def band_caps(  # noqa: C901  (a numba kernel: one loop nest)
     """
     N = P.shape[0]
     legd = np.full(N - 1, reach)
+    seg_runs, seg_box = runs_of(segs, seg_curve)
+    own_runs, own_box = runs_of(band_legs(P), np.zeros(max(N - 1, 0), dtype=np.int64))
     for i in range(N - 1):
         ax, ay, bx, by = P[i, 0], P[i, 1], P[i + 1, 0], P[i + 1, 1]
         lo_x = min(ax, bx) - reach
@@ -324,26 +433,35 @@ def band_caps(  # noqa: C901  (a numba kernel: one loop nest)
         lo_y = min(ay, by) - reach
         hi_y = max(ay, by) + reach
         best = min(reach, ax, bx, ay, by, width - ax, width - bx, height - ay, height - by)
-        for j in range(segs.shape[0]):
-            cx, cy, dx, dy = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
-            if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
+        for run in range(seg_runs.shape[0] - 1):
+            gap = max(seg_box[run, 0] - max(ax, bx), min(ax, bx) - seg_box[run, 2])
+            gap = max(gap, seg_box[run, 1] - max(ay, by), min(ay, by) - seg_box[run, 3])
+            if gap > reach or gap >= best:
                 continue
-            e = seg_curve[j]
-            at_end = -1
-            if e >= 0:
-                for w2 in range(2):
-                    u = curve_ends[e, w2]
-                    if i == 0 and u == ends[0]:
-                        at_end = 1
-                    if i == N - 2 and u == ends[1]:
-                        at_end = 0
-            if at_end >= 0:
-                # the leg meets this curve at the spot: keep its free point off the curve
-                d = point_segment_distance(P[i + at_end, 0], P[i + at_end, 1], cx, cy, dx, dy)
-            else:
-                d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
-            if d < best:
-                best = d
+            for j in range(seg_runs[run], seg_runs[run + 1]):
+                cx, cy, dx, dy = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+                if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
+                    continue
+                # no nearer to the leg (or a point of it) than the gap between their boxes
+                gap = max(min(cx, dx) - max(ax, bx), min(ax, bx) - max(cx, dx), min(cy, dy) - max(ay, by))
+                if max(gap, min(ay, by) - max(cy, dy)) >= best:
+                    continue
+                e = seg_curve[j]
+                at_end = -1
+                if e >= 0:
+                    for w2 in range(2):
+                        u = curve_ends[e, w2]
+                        if i == 0 and u == ends[0]:
+                            at_end = 1
+                        if i == N - 2 and u == ends[1]:
+                            at_end = 0
+                if at_end >= 0:
+                    # the leg meets this curve at the spot: keep its free point off the curve
+                    d = point_segment_distance(P[i + at_end, 0], P[i + at_end, 1], cx, cy, dx, dy)
+                else:
+                    d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
+                if d < best:
+                    best = d
         for s in range(spots.shape[0]):
             if s == ends[0] or s == ends[1]:
                 continue
@@ -355,21 +473,26 @@ def band_caps(  # noqa: C901  (a numba kernel: one loop nest)
             if d < best:
                 best = d
         # the band's own legs that are not its neighbours: it must not cross itself
-        for j in range(N - 1):
-            if abs(j - i) <= 1:
+        for run in range(own_runs.shape[0] - 1):
+            gap = max(own_box[run, 0] - max(ax, bx), min(ax, bx) - own_box[run, 2])
+            gap = max(gap, own_box[run, 1] - max(ay, by), min(ay, by) - own_box[run, 3])
+            if gap > reach or gap >= best:
                 continue
-            cx, cy, dx, dy = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
-            if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
-                continue
-            closed = abs(P[0, 0] - P[N - 1, 0]) < 1e-6 and abs(P[0, 1] - P[N - 1, 1]) < 1e-6
-            if closed and ((i == 0 and j == N - 2) or (i == N - 2 and j == 0)):
-                # a loop's first and last legs meet at its spot: keep their free points apart
-                q = 1 if i == 0 else N - 2
-                best = min(best, point_segment_distance(P[q, 0], P[q, 1], cx, cy, dx, dy))
-                continue
-            d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
-            if d < best:
-                best = d
+            for j in range(own_runs[run], own_runs[run + 1]):
+                if abs(j - i) <= 1:
+                    continue
+                cx, cy, dx, dy = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+                if max(cx, dx) < lo_x or min(cx, dx) > hi_x or max(cy, dy) < lo_y or min(cy, dy) > hi_y:
+                    continue
+                closed = abs(P[0, 0] - P[N - 1, 0]) < 1e-6 and abs(P[0, 1] - P[N - 1, 1]) < 1e-6
+                if closed and ((i == 0 and j == N - 2) or (i == N - 2 and j == 0)):
+                    # a loop's first and last legs meet at its spot: keep their free points apart
+                    q = 1 if i == 0 else N - 2
+                    best = min(best, point_segment_distance(P[q, 0], P[q, 1], cx, cy, dx, dy))
+                    continue
+                d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
+                if d < best:
+                    best = d
         legd[i] = max(best, 0.0)
     caps = np.zeros(N)
     for i in range(N):
@@ -446,6 +569,7 @@ class Band:
     def energy(
         self, P: np.ndarray, fixed: np.ndarray, dh: float, ignore: float
     ) -> tuple[float, np.ndarray, float]:
+        _charge(len(P))
         ob = self.ob
         segs, seg_curve = self.near(P, CUTOFF)
         E, G, least = band_energy(

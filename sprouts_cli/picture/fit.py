@@ -146,22 +146,29 @@ def to_bezier(spline: BSpline, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def piece_lengths(pieces: np.ndarray, samples: int = 16) -> np.ndarray:
-    ts = np.linspace(0.0, 1.0, samples + 1)
-    out = np.zeros(len(pieces))
-    for i, pc in enumerate(pieces):
-        pts = bezier_points(pc, ts)
-        out[i] = float(np.hypot(*np.diff(pts, axis=0).T).sum())
-    return out
+    """The arc length of each cubic piece, as the length of the polyline through ``samples + 1`` points."""
+    pieces = np.asarray(pieces, dtype=float)
+    if not len(pieces):
+        return np.zeros(0)
+    t = np.linspace(0.0, 1.0, samples + 1)[:, None]
+    s = 1.0 - t
+    weights = np.concatenate([s**3, 3 * s * s * t, 3 * s * t * t, t**3], axis=1)  # (samples + 1, 4)
+    pts = np.einsum("sj,kjd->ksd", weights, pieces)
+    legs = np.diff(pts, axis=1)
+    return np.hypot(legs[..., 0], legs[..., 1]).sum(axis=1)
 
 
-def cut_at(pieces: np.ndarray, h: np.ndarray, share: float = 0.5) -> tuple[tuple, tuple, np.ndarray]:
+def cut_at(
+    pieces: np.ndarray, h: np.ndarray, share: float = 0.5, lengths: np.ndarray | None = None
+) -> tuple[tuple, tuple, np.ndarray]:
     """Cut a spline where ``share`` of its arc length is reached (Alfeld §2.1).
 
     An existing knot within 15% of its piece's parameter length of that place is
     used instead, so that no very short piece is made.  Returns the two parts as
-    ``(pieces, h)`` pairs and the point where they meet.
+    ``(pieces, h)`` pairs and the point where they meet.  ``lengths`` are the
+    pieces' own (``piece_lengths``), when the caller cuts one spline at many places.
     """
-    lengths = piece_lengths(pieces)
+    lengths = piece_lengths(pieces) if lengths is None else lengths
     total = float(lengths.sum())
     want = share * total
     cum = np.concatenate([[0.0], np.cumsum(lengths)])

@@ -91,7 +91,157 @@ def leg_pair_check(
     leg_arc: np.ndarray,
     max_fail: int,
 ) -> tuple[float, np.ndarray, int]:
-    """Certify every pair of refined-polygon legs and return the least clearance.
+    """``leg_pair_check_all_pairs``'s answer, by a sweep along x instead of every pair.
+
+    The legs are taken in order of their least x; a leg is paired only with those
+    after it whose least x is within reach of its own largest x: once the gap in x
+    alone exceeds both the legs' bounds and the least clearance found so far plus
+    those bounds, no later leg can fail or lower it.  Each pair is judged by the
+    reference's own test (``_leg_pair``, the lower leg index first), and the failed
+    pairs are returned in the reference's order (by index), so the answer is the same.
+    """
+    n = legs.shape[0]
+    lo = np.empty(n)
+    hi = np.empty(n)
+    lo_y = np.empty(n)
+    hi_y = np.empty(n)
+    for i in range(n):
+        lo[i] = min(legs[i, 0], legs[i, 2])
+        hi[i] = max(legs[i, 0], legs[i, 2])
+        lo_y[i] = min(legs[i, 1], legs[i, 3])
+        hi_y[i] = max(legs[i, 1], legs[i, 3])
+    order = np.argsort(lo, kind="mergesort")
+    eps_max = 0.0
+    for i in range(n):
+        eps_max = max(eps_max, eps[i])
+    found = np.empty((max(16, max_fail), 2), dtype=np.int64)
+    nf = 0
+    best = np.inf
+    for a in range(n):
+        i = order[a]
+        reach = eps[i] + eps_max
+        for b in range(a + 1, n):
+            j = order[b]
+            g = lo[j] - hi[i]
+            if g > reach and g - reach >= best:
+                break
+            gap = max(g, lo[i] - hi[j], lo_y[j] - hi_y[i], lo_y[i] - hi_y[j], 0.0)
+            need = eps[i] + eps[j]
+            if gap - need >= best and gap > need:
+                continue
+            first = min(i, j)
+            second = max(i, j)
+            c = _leg_pair(
+                legs, eps, leg_piece, piece_curve, piece_seq, piece_spot0, piece_spot1, curve_a, curve_b,
+                spots, near, leg_arc, first, second, best,
+            )  # fmt: skip
+            if c == FAILED:
+                if nf == found.shape[0]:
+                    grown = np.empty((2 * nf, 2), dtype=np.int64)
+                    grown[:nf] = found
+                    found = grown
+                found[nf, 0] = first
+                found[nf, 1] = second
+                nf += 1
+            elif c < best:
+                best = c
+    fails = np.empty((max_fail, 2), dtype=np.int64)
+    if nf:
+        keys = found[:nf, 0] * n + found[:nf, 1]
+        ranked = np.argsort(keys, kind="mergesort")
+        for k in range(min(nf, max_fail)):
+            fails[k, 0] = found[ranked[k], 0]
+            fails[k, 1] = found[ranked[k], 1]
+    return best, fails, nf
+
+
+#: ``_leg_pair``'s answer for two legs too close to be certified apart.
+FAILED = -1.0
+
+
+@kernel
+def _leg_pair(
+    legs: np.ndarray,
+    eps: np.ndarray,
+    leg_piece: np.ndarray,
+    piece_curve: np.ndarray,
+    piece_seq: np.ndarray,
+    piece_spot0: np.ndarray,
+    piece_spot1: np.ndarray,
+    curve_a: np.ndarray,
+    curve_b: np.ndarray,
+    spots: np.ndarray,
+    near: np.ndarray,
+    leg_arc: np.ndarray,
+    i: int,
+    j: int,
+    best: float,
+) -> float:
+    """One pair of legs (``i < j``) as ``leg_pair_check_all_pairs`` judges it: ``FAILED`` when
+    they are not certified apart, else their clearance when it counts and may be under
+    ``best``, else inf (a pair skipped, or one that cannot lower ``best``)."""
+    pi = leg_piece[i]
+    pj = leg_piece[j]
+    if pi == pj:
+        return np.inf
+    ci = piece_curve[pi]
+    cj = piece_curve[pj]
+    if ci == cj and abs(piece_seq[pi] - piece_seq[pj]) <= 1:
+        return np.inf
+    s0 = piece_spot0[pi]
+    s1 = piece_spot1[pi]
+    if s0 >= 0 and (s0 == piece_spot0[pj] or s0 == piece_spot1[pj]):
+        return np.inf
+    if s1 >= 0 and (s1 == piece_spot0[pj] or s1 == piece_spot1[pj]):
+        return np.inf
+    ax, ay, bx, by = legs[i, 0], legs[i, 1], legs[i, 2], legs[i, 3]
+    cx, cy, dx, dy = legs[j, 0], legs[j, 1], legs[j, 2], legs[j, 3]
+    need = eps[i] + eps[j]
+    gapx = max(min(cx, dx) - max(ax, bx), min(ax, bx) - max(cx, dx))
+    gapy = max(min(cy, dy) - max(ay, by), min(ay, by) - max(cy, dy))
+    gap = max(gapx, gapy, 0.0)
+    if gap - need >= best and gap > need:
+        return np.inf
+    d = segment_distance(ax, ay, bx, by, cx, cy, dx, dy)
+    if d <= need:
+        return FAILED
+    c = d - need
+    if c >= best:
+        return np.inf
+    # leave out the meeting place of two curves that share a spot
+    if ci == cj and abs(leg_arc[i] - leg_arc[j]) < 3.0 * d + math.hypot(bx - ax, by - ay) + math.hypot(
+        dx - cx, dy - cy
+    ):
+        return np.inf
+    for u in (curve_a[ci], curve_b[ci]):
+        if u == curve_a[cj] or u == curve_b[cj]:
+            r = near[u]
+            di = point_segment_distance(spots[u, 0], spots[u, 1], ax, ay, bx, by)
+            dj = point_segment_distance(spots[u, 0], spots[u, 1], cx, cy, dx, dy)
+            if di < r and dj < r:
+                return np.inf
+    return c
+
+
+@kernel
+def leg_pair_check_all_pairs(
+    legs: np.ndarray,
+    eps: np.ndarray,
+    leg_piece: np.ndarray,
+    piece_curve: np.ndarray,
+    piece_seq: np.ndarray,
+    piece_spot0: np.ndarray,
+    piece_spot1: np.ndarray,
+    curve_a: np.ndarray,
+    curve_b: np.ndarray,
+    spots: np.ndarray,
+    near: np.ndarray,
+    leg_arc: np.ndarray,
+    max_fail: int,
+) -> tuple[float, np.ndarray, int]:
+    """Certify every pair of refined-polygon legs and return the least clearance (every pair tried).
+
+    The reference for ``leg_pair_check``, which gives the same answer by a sweep.
 
     Two legs of pieces that are the same, neighbours on one curve, or both end at
     one spot are skipped (the last are certified by their cones, ``certify.py``).

@@ -290,6 +290,10 @@ def spread_spots(n: int, width: float, height: float) -> np.ndarray:
 
 
 SMALL_MAP = 30  # curves: below this, layouts are drawn in this process, one at a time
+#: The polish work (point-steps, ``relax.polish``) after which a fresh layout (``layout_map``)
+#: tries no further outside regions: about the work of one layout of a 20-spot game's last
+#: position (270,000-330,000), so one such layout, or two or three of a smaller position.
+LAYOUT_WORK = 300_000
 #: Seconds a layout's polish may take at most: a safety only, for Z gives layouts up by
 #: comparison with the others (``run_layouts``), not by a fixed time.
 POLISH_SECONDS = 60.0
@@ -305,6 +309,8 @@ class LayoutResult:
     min_clearance: float
     seconds: float
     smaller: tuple[int, ...] = ()
+    #: the work it took, in point-steps: its polish's (``relax.polish``), and one step over the grid drawing
+    work: float = 0.0
 
     @property
     def least_size(self) -> float:
@@ -351,6 +357,8 @@ def layout_one(
         margin = min(width, height) * 0.06
         coords, tri = grid_drawing(pmap, outer, prepared)
         pic = picture_from_grid(pmap, coords, tri, width, height, margin)
+    # the grid drawing counts as one step over its points; the polish adds its own steps
+    work = float(len(pic.spots) + sum(len(c.pieces) for c in pic.curves))
     a = analyse_picture(pic)
     if a.position.canonical() != expected:
         raise PictureError("internal: the grid drawing does not give the position back")
@@ -359,7 +367,8 @@ def layout_one(
         from .skeleton import check_stop
 
         try:
-            polished = polish_picture(pic, expected, seconds=seconds, stop=stop)
+            polished, polish_work = polish_picture(pic, expected, seconds=seconds, stop=stop)
+            work += polish_work
             b = analyse_picture(polished)
             if b.position.canonical() == expected:
                 pic, a = polished, b
@@ -373,7 +382,7 @@ def layout_one(
     pic.meta = (
         {"game": {"hidden_spots": [i for i, h in enumerate(pmap.hidden) if h]}} if any(pmap.hidden) else {}
     )
-    return LayoutResult(pic, outer, a.min_clearance, time.perf_counter() - t0, smaller_spots(pic))
+    return LayoutResult(pic, outer, a.min_clearance, time.perf_counter() - t0, smaller_spots(pic), work)
 
 
 #: In a worker process: the shared deadlines (``time.monotonic()``) of the layouts of one Z,
@@ -539,7 +548,7 @@ def layout_map(
     jobs: int | None = None,
     polish: bool = True,
     progress=None,
-    budget: float = 5.0,
+    budget: float = LAYOUT_WORK,
     enough: float = MIN_CLEARANCE,
     first: int | None = None,
 ) -> LayoutResult:
@@ -548,9 +557,12 @@ def layout_map(
 
     With ``outer`` given only that region is tried.  Otherwise the regions are
     tried most promising first, a round at a time, and this stops after the first
-    round that drew a layout with least clearance ``≥ enough``, or when ``budget``
-    seconds have passed (0: try every region).  ``first`` (the present outside, for
-    a picture) is tried first.  Z for a move has its own rule (``layout_for_move``).
+    round that drew a layout with least clearance ``≥ enough``, or once the layouts
+    drawn have done ``budget`` point-steps of polish in all (0: try every region).
+    Work, not seconds: the same position gives the same picture on any machine and
+    under any load, with any number of ``jobs`` (rounds are whole).  ``first`` (the
+    present outside, for a picture) is tried first.  Z for a move has its own rule
+    (``layout_for_move``).
     """
     n_regions = max(1, len(pmap.regions))
     if outer is not None and not 0 <= outer < n_regions:
@@ -560,11 +572,9 @@ def layout_map(
     # small maps are drawn faster here than worker processes start
     parallel = jobs > 1 and len(candidates) > 1 and len(pmap.edges) >= SMALL_MAP
     rounds = jobs if parallel else 1
-    per_layout = max(5.0, 2.0 * budget) if budget else POLISH_SECONDS
-    t0 = time.perf_counter()
     results: list[LayoutResult] = []
     errors: list[str] = []
-    runs = run_layouts(pmap, expected, candidates, width, height, jobs, parallel, polish, per_layout)
+    runs = run_layouts(pmap, expected, candidates, width, height, jobs, parallel, polish, POLISH_SECONDS)
     try:
         for k, t in enumerate(runs, 1):
             if t.result is None:
@@ -576,7 +586,7 @@ def layout_map(
             if k % rounds and k < len(candidates):
                 continue
             best = max((r.min_clearance for r in results), default=-math.inf)
-            if best >= enough or (budget and time.perf_counter() - t0 >= budget and results):
+            if best >= enough or (budget and sum(r.work for r in results) >= budget):
                 break
     finally:
         runs.close()
@@ -689,7 +699,7 @@ def layout_position(
     outer: int | None = None,
     jobs: int | None = None,
     polish: bool = True,
-    budget: float = 5.0,
+    budget: float = LAYOUT_WORK,
 ) -> Picture:
     """Draw a position afresh (Z); its picture reads back as the same position (checked)."""
     p = Position.from_string(position) if isinstance(position, str) else position

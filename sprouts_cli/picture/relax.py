@@ -237,8 +237,11 @@ def relax(pic: Picture, mode: str = "adjust", work: float = RELAX_WORK, d0: floa
     return out
 
 
-def polish(pic: Picture, expected: str, seconds: float = 30.0, stop: Stop | None = None) -> Picture:
-    """Z's polish: R's descent from the straight grid drawing, spots starting small and growing."""
+def polish(
+    pic: Picture, expected: str, seconds: float = 30.0, stop: Stop | None = None
+) -> tuple[Picture, float]:
+    """Z's polish: R's descent from the straight grid drawing, spots starting small and growing;
+    the picture, and the work its descent did (point-steps, as ``RELAX_WORK`` counts them)."""
     params = Params()
     a = analyse_picture(pic)
     target = np.asarray(pic.sizes, dtype=float).copy()
@@ -248,7 +251,7 @@ def polish(pic: Picture, expected: str, seconds: float = 30.0, stop: Stop | None
     gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
     sk.sizes = np.minimum(target, 0.5 * gaps) * 0.999
     sk = _grow_spots(sk, params, target, seconds, stop=stop)
-    return smooth_and_certify(sk, expected, stop)
+    return smooth_and_certify(sk, expected, stop), sk.work
 
 
 def _grow_spots(
@@ -263,19 +266,23 @@ def _grow_spots(
     """Descents in stages; after each, each spot grows by its own room (half its gap), up to its size.
 
     The stages stop after ``seconds`` or ``work`` point-steps in all, whichever comes first.
-    A spot is never made smaller here: one larger than ``target`` keeps its size."""
+    A spot is never made smaller here: one larger than ``target`` keeps its size.  The
+    skeleton's ``work`` is then the point-steps of all the stages."""
     t0 = time.perf_counter()
     target = np.maximum(target, sk.sizes)
+    done = 0
     for steps in STAGE_STEPS:
         left = seconds - (time.perf_counter() - t0)
         if left <= 0 or work <= 0:
             break
         sk = descend(sk, mode, params, max_steps=steps, seconds=left, stop=stop, work=work)
         work -= sk.work
+        done += sk.work
         gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
         grown = np.minimum(target, np.maximum(sk.sizes, 0.5 * gaps * 0.999))
         old = sk.sizes
         sk.sizes = grown
         if (sk.caps(sk.P)[: sk.n_spots] <= 0).any() or not math.isfinite(sk.energy(sk.P, params.array())[0]):
             sk.sizes = old
+    sk.work = done
     return sk

@@ -352,6 +352,11 @@ def _slide_or_push(
 
 #: The curves (or a move's two curves as one) that pushing may relax for one move, over all rounds.
 PUSH_UNITS = 24
+#: The band work (point-evaluations of a band's energy, ``band.metered``) pushing may do for one
+#: move, ghosts and tries included: above the most a push that drew its move took in the bench's
+#: games (300,000, a 10-spot game; 160,000 at 20 spots), below what pushes that failed ran to
+#: before they gave up (420,000 at 20 spots).
+PUSH_WORK = 320_000
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 2
@@ -715,12 +720,14 @@ def push_curves(
     notes: list[str],
     rounds: int = 4,
     units: int | None = None,
+    work: float = PUSH_WORK,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
     At most ``units`` curves (or pairs of curves) are relaxed for one move, over all
-    rounds (``PUSH_UNITS``): in a large picture many curves lie near a long way, and
-    relaxing them all took minutes; the rung then gives up and the ladder climbs.
+    rounds (``PUSH_UNITS``), and the bands of its ghosts, pushes and tries may do at most
+    ``work`` units (``PUSH_WORK``): in a large picture many curves lie near a long way,
+    and relaxing them all took minutes; the rung then gives up and the ladder climbs.
 
     Each round finds the ghost (``router.ghost_of``), first tries the move along
     it (the widest way may have room enough for the certificate though not for
@@ -729,6 +736,26 @@ def push_curves(
     reads as the same position without squeezing anything below its clearance,
     and tries the move again.
     """
+    from .band import OverBudget, metered
+
+    try:
+        with metered(work):
+            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units)
+    except OverBudget as e:
+        notes.append(f"push curves: given up after {e}")
+        return None
+
+
+def _push_rounds(
+    pic: Picture,
+    analysis: Analysis,
+    move: Move,
+    settings: RouteSettings,
+    player: int | None,
+    notes: list[str],
+    rounds: int,
+    units: int | None,
+) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
     from .router import ghost_of

@@ -16,7 +16,7 @@ from ..errors import PictureError
 from ..jit import kernel
 from .analyse import Analysis, analyse_picture
 from .band import Band, BandSettings, Closing, polygon_area
-from .fit import cut_at, fit_clamped
+from .fit import cut_at, fit_clamped, piece_lengths
 from .geometry import point_segment_distance, segment_distance, winding_number
 from .model import COMFORT, MIN_CLEARANCE, Curve, Picture
 from .route_plan import Corner, Drawn, Plan, half_edge_polygon, same_numbered
@@ -304,7 +304,8 @@ def spot_share(plan: Plan, pieces: np.ndarray, h: np.ndarray | None = None) -> f
     shares = [0.5]
     for k in range(1, 15):
         shares.extend((0.5 - 0.025 * k, 0.5 + 0.025 * k))
-    places = np.array([cut_at(pieces, h, sh)[2] for sh in shares])
+    lengths = piece_lengths(pieces)
+    places = np.array([cut_at(pieces, h, sh, lengths)[2] for sh in shares])
     room = _room_for_spots(places, plan.ob.segs, pic.spots, pic.sizes) - size
     ok = np.nonzero(room >= need - size)[0]
     if len(ok):

@@ -200,8 +200,18 @@ class Plan:
 
 
 def _crosses_any(a: np.ndarray, b: np.ndarray, segs: np.ndarray) -> np.ndarray:
-    """For many segments a→b (rows), whether each properly crosses any of ``segs`` (vectorised)."""
+    """For many segments a→b (rows), whether each properly crosses any of ``segs`` (vectorised).
+
+    Only the ``segs`` whose boxes meet the box of all the rows are looked at: no other can cross one.
+    """
     if not len(segs) or not len(a):
+        return np.zeros(len(a), dtype=bool)
+    lo = np.minimum(a.min(axis=0), b.min(axis=0))
+    hi = np.maximum(a.max(axis=0), b.max(axis=0))
+    seg_lo = np.minimum(segs[:, :2], segs[:, 2:])
+    seg_hi = np.maximum(segs[:, :2], segs[:, 2:])
+    segs = segs[((seg_hi >= lo) & (seg_lo <= hi)).all(axis=1)]
+    if not len(segs):
         return np.zeros(len(a), dtype=bool)
     p, q = segs[None, :, :2], segs[None, :, 2:]
     A, B = a[:, None, :], b[:, None, :]

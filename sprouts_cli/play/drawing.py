@@ -39,8 +39,12 @@ class Drawer:
         save: str | Path | None = None,
         svg_dir: str | Path | None = None,
         jobs: int | None = None,
+        progress: Callable[[str | None], object] | None = None,
     ) -> None:
+        """``progress(text)`` is told when a move's drawing starts ("drawing move 12") and
+        ``progress(None)`` when it ends: a move of a large game can take seconds."""
         self.width = width
+        self.progress = progress
         self.height = height
         self.save_path = Path(save) if save else None
         self.svg_dir = Path(svg_dir) if svg_dir else None
@@ -94,12 +98,18 @@ class Drawer:
             pic = self.start_picture if self.start_picture is not None else self._layout(intended)
         else:
             self.layouts = []
-            moved = self._draw_move(game) if len(self.pictures) == k else None
-            if moved is None:
-                pic = self._layout(intended)
-                self.drawn_by = "layout"
-            else:
-                pic = moved
+            if self.progress is not None:
+                self.progress(f"drawing move {k}")
+            try:
+                moved = self._draw_move(game) if len(self.pictures) == k else None
+                if moved is None:
+                    pic = self._layout(intended)
+                    self.drawn_by = "layout"
+                else:
+                    pic = moved
+            finally:
+                if self.progress is not None:
+                    self.progress(None)
         from ..picture.sizes import smaller_spots
 
         drawn = analyse(pic)

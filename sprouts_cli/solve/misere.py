@@ -19,11 +19,11 @@ one (``combine_limit``), and states are memoised.
 The search is depth-first proof-number search (``method="dfpn"``, the normal-play
 solver's df-pn of ``nimbers.py``) with lazy children: a state's children are made one
 at a time as the search asks for them, and the children of a land are made lazily and
-shared by every state that holds the land (``children.LazyChildren``, through the
-compiled kernels of ``reduce.reduced_lands_after``).  The two eager searches it
+shared by every state that holds the land (``children.LazyChildren``, or for large
+lands the compiled core's numbering, ``misere_core``).  The two eager searches it
 replaced, best-first proof-number search (``"pns"``) and depth-first search
 (``"dfs"``), make every child of a state at once; they are kept as references that
-the tests compare with.  Lands are named by their reduced
+the tests compare with (``misere_eager``).  Lands are named by their reduced
 forms, which keep the full misère value (``engine/reduce.py``), so a reduced form is
 a valid key for a land's tree.
 
@@ -36,7 +36,6 @@ the outcomes of searched lands (keyed by reduced form) are kept too.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol, cast
@@ -46,7 +45,9 @@ from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren, land_shape
 from .clock import Deadline
+from .memory_bound import default_memory, rss_bytes
 from .misere_core import CoreChildren, CoreLandChildren, core_children_available
+from .misere_eager import INF, depth_first, proof_number_search
 from .misere_trees import ZERO, TreeStore, normal_heaps
 from .nimbers import EPSILON
 from .reduced_trees import ReducedTreeStore
@@ -61,8 +62,6 @@ SUM_TREE_LIVES = 11
 COMBINE_LIMIT = 4096
 #: The clock is read every this many visited states.
 CLOCK_EVERY = 64
-#: An infinite proof or disproof number.
-INF = 10**9
 #: At most this many lands keep their children in memory (least recently used go first).
 LAND_CHILDREN_CACHE = 100_000
 #: At most this many open search states keep their child states (least recently used go first).
@@ -71,10 +70,6 @@ STATE_CHILDREN_CACHE = 50_000
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
 DN_PER_LIFE = 1
-#: The share of the machine's memory one misère solver may use when no bound is given.
-MEMORY_SHARE = 0.125
-#: The environment variable that carries ``sprouts solve --memory`` to every solver (workers too).
-MEMORY_ENV = "SPROUTS_MEMORY"
 #: The memory in use is read every this many opened states.
 MEMORY_EVERY = 256
 #: Lands with at least this many lives get their children from the compiled core (``misere_core``)
@@ -87,8 +82,6 @@ METHODS = ("dfpn", "pns", "dfs")
 
 #: A search state: lands still to search (sorted), trees (sorted ids), nim heaps (normalised).
 State = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
-#: A proof-number search node, changed in place: ``[pn, dn, open children or None]``.
-PnNode = list[Any]
 Children = tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
 
 
@@ -173,6 +166,7 @@ class MisereSolver:
         memory: int | None = None,
         core_children: bool | None = None,
         core_lives: int = CORE_LIVES,
+        timed: bool = False,
     ) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
@@ -205,8 +199,11 @@ class MisereSolver:
         self._state_kids: BoundedCache[State, StateChildren] = BoundedCache(state_children_cache)
         self._tt: dict[State, tuple[int, int]] = {}
         self._deadline = Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
-        #: CPU seconds spent by the engine making children (where the time goes).
+        #: CPU seconds spent by the engine making children (where the time goes), when ``timed``:
+        #: the process's clock is read around every child, a system call that a loaded machine
+        #: often answers by running another process first, so a plain solve does not read it.
         self.timing = {"children": 0.0}
+        self._clock = time.process_time if timed else None
         self.stats = {
             "positions_solved": 0,
             "lands_with_trees": 0,
@@ -265,31 +262,38 @@ class MisereSolver:
         kids = self._kids.get(land)
         if kids is None:
             self.stats["lands_expanded"] += 1
-            t = time.process_time()
+            clock = self._clock
+            t = clock() if clock else 0.0
             core = self._core
             if core is None and self.core_children and self._land_lives(land) >= self.core_lives:
                 core = self._core = CoreChildren()
             made = LazyChildren(land) if core is None else core.children(land)
             kids = self._kids.remember(land, made)
-            self.timing["children"] += time.process_time() - t
+            if clock:
+                self.timing["children"] += clock() - t
         else:
             self._kids.move_to_end(land)
         return kids
 
     def _more_land_kids(self, kids: LazyChildren | CoreLandChildren) -> bool:
-        """One more distinct child of a land (the engine's work: timed)."""
-        t = time.process_time()
+        """One more distinct child of a land (the engine's work: timed when asked)."""
+        clock = self._clock
+        if clock is None:
+            return kids.more()
+        t = clock()
         found = kids.more()
-        self.timing["children"] += time.process_time() - t
+        self.timing["children"] += clock() - t
         return found
 
     def _children(self, land: str) -> Children:
         """Every child of a land as (sorted reduced lands, heaps): a land's children have no heaps."""
         kids = self._land_kids(land)
         if not kids.done:
-            t = time.process_time()
+            clock = self._clock
+            t = clock() if clock else 0.0
             kids.all()
-            self.timing["children"] += time.process_time() - t
+            if clock:
+                self.timing["children"] += clock() - t
         return tuple((lands, ()) for lands in _tuples(kids))
 
     def _known_tree(self, land: str) -> int | None:
@@ -381,37 +385,6 @@ class MisereSolver:
                 heaps.append(k)
         return ts
 
-    def _child_states(self, state: State) -> Iterator[State]:
-        lands, trees, heaps = state
-        store = self.store
-        for i, land in enumerate(lands):
-            if i and lands[i - 1] == land:
-                continue
-            others = lands[:i] + lands[i + 1 :]
-            for cl, ch in self._children(land):
-                yield self._state(others + cl, trees, heaps + ch)
-        for i, t in enumerate(trees):
-            if i and trees[i - 1] == t:
-                continue
-            others_t = trees[:i] + trees[i + 1 :]
-            for o in store.options(t):
-                yield self._state(lands, (*others_t, o), heaps)
-        for i, h in enumerate(heaps):
-            if i and heaps[i - 1] == h:
-                continue
-            rest = heaps[:i] + heaps[i + 1 :]
-            for k in range(h):
-                yield self._state(lands, trees, (*rest, k))
-
-    def _order_key(self, state: State) -> tuple[int, int, int]:
-        """Cheapest first: the smallest largest region, then largest land, then fewest lives."""
-        shapes = [self._land_shape(x) for x in state[0]]
-        return (
-            max((r for _, r in shapes), default=0),
-            max((n for n, _ in shapes), default=0),
-            sum(n for n, _ in shapes),
-        )
-
     def _known(self, state: State) -> bool | None:
         """The outcome of a state if it is settled: all parts are trees, or proved before."""
         lands, trees, heaps = state
@@ -433,11 +406,6 @@ class MisereSolver:
         if self._outcome_table and len(lands) == 1 and not trees and not heaps:
             self.table.put_misere_outcome(lands[0], win)
 
-    def _expand(self, state: State) -> list[State]:
-        self._deadline.check()
-        self.stats["states_searched"] += 1
-        return list(dict.fromkeys(self._child_states(state)))
-
     def _win(self, state: State) -> bool:
         known = self._known(state)
         if known is not None:
@@ -445,23 +413,8 @@ class MisereSolver:
         if self.method == "dfpn":
             return self._dfpn(state)
         if self.method == "pns":
-            return self._pns(state)
-        result = self._search(self._expand(state))
-        self._proved(state, result)
-        return result
-
-    def _search(self, kids: list[State]) -> bool:
-        """Depth-first: win iff some child is a loss; settled children first, then the cheapest."""
-        open_kids = []
-        for k in kids:
-            known = self._known(k)
-            if known is False:
-                return True
-            if known is None:
-                open_kids.append(k)
-        open_kids.sort(key=self._order_key)
-        return any(not self._win(k) for k in open_kids)
-
+            return proof_number_search(self, state)
+        return depth_first(self, state)
 
     # ------------------------------------------------------------ memory
     def _entries(self) -> int:
@@ -684,121 +637,6 @@ class MisereSolver:
         known = self._known(state)
         return state if known is None else known
 
-    # ------------------------------------------------------- proof numbers
-    def _pns(self, root: State) -> bool:
-        """Proof-number search (Allis, van der Meulen and van den Herik 1994), negamax form.
-
-        ``pn`` is the number of leaves to settle to prove the mover wins, ``dn`` to prove
-        the mover loses: ``pn = min dn(child)``, ``dn = Σ pn(child)``.  The most-proving
-        leaf is expanded each round and the numbers are updated along the path back.
-        Settled states go to the memo as soon as they are proved.
-        """
-        nodes: dict[State, PnNode] = {root: [1, 1, None]}
-        while root in nodes:
-            path = [root]
-            node = nodes[root]
-            while node[2] is not None:
-                best = None
-                best_dn = INF + 1
-                for c in node[2]:
-                    cn = nodes.get(c)
-                    if cn is not None and cn[1] < best_dn:
-                        best, best_dn = c, cn[1]
-                if best is None:
-                    break  # every child was settled through another parent: update below
-                path.append(best)
-                node = nodes[best]
-            if node[2] is None:
-                self._pns_expand(nodes, path[-1], node)
-                path.pop()
-            for state in reversed(path):
-                self._pns_update(nodes, state)
-        return self._memo[root]
-
-    def _pns_expand(self, nodes: dict[State, PnNode], leaf: State, node: PnNode) -> None:
-        open_kids = []
-        for k in self._expand(leaf):
-            known = self._known(k)
-            if known is None:
-                open_kids.append(k)
-                if k not in nodes:
-                    nodes[k] = [1, 1, None]
-            elif not known:
-                self._settle(nodes, leaf, True)
-                return
-        if not open_kids:
-            self._settle(nodes, leaf, False)
-            return
-        open_kids.sort(key=self._order_key)
-        node[2] = open_kids
-        self._pns_update(nodes, leaf)
-
-    def _pns_update(self, nodes: dict[State, PnNode], state: State) -> None:
-        """Recompute a node's numbers from its children; settle it when they decide it."""
-        n = nodes.get(state)
-        if n is None or n[2] is None:
-            return
-        pn = INF
-        dn = 0
-        alive = []
-        for c in n[2]:
-            cn = nodes.get(c)
-            if cn is None:
-                if self._memo[c]:
-                    continue  # a child the opponent wins adds nothing to either number
-                self._settle(nodes, state, True)
-                return
-            alive.append(c)
-            if cn[1] < pn:
-                pn = cn[1]
-            dn += cn[0]
-        if not alive:
-            self._settle(nodes, state, False)
-            return
-        n[0], n[1], n[2] = pn, min(dn, INF), alive
-
-    def _settle(self, nodes: dict[State, PnNode], state: State, win: bool) -> None:
-        self._proved(state, win)
-        nodes.pop(state, None)
-
-
-def parse_memory(text: str) -> int:
-    """Bytes from ``4G``, ``512M``, ``1.5G``, ``800K`` or a plain number of bytes (ValueError if not)."""
-    t = text.strip().upper().removesuffix("B")
-    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(t[-1:], 1)
-    number = t[:-1] if scale > 1 else t
-    try:
-        value = float(number)
-    except ValueError:
-        raise ValueError(f"memory {text!r}: give bytes or a size such as 512M or 4G") from None
-    if value <= 0:
-        raise ValueError(f"memory {text!r}: must be more than 0")
-    return int(value * scale)
-
-
-def default_memory() -> int:
-    """The memory bound of a solver: ``$SPROUTS_MEMORY`` if set, else a share of the machine's memory."""
-    env = os.environ.get(MEMORY_ENV)
-    if env:
-        return parse_memory(env)
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError):
-        total = 8 * 2**30
-    return int(total * MEMORY_SHARE)
-
-
-def rss_bytes() -> int:
-    """The memory this process holds now (resident set), in bytes."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
 def _tuples(kids: LazyChildren | CoreLandChildren) -> list[tuple[str, ...]]:
     """A land's children found so far, each its sorted reduced lands (made without ``name``)."""
     return cast("list[tuple[str, ...]]", kids.found)
@@ -815,7 +653,5 @@ __all__ = [
     "MisereTable",
     "ReducedTreeStore",
     "TreeStore",
-    "default_memory",
     "misere_outcome",
-    "parse_memory",
 ]

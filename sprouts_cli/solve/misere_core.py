@@ -6,7 +6,7 @@ string again, makes the child's lands, reduces each one and writes its string, a
 Python work around the call.  The compiled proof-number core already does all of this in
 one compiled step: it reads a land once, numbers every land and sum it meets (a hash
 table from a land's code to its number, so a land met again is not reduced again), and
-keeps each land's children as numbers (``pncore._open``, ``_more``).
+keeps each land's children as numbers (``pncore.open_children``, ``next_child``).
 
 ``CoreChildren`` holds one such numbering for a misère solver, and ``CoreLandChildren`` is
 ``LazyChildren``'s interface over it: ``found`` holds the children as sorted tuples of
@@ -19,15 +19,12 @@ its children from ``LazyChildren``.
 
 from __future__ import annotations
 
-import hashlib
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import jit
-from ..engine import aot
 from .children import LazyChildren
 
 Lands = tuple[str, ...]
@@ -36,52 +33,22 @@ Lands = tuple[str, ...]
 _RUNNING = 0
 _NEED_ROOM = 2
 _UNSUPPORTED = 5
-#: What ``next_child`` answers besides a child's number.
+#: What ``next_child`` answers besides a child's number (``pncore.NO_CHILD_LEFT``, ``CHILD_STOPPED``).
 NONE_LEFT = -1
 STOPPED = -2
 
 core: Any = None
-_next_child: Any = None
-_open: Any = None
-
-
-def _pncore_stamp() -> str:
-    """A hash of ``pncore``'s source and the engine's kernel sources: the kernel below holds their code."""
-    source = (Path(__file__).parent / "pncore.py").read_bytes()
-    return hashlib.sha256(source + aot.sources_stamp().encode()).hexdigest()[:16]
 
 
 def _load() -> Any:
-    """``pncore`` and the kernel of this module (loading numba the first time)."""
-    global core, _next_child, _open
-    if _next_child is None:
+    """``pncore``, compiled (loading numba the first time)."""
+    global core
+    if core is None:
         from . import compiled, pncore
 
         compiled._load_core()
         core = pncore
-        stamp = _pncore_stamp()
-        _open = jit.kernel(_open_source, stamp=stamp)
-        _next_child = jit.kernel(_next_child_source, stamp=stamp)
-    return _next_child
-
-
-def _open_source(S, land):  # type: ignore[no-untyped-def]
-    """List ``land``'s moves in the core (``pncore._open``): 0, or -1 when the core stopped."""
-    return core._open(S, land)
-
-
-def _next_child_source(S, land):  # type: ignore[no-untyped-def]
-    """The number of one more distinct child of ``land`` (a land's or a sum's), ``NONE_LEFT``
-    when every child is found, ``STOPPED`` when the core stopped (its status says why)."""
-    if core._open(S, land) < 0:
-        return -2
-    r = core._more(S, land)
-    if r < 0:
-        return -2
-    if r == 0:
-        return -1
-    start, cnt, _done = core._kids(S, land)
-    return S[core.S_KIDS][start + cnt - 1]
+    return core
 
 
 class CoreChildren:
@@ -130,7 +97,7 @@ class CoreChildren:
         t = st.T[0]
         while True:
             t[core.T_STATUS] = _RUNNING
-            r = int(_next_child(st.S, land))
+            r = int(core.next_child(st.S, land))
             if r != STOPPED:
                 return r
             status = int(t[core.T_STATUS])
@@ -161,7 +128,7 @@ class CoreChildren:
         t = st.T[0]
         while True:
             t[core.T_STATUS] = _RUNNING
-            if int(_open(st.S, land)) >= 0:
+            if int(core.open_children(st.S, land)) >= 0:
                 return True
             if int(t[core.T_STATUS]) != _NEED_ROOM:
                 return False

@@ -1503,8 +1503,39 @@ def children_of(S, land):  # type: ignore[no-untyped-def]
     return out
 
 
+#: ``next_child``'s answers besides a child's number.
+NO_CHILD_LEFT = -1
+CHILD_STOPPED = -2
+
+
+@core_kernel
+def open_children(S, land):  # type: ignore[no-untyped-def]
+    """List ``land``'s moves, its children not made yet (``children_of`` a child at a time):
+    0, or -1 when the run stopped (``T[T_STATUS]`` says why: room, or a land it does not take)."""
+    return _open(S, land)
+
+
+@core_kernel
+def next_child(S, land):  # type: ignore[no-untyped-def]
+    """The number of one more distinct child of ``land`` (a land's or a sum's), in the order
+    ``children_of`` lists them; ``NO_CHILD_LEFT`` when every child is found, ``CHILD_STOPPED``
+    when the run stopped (``T[T_STATUS]`` says why).  The children found so far stay in the
+    land's list (``L_KIDS``), shared with every later call and with the search."""
+    if _open(S, land) < 0:
+        return CHILD_STOPPED
+    r = _more(S, land)
+    if r < 0:
+        return CHILD_STOPPED
+    if r == 0:
+        return NO_CHILD_LEFT
+    start, cnt, _done = _kids(S, land)
+    return S[S_KIDS][start + cnt - 1]
+
+
 __all__ = [
+    "CHILD_STOPPED",
     "INF",
+    "NO_CHILD_LEFT",
     "K",
     "children_of",
     "core_kernel",
@@ -1514,7 +1545,9 @@ __all__ = [
     "intern_text",
     "land_number",
     "new_facts",
+    "next_child",
     "node_of",
+    "open_children",
     "rehash",
     "run",
     "sum_number",
