@@ -327,7 +327,8 @@ def test_the_command_line_takes_a_memory_bound(monkeypatch):
     bad = CliRunner().invoke(main, ["solve", "0*4", "--misere", "--no-db", "--memory", "lots"])
     assert bad.exit_code == 2 and "--memory" in bad.output and "Traceback" not in bad.output
     normal = CliRunner().invoke(main, ["solve", "0*4", "--no-db", "--memory", "1G"])
-    assert normal.exit_code == 2 and "--misere" in normal.output
+    assert normal.exit_code == 0 and "first player wins" in normal.output  # it bounds normal play's table
+    assert os.environ[MEMORY_ENV] == str(2**30)
 
 
 _BOUNDED_SOLVE = """

@@ -26,8 +26,8 @@ import numpy as np
 
 from ..engine import aot
 from ..errors import OutOfTime, SolveInterrupted
-from .memory_bound import default_memory
 from .clock import Deadline
+from .memory_bound import default_memory
 from .nimbers import (
     SMALL_LIVES,
     Lands,
@@ -256,7 +256,7 @@ class CompiledNormalSolver(PositionQuestions):
     ``table``, ``abort``, ``progress``, ``progress_seconds`` and ``refresh_seconds`` mean
     what they mean for ``NormalSolver``; ``tt_entries`` is the transposition table's first
     size, and it doubles while what it overwrites is many and it fits in ``TT_MEMORY_SHARE``
-    of ``memory`` (bytes; default ``memory.default_memory()``, which ``--memory`` sets).
+    of ``memory`` (bytes; default ``memory_bound.default_memory()``, which ``--memory`` sets).
     """
 
     def __init__(
