@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 # The solver's ahead-of-time kernels (engine/aot.py: about a minute, once per change of the
 # engine): a solve then loads no numba (~140 MB less).  A failed build prints one line, and
 # the JIT kernels are used.
-$(KERNELS): $(STAMP) $(wildcard sprouts_cli/engine/*.py sprouts_cli/engine/kernels/*.py)
+$(KERNELS): $(STAMP) $(wildcard sprouts_cli/engine/*.py sprouts_cli/engine/kernels/*.py) sprouts_cli/solve/pncore.py
 	$(BIN)/sprouts kernels --build || true
 	touch $(KERNELS)
 

@@ -33,6 +33,7 @@ import argparse
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -128,17 +129,43 @@ def mid_size_lands(count: int, seed: int = 1) -> list[str]:
     return out
 
 
+def group_cpu(group: int) -> float:
+    """CPU seconds used so far by the live processes of a process group (Linux's ``/proc``)."""
+    ticks = 0
+    for stat in os.listdir("/proc"):
+        if not stat.isdigit():
+            continue
+        try:
+            with open(f"/proc/{stat}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp; then utime and stime are fields 14 and 15 of stat
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def run_spots_nimber(wrapper: str, land: str, timeout: float) -> dict[str, object]:
     """SPOTS's nimber of a land (``--compute_nimber``: it asks land + *k for k = 0, 1, ...
-    until one is a loss) with its CPU seconds and df-pn visits, or an error."""
+    until one is a loss) with its CPU seconds and df-pn visits, or an error.  Past ``timeout``
+    seconds SPOTS is stopped (its whole process group) and the CPU seconds it had used are
+    given as ``at_least``: a lower bound of its time on the land."""
     cpu0 = children_cpu()
-    proc = subprocess.run(
-        [wrapper, land, "1", "--compute_nimber"], capture_output=True, text=True, timeout=timeout, check=False
+    proc = subprocess.Popen(
+        [wrapper, land, "1", "--compute_nimber"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, start_new_session=True,
     )
-    loss = re.search(r"\+\*(\d+) is Loss", proc.stdout)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        used = group_cpu(proc.pid)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return {"error": f"over {timeout:.0f} s", "at_least": used}
+    loss = re.search(r"\+\*(\d+) is Loss", out)
     if proc.returncode != 0 or loss is None:
-        return {"error": (proc.stdout.strip().splitlines() or ["failed"])[-1]}
-    visits = sum(int(v) for v in re.findall(r"Iterations:\s*(\d+)", proc.stdout))
+        return {"error": (out.strip().splitlines() or ["failed"])[-1]}
+    visits = sum(int(v) for v in re.findall(r"Iterations:\s*(\d+)", out))
     return {"nimber": int(loss.group(1)), "cpu": children_cpu() - cpu0, "visits": visits}
 
 
@@ -150,8 +177,12 @@ def run_ours_nimber(land: str, timeout: float) -> dict[str, object]:
     return {"nimber": result["nimber"], "cpu": children_cpu() - cpu0, "nodes": result.get("nodes")}
 
 
-def lands_table(wrapper: str | None, count: int, timeout: float) -> bool:
-    """The nimbers of ``count`` mid-size lands, ours and SPOTS's, one process each (one thread)."""
+def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: float) -> bool:
+    """The nimbers of ``count`` mid-size lands, ours and SPOTS's, one process each (one thread).
+
+    SPOTS takes many minutes on some of these lands: it is stopped after ``spots_timeout``
+    seconds, and the CPU seconds it had used count in its total as a lower bound (the
+    ratio is then an upper bound: "at most")."""
     lands = mid_size_lands(count)
     print(f"\nnimbers of {len(lands)} mid-size lands (24-36 lives), one thread, a process each")
     head = ["land", "lives", "nimber", "CPU s", "nodes"]
@@ -161,10 +192,11 @@ def lands_table(wrapper: str | None, count: int, timeout: float) -> bool:
     from sprouts_cli.engine.position import Position
 
     ours_cpu = spots_cpu = 0.0
+    stopped = 0
     ok = True
     for land in lands:
         ours = run_ours_nimber(land, timeout)
-        theirs = run_spots_nimber(wrapper, land, timeout) if wrapper else None
+        theirs = run_spots_nimber(wrapper, land, spots_timeout) if wrapper else None
         cells = [
             land if len(land) <= 12 else land[:11] + "~",
             str(Position.from_string(land).total_lives),
@@ -177,18 +209,21 @@ def lands_table(wrapper: str | None, count: int, timeout: float) -> bool:
         if theirs is not None:
             cells += [
                 str(theirs.get("nimber", theirs.get("error")))[:12],
-                fmt(theirs.get("cpu"), ".2f"),
+                fmt(theirs.get("cpu"), ".2f") if "at_least" not in theirs else f">{theirs['at_least']:.1f}",
                 fmt(theirs.get("visits"), ","),
             ]
-            spots_cpu += float(theirs.get("cpu", 0.0))  # type: ignore[arg-type]
+            spots_cpu += float(theirs.get("cpu", theirs.get("at_least", 0.0)))  # type: ignore[arg-type]
+            stopped += "at_least" in theirs
             if "nimber" in theirs and "nimber" in ours and theirs["nimber"] != ours["nimber"]:
                 cells[-1] += " (DIFFER)"
                 ok = False
         print("  ".join(f"{c:>12}" for c in cells), flush=True)
     line = f"all {len(lands)} lands: ours {ours_cpu:.1f} CPU s"
     if wrapper:
-        ratio = f", ratio {ours_cpu / spots_cpu:.2f}x" if spots_cpu else ""
-        line += f", SPOTS {spots_cpu:.1f} CPU s{ratio}"
+        bound = "at most " if stopped else ""
+        ratio = f", ratio {bound}{ours_cpu / spots_cpu:.2f}x" if spots_cpu else ""
+        more = f" (at least: {stopped} stopped after {spots_timeout:.0f} s)" if stopped else ""
+        line += f", SPOTS {spots_cpu:.1f} CPU s{more}{ratio}"
     print(line)
     return ok
 
@@ -208,6 +243,10 @@ def main() -> int:
     ap.add_argument("--threads", default="1,2", help="thread counts (sprouts --jobs, SPOTS --threads)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds allowed per run (default 3600)")
     ap.add_argument("--lands", type=int, default=40, help="mid-size lands whose nimbers to compare (0: none)")
+    ap.add_argument(
+        "--spots-land-timeout", type=float, default=120,
+        help="seconds SPOTS may take on one land before it is stopped (default 120)",
+    )
     a = ap.parse_args()
     ns = sizes(a.normal or ("10-12" if a.quick else "10-15"))
     wrapper = os.environ.get("SPOTS_SOLVE")
@@ -277,7 +316,7 @@ def main() -> int:
     print("\nx time: ours over SPOTS's CPU seconds with 1 thread, wall seconds with more.")
     print("speed-up: our wall seconds with 1 thread over those with more (the same n).")
     if a.lands:
-        ok = lands_table(wrapper, a.lands, a.timeout) and ok
+        ok = lands_table(wrapper, a.lands, a.timeout, a.spots_land_timeout) and ok
     return 0 if ok else 1
 
 

@@ -319,3 +319,69 @@ def test_a_build_from_scratch_is_used_and_keeps_only_the_newest_builds(tmp_path:
     assert aot.built_folder(tmp_path) == folder
     assert aot_check.check_against_jit(aot.load_built(tmp_path)) == ""
     assert json.loads(_run_python(SOLVE_AND_REPORT, tmp_path).stdout.splitlines()[-1])["kernels"] == "aot"
+
+
+def test_the_built_core_leaves_what_the_jit_core_leaves(built) -> None:
+    # answers, facts, children, statistics and every array of a small search, table growth included
+    from sprouts_cli.solve import compiled
+
+    assert compiled.check_built_core(built) == ""
+
+
+def test_the_built_core_is_checked_against_its_state_before_it_reads_it() -> None:
+    from sprouts_cli.solve import pncore
+
+    if aot.kernel_path() == "python":
+        pytest.skip("plain Python: nothing built to guard")
+    state = [np.zeros(4, np.int64) for _ in range(18)]
+    with pytest.raises(TypeError, match="array 2 of the state"):
+        pncore.check_state(tuple(state))
+    with pytest.raises(TypeError, match="tuple of 18"):
+        pncore.check_state(tuple(state[:3]))
+
+
+CORE_WITHOUT_THE_GIL = """
+import json, sys, threading, time
+import numpy as np
+from sprouts_cli.engine import backend
+from sprouts_cli.solve import compiled
+from sprouts_cli.solve.session import Session
+answers = [Session(None, jobs=2).outcome("0*11"), Session(None, jobs=1).nimber("0*9")]
+solver = compiled.CompiledNormalSolver(None)
+core = compiled._load_core()
+st = solver.state
+for name, size in (("I64", 18), ("I32", 18), ("CE", 18), ("TEXT", 23), ("SUMS", 20), ("KIDS", 22),
+                   ("CODE", 24), ("HTAB", 19), ("STAB", 19), ("CTAB", 19)):
+    a = getattr(st, name)
+    setattr(st, name, np.zeros((*a.shape[:-1], 1 << size), a.dtype))  # room: long calls of the core
+st.S = st.tuple_for(0)
+st.T[0][core.T_ROOT] = solver._land_number("0*11")
+st.T[0][core.T_STOP_AT] = 1 << 40
+calls = []
+def search():
+    while True:
+        start = time.perf_counter()
+        status = core.run(st.S)
+        calls.append(time.perf_counter() - start)
+        if status == core.DONE:
+            return
+        solver._handle(0, status)
+runner = threading.Thread(target=search)
+runner.start()
+gap, last = 0.0, time.perf_counter()
+while runner.is_alive():
+    time.sleep(0.01)  # the GIL held by the core would keep this thread asleep through a call
+    now = time.perf_counter()
+    gap, last = max(gap, now - last), now
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "llvmlite"))
+print(json.dumps({"answers": answers, "kernels": backend.kernels_in_use(), "loaded": loaded,
+                  "gap": gap, "longest": max(calls), "result": int(st.T[0][core.T_RESULT])}))
+"""
+
+
+def test_the_built_core_solves_with_threads_without_numba_and_leaves_the_gil(built) -> None:
+    done = _run_python(CORE_WITHOUT_THE_GIL, aot.kernels_dir())
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["answers"] == [True, Session(None, jobs=1).nimber("0*9")], done.stderr
+    assert report["kernels"] == "aot" and report["loaded"] == [] and report["result"] == 1
+    assert report["longest"] > 0.3 and report["gap"] < report["longest"] / 2, report

@@ -56,6 +56,9 @@ USE_ENV = "SPROUTS_AOT"
 #: A source file that holds this defines kernels and is part of the stamp.
 KERNEL_MARK = b"@kernel"
 STAMP_FILE = "stamp.json"
+#: The solver's compiled proof-number core, whose entry points (``pncore.EXPORTS``) the module
+#: holds too, as ``core_<name>``: a solve then loads no numba either.
+CORE_FILE = ENGINE_DIR.parent / "solve" / "pncore.py"
 
 PURE_PYTHON = jit.PURE_PYTHON
 
@@ -250,6 +253,7 @@ def stamp_facts() -> dict[str, str]:
     """What a build must match to be loaded (read without importing numba)."""
     return {
         "sources": sources_hash()[:20],
+        "core": hashlib.sha256(CORE_FILE.read_bytes()).hexdigest()[:20],
         "numba": _version("numba"),
         "numpy": _version("numpy"),
         "python": f"{sysconfig.get_config_var('EXT_SUFFIX')} {sys.version.split()[0]} {platform.machine()}",

@@ -68,12 +68,16 @@ def compile_into(folder: str) -> None:
                 cc.target_cpu = "host"
             for entry in EXPORTS.values():
                 cc.export(entry.name, entry.signature)(entry.function)  # type: ignore[no-untyped-call]
+            core = importlib.import_module("sprouts_cli.solve.pncore")
+            for name, (signature, function) in core.EXPORTS.items():
+                cc.export("core_" + name, signature)(function)  # type: ignore[no-untyped-call]
             try:
                 cc.compile()
             except Exception as e:  # distutils' errors: no compiler, a failed link, ...
                 raise BuildFailed(f"numba.pycc failed: {_last_line(str(e)) or type(e).__name__}") from None
         built = load_built_from(Path(folder))
-        wrong = check_against_jit(built)
+        solver = importlib.import_module("sprouts_cli.solve.compiled")
+        wrong = check_against_jit(built) or solver.check_built_core(built)
         if wrong:
             raise BuildFailed(f"the built module disagrees with the JIT kernels: {wrong}")
     except BuildFailed as e:

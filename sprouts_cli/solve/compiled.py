@@ -697,6 +697,72 @@ def _bytes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("ascii"), np.uint8)
 
 
+class _ListTable:
+    """A table in memory that keeps what it is given (for the build's check)."""
+
+    def __init__(self) -> None:
+        self.facts: list[tuple[str, str, int]] = []
+
+    def get_normal(self, land: str) -> tuple[int | None, int] | None:
+        return None
+
+    def put_nimber(self, land: str, nimber: int) -> None:
+        self.facts.append(("nimber", land, nimber))
+
+    def put_win(self, land: str, heap: int) -> None:
+        self.facts.append(("win", land, heap))
+
+
+def _core_workload() -> list[Any]:
+    """What a small search leaves, through every kernel Python calls: answers, facts, children
+    (all at once and one at a time), statistics and the arrays themselves.  What depends on
+    the clock is held still: facts are written when each search ends (not every
+    ``WRITE_SECONDS``), and the table is doubled once by hand (``tt_move``), not when it fills.
+    The hash tables are refilled once (``rehash``)."""
+    global WRITE_SECONDS
+    every, WRITE_SECONDS = WRITE_SECONDS, float("inf")
+    try:
+        table = _ListTable()
+        solver = CompiledNormalSolver(table, compile_lives=0, tt_entries=1 << 14, memory=0)
+        out: list[Any] = [solver.outcome("0*6"), solver.nimber("0*2.AB|AB")]
+        st = solver.state
+        st.tt_max_entries *= 2
+        st.grow_table()
+        for name in ("HTAB", "STAB", "CTAB"):
+            getattr(st, name)[:] = 0
+        core.rehash(st.S)
+        out += [solver.outcome("0*3.AB|AB|0*2"), solver.children_of("0*4"), solver.remembered("0*6")]
+        x = solver._land_number("0*2.AB.CD|CD")
+        out.append(solver._retry(core.open_children, x))
+        while (child := int(solver._retry(core.next_child, x))) >= 0:
+            out.append(st.lands_of(child))
+        out += [solver.stats, table.facts]
+        out += [a.copy() for a in solver.state.S if a is not st.BUSY]
+    finally:
+        WRITE_SECONDS = every
+    return out
+
+
+def check_built_core(built: Any) -> str:
+    """Compare the built module's ``core_*`` kernels with the JIT ones on ``_core_workload``:
+    the first difference, or "" (the build's check, ``engine/aot_check.py``, on the JIT path)."""
+    _load_core()
+    want = _core_workload()
+    saved = {name: getattr(core, name) for name in core.EXPORTS}
+    try:
+        for name, (signature, fn) in core.EXPORTS.items():
+            setattr(core, name, core.state_guarded(getattr(built, "core_" + name), fn, signature))
+        got = _core_workload()
+    finally:
+        for name, fn in saved.items():
+            setattr(core, name, fn)
+    for i, (a, b) in enumerate(zip(got, want, strict=True)):
+        same = np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+        if not same:
+            return f"the core's workload differs at item {i}"
+    return ""
+
+
 def compiled_available() -> bool:
     """Whether this process may solve normal play on the compiled core (numba, not plain Python)."""
     if aot.PURE_PYTHON or os.environ.get("SPROUTS_COMPILED_SEARCH", "1") == "0":
@@ -704,4 +770,4 @@ def compiled_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-__all__ = ["CompiledNormalSolver", "State", "Unsupported", "compiled_available"]
+__all__ = ["CompiledNormalSolver", "State", "Unsupported", "check_built_core", "compiled_available"]

@@ -187,17 +187,86 @@ S_BUSY = 17  # threads at each node, by a hash of the node (no keys: a collision
 # ------------------------------------------------------------------ the kernels' decorator
 
 
-def core_kernel(fn: Callable[..., Any]) -> Any:
+#: The state tuple's arrays as a numba type (``State.tuple_for``; their places are the ``S_*``).
+S_TYPE = (
+    "Tuple((int64[::1], int64[::1], int64[:, ::1], int32[:, ::1], uint8[::1], int64[::1], int64[::1],"
+    " int64[::1], int64[::1], int64[::1], int64[:, ::1], uint8[::1], int64[::1], int64[:, ::1],"
+    " int64[:, ::1], int64[::1], int64[::1], int64[::1]))"
+)
+#: The kernels Python calls, by name: (numba signature, the function the ahead-of-time build
+#: compiles).  The build (``engine/aot.py``) holds each as ``core_<name>``.
+EXPORTS: dict[str, tuple[str, Callable[..., Any]]] = {}
+
+
+def _path() -> tuple[str, ModuleType | None]:
+    """The path of this process's kernels (``aot.chosen_path``): python, aot or jit."""
+    return aot.chosen_path()
+
+
+def core_kernel(fn: Callable[..., Any] | None = None, *, export: str | None = None) -> Any:
     """``numba.njit(nogil=True)`` with a cache stamped by this file and the engine's kernel
-    sources (plain Python with ``SPROUTS_PURE_PYTHON=1``); ``.py_func`` is the source."""
-    if PURE_PYTHON:
-        fn.py_func = fn  # type: ignore[attr-defined]
-        return fn
+    sources; plain Python with ``SPROUTS_PURE_PYTHON=1``; ``.py_func`` is the source.
+
+    ``export`` is the signature (``S`` for the state tuple) of a kernel that Python calls:
+    where the engine's ahead-of-time build is loaded (``aot``), such a kernel is the
+    build's ``core_<name>`` and every other kernel is plain Python that only the build's
+    compiled code calls, so a process that solves loads no numba (~150 MB less).
+    """
+    if fn is None:
+        return lambda f: core_kernel(f, export=export)
+    if export is not None:
+        EXPORTS[fn.__name__] = (export.replace("S", S_TYPE, 1), fn)
+    path, built = _path()
+    if path != "jit":
+        compiled = getattr(built, "core_" + fn.__name__, None) if export is not None else None
+        if compiled is None:
+            return jit.plain(fn)
+        return state_guarded(compiled, fn, EXPORTS[fn.__name__][0])
     import numba
 
     compiled = numba.njit(nogil=True)(fn)
     compiled._cache = jit.stamped_cache(fn, aot.sources_stamp())  # type: ignore[attr-defined]  # where enable_caching puts it
     return compiled
+
+
+#: (dtype, rank) of each array of the state tuple, as ``S_TYPE`` says.
+_STATE_ARRAYS = [
+    (np.dtype(np.int64), 1), (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int32), 2),
+    (np.dtype(np.uint8), 1), *[(np.dtype(np.int64), 1)] * 5, (np.dtype(np.int64), 2), (np.dtype(np.uint8), 1),
+    (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int64), 2), *[(np.dtype(np.int64), 1)] * 3,
+]  # fmt: skip
+
+
+def check_state(S: tuple[np.ndarray, ...]) -> None:
+    """A TypeError unless ``S`` is a state tuple whose arrays are what ``S_TYPE`` says: a built
+    kernel reads them as declared without looking (where numba's dispatcher would compile)."""
+    if type(S) is not tuple or len(S) != len(_STATE_ARRAYS):
+        raise TypeError(f"the state must be a tuple of {len(_STATE_ARRAYS)} arrays")
+    for i, (a, (dtype, rank)) in enumerate(zip(S, _STATE_ARRAYS, strict=True)):
+        if type(a) is not np.ndarray or a.dtype != dtype or a.ndim != rank or not a.flags.c_contiguous:
+            raise TypeError(f"array {i} of the state must be a contiguous {rank}-d {dtype} array")
+
+
+def state_guarded(compiled: Callable[..., Any], fn: Callable[..., Any], signature: str) -> Callable[..., Any]:
+    """A built kernel behind the checks of its arguments: the state tuple (checked once per
+    tuple: the last few seen pass at once) and the other arrays (``aot.guarded``)."""
+    rest = aot.guarded(compiled, fn, "(S" + signature[signature.index(S_TYPE) + len(S_TYPE) :])
+    seen: list[Any] = []
+
+    def call(S: Any, *args: Any) -> Any:
+        for known in seen:
+            if known is S:
+                break
+        else:
+            check_state(S)
+            seen.insert(0, S)
+            del seen[4:]
+        return rest(S, *args)
+
+    call.py_func = fn  # type: ignore[attr-defined]
+    call.__name__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    return call
 
 
 def engine_kernels() -> ModuleType:
@@ -213,7 +282,7 @@ def engine_kernels() -> ModuleType:
     """
     from ..engine import kernels
 
-    if PURE_PYTHON:
+    if _path()[0] != "jit":
         return kernels
     name = "sprouts_cli.engine._kernels_jit"
     twin = sys.modules.get(name)
@@ -263,7 +332,7 @@ def _cas_plain(arr, index, old, new):  # type: ignore[no-untyped-def]
 
 
 def _make_cas() -> Any:
-    if PURE_PYTHON:
+    if _path()[0] != "jit":
         return _cas_plain
     from numba.core import cgutils, types
     from numba.extending import intrinsic
@@ -545,7 +614,7 @@ def _code_put(S, code, n, land):  # type: ignore[no-untyped-def]
     _unlock(g)
 
 
-@core_kernel
+@core_kernel(export="void(S)")
 def rehash(S):  # type: ignore[no-untyped-def]
     """Fill the (new, empty) hash tables of lands, sums and codes from the numbering."""
     htab = S[S_HTAB]
@@ -638,7 +707,7 @@ def _tt_put(S, node, pn, dn, work):  # type: ignore[no-untyped-def]
             ttk[i] = -1
 
 
-@core_kernel
+@core_kernel(export="void(S, int64[::1], int64[:, ::1])")
 def tt_move(S, oldk, oldv):  # type: ignore[no-untyped-def]
     """Put the sound entries of an older table (keys ``oldk``, values ``oldv``) into ``S``'s."""
     for i in range(oldk.shape[0]):
@@ -995,7 +1064,7 @@ def _small_nimber(S, root):  # type: ignore[no-untyped-def]
     return i32[L_NIM, root]
 
 
-@core_kernel
+@core_kernel(export="int64(S, int64, int64)")
 def node_of(S, child, k):  # type: ignore[no-untyped-def]
     """What ``child`` (a land's or a sum's number) + *k comes to with the known nimbers folded into
     the heap (``NormalSolver._node``): ``WIN``, ``LOSS``, a node ``k << NODE_BITS | number``, or
@@ -1373,7 +1442,7 @@ def _cut_decided(S):  # type: ignore[no-untyped-def]
     return False
 
 
-@core_kernel
+@core_kernel(export="int64(S)")
 def run(S):  # type: ignore[no-untyped-def]
     """Search the root (``T_ROOT`` + *``T_ROOTK``) until it is decided (``DONE``, the answer in
     ``T_RESULT``), ``T_STOP_AT`` nodes are counted or another thread or Python asks every
@@ -1415,7 +1484,51 @@ def run(S):  # type: ignore[no-untyped-def]
             _step_land(S, f)
 
 
-@core_kernel
+def _gil_calls() -> tuple[Any, Any]:
+    """numba intrinsics that call CPython's ``PyEval_SaveThread`` and ``PyEval_RestoreThread``
+    (the symbols resolve when the built module is loaded into the interpreter)."""
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    state_ptr = ir.IntType(8).as_pointer()
+
+    @intrinsic
+    def save_thread(typingctx):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            fnty = ir.FunctionType(state_ptr, [])
+            return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "PyEval_SaveThread"), [])
+
+        return types.voidptr(), codegen
+
+    @intrinsic
+    def restore_thread(typingctx, state):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            fnty = ir.FunctionType(ir.VoidType(), [state_ptr])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "PyEval_RestoreThread")
+            builder.call(fn, [args[0]])
+            return context.get_dummy_value()
+
+        return types.void(types.voidptr), codegen
+
+    return save_thread, restore_thread
+
+
+def _run_without_the_gil(S):  # type: ignore[no-untyped-def]
+    """``run`` with the GIL released, as the ahead-of-time build's ``core_run``: numba.pycc
+    has no ``nogil``, and the threads of one search must run at once."""
+    state = _save_thread()
+    status = run(S)
+    _restore_thread(state)
+    return status
+
+
+if _path()[0] == "jit":
+    _save_thread, _restore_thread = _gil_calls()
+    EXPORTS["run"] = (EXPORTS["run"][0], _run_without_the_gil)
+
+
+@core_kernel(export="void(S)")
 def leave(S):  # type: ignore[no-untyped-def]
     """Drop a thread's stack (counting it out of every node on it)."""
     t = S[S_T]
@@ -1423,7 +1536,7 @@ def leave(S):  # type: ignore[no-untyped-def]
         _pop(S, f)
 
 
-@core_kernel
+@core_kernel(export="int64(S, int64[:, ::1])")
 def new_facts(S, out):  # type: ignore[no-untyped-def]
     """The facts proved since the last call: (land, nimber) pairs with nimber >= 0, and
     (land, -1 - heap) for each new win, into ``out`` (two rows); their count, or -1 if
@@ -1462,7 +1575,7 @@ def new_facts(S, out):  # type: ignore[no-untyped-def]
     return n
 
 
-@core_kernel
+@core_kernel(export="int64(S, uint8[::1])")
 def intern_text(S, src):  # type: ignore[no-untyped-def]
     """``land_number`` of a whole byte string (from Python), or -1 - slot if ``S`` needs room."""
     if not _room(S, 0):
@@ -1470,14 +1583,14 @@ def intern_text(S, src):  # type: ignore[no-untyped-def]
     return land_number(S, src, 0, src.shape[0])
 
 
-@core_kernel
+@core_kernel(export="int64(S, uint8[::1])")
 def find_text(S, src):  # type: ignore[no-untyped-def]
     """The number of a land string if it has one, else -1."""
     x = _find_text(S, src, 0, src.shape[0])
     return x if x >= 0 else -1
 
 
-@core_kernel
+@core_kernel(export="int64(S, int64[::1])")
 def intern_sum(S, lands):  # type: ignore[no-untyped-def]
     """``sum_number`` of sorted land numbers (from Python), or -1 if ``S`` needs room."""
     if not _room(S, 0):
@@ -1485,7 +1598,7 @@ def intern_sum(S, lands):  # type: ignore[no-untyped-def]
     return sum_number(S, lands, lands.shape[0])
 
 
-@core_kernel
+@core_kernel(export="int64[::1](S, int64)")
 def children_of(S, land):  # type: ignore[no-untyped-def]
     """Every child of ``land`` (numbers, in the order found), or an empty array if the run stopped."""
     if _open(S, land) < 0:
@@ -1508,14 +1621,14 @@ NO_CHILD_LEFT = -1
 CHILD_STOPPED = -2
 
 
-@core_kernel
+@core_kernel(export="int64(S, int64)")
 def open_children(S, land):  # type: ignore[no-untyped-def]
     """List ``land``'s moves, its children not made yet (``children_of`` a child at a time):
     0, or -1 when the run stopped (``T[T_STATUS]`` says why: room, or a land it does not take)."""
     return _open(S, land)
 
 
-@core_kernel
+@core_kernel(export="int64(S, int64)")
 def next_child(S, land):  # type: ignore[no-untyped-def]
     """The number of one more distinct child of ``land`` (a land's or a sum's), in the order
     ``children_of`` lists them; ``NO_CHILD_LEFT`` when every child is found, ``CHILD_STOPPED``
