@@ -1492,12 +1492,13 @@ def _gil_calls() -> tuple[Any, Any]:
     from numba.extending import intrinsic
 
     state_ptr = ir.IntType(8).as_pointer()
+    declare: Any = cgutils.get_or_insert_function  # a C function of the interpreter, by name
 
     @intrinsic
     def save_thread(typingctx):  # type: ignore[no-untyped-def]
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
             fnty = ir.FunctionType(state_ptr, [])
-            return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "PyEval_SaveThread"), [])
+            return builder.call(declare(builder.module, fnty, "PyEval_SaveThread"), [])
 
         return types.voidptr(), codegen
 
@@ -1505,8 +1506,7 @@ def _gil_calls() -> tuple[Any, Any]:
     def restore_thread(typingctx, state):  # type: ignore[no-untyped-def]
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
             fnty = ir.FunctionType(ir.VoidType(), [state_ptr])
-            fn = cgutils.get_or_insert_function(builder.module, fnty, "PyEval_RestoreThread")
-            builder.call(fn, [args[0]])
+            builder.call(declare(builder.module, fnty, "PyEval_RestoreThread"), [args[0]])
             return context.get_dummy_value()
 
         return types.void(types.voidptr), codegen
