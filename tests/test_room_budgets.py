@@ -137,3 +137,49 @@ def test_the_pixels_of_a_curve_are_the_reference_s_leg_by_leg() -> None:
     for c in pic.curves:
         for px in (0.7, 1.0, 2.0):
             assert np.array_equal(curve_pixels(c.pieces, px), curve_pixels_reference(c.pieces, px))
+
+
+def test_the_cells_face_the_same_boundaries_as_the_reference_says() -> None:
+    """``route_rays._cell_boundaries`` (all cells at once) against its cell-by-cell reference, on
+    the bench's saved pictures, for every move of a region with more than one boundary."""
+    from sprouts_cli.engine.moves import all_moves
+    from sprouts_cli.picture.grid_planner import room_field
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+    from sprouts_cli.picture.route_rays import _cell_boundaries, _cell_boundaries_reference
+
+    checked = 0
+    for case in (PUSH_CASE, SLIVER_CASE):
+        pic, a, _m = _saved_case(*case)
+        for m in list(all_moves(a.position))[:40]:
+            plan = make_plan(pic, a, m, RouteSettings())
+            g, ob, st = plan.grid, plan.ob, plan.settings
+            _room, near, _foot, nseg = room_field(
+                g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
+                ob.width, ob.height, 3.0 * st.d0, np.array([-1, -1], dtype=np.int64), 1.0, st.d0,
+            )  # fmt: skip
+            comp = np.ones(g.size, dtype=bool)
+            fast = _cell_boundaries(plan, comp, near, nseg)
+            slow = _cell_boundaries_reference(plan, comp, near, nseg)
+            assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+            checked += int((fast[1] >= 0).sum())
+    assert checked > 0
+
+
+def test_pushing_from_the_routers_own_plan_draws_the_same_as_planning_again() -> None:
+    """``draw_move``'s NoRoom carries its plan, route and widest way (``router.Planned``); the
+    push's first ghost starts from them instead of planning again, and draws the same curves."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.room import push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import draw_move
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as e:
+        draw_move(pic, m, a, settings)
+    assert e.value.planned is not None
+    again = push_curves(pic, a, m, settings, None, [])
+    reused = push_curves(pic, a, m, settings, None, [], planned=e.value.planned)
+    assert again is not None and reused is not None
+    pairs = zip(again.picture.curves, reused.picture.curves, strict=True)
+    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)

@@ -47,7 +47,7 @@ from .analyse import Analysis, analyse_picture
 from .fit import cut_at, join_parts
 from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
-from .router import draw_move
+from .router import Planned, draw_move
 from .sizes import smaller_spots
 from .work import OverBudget, metered
 
@@ -195,7 +195,9 @@ def draw(
             notes.append(f"slide: given up after {e}")
         if got is not None:
             return done(*got)
-        pushed = push_curves(current, current_a, move, settings, player, notes, work=budgets.push)
+        planned = getattr(reason, "planned", None)
+        pushed = push_curves(current, current_a, move, settings, player, notes,
+                             work=budgets.push, planned=planned)
         if pushed is not None:
             return done(pushed, "push")
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
@@ -777,6 +779,7 @@ def push_curves(
     rounds: int = 4,
     units: int | None = None,
     work: float = PUSH_WORK,
+    planned: Planned | None = None,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
@@ -794,7 +797,7 @@ def push_curves(
     """
     try:
         with metered(work):
-            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units)
+            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned)
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         return None
@@ -809,6 +812,7 @@ def _push_rounds(
     notes: list[str],
     rounds: int,
     units: int | None,
+    planned: Planned | None = None,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -826,7 +830,7 @@ def _push_rounds(
         if left <= 0:
             notes.append(f"push curves: {PUSH_UNITS if units is None else units} curves relaxed, no more")
             return None
-        ghost = ghost_of(current, ca, move, settings)
+        ghost = ghost_of(current, ca, move, settings, planned if rnd == 0 else None)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             return None
@@ -835,7 +839,7 @@ def _push_rounds(
             return None
         last_room = ghost.widest
         try:
-            d = draw_route(ghost.plan, ghost.route, target, player)
+            d = draw_route(ghost.plan, ghost.route, target, player, ghost.relaxed)
             if d.clearance >= need:
                 return d
         except PictureError:

@@ -459,14 +459,21 @@ def round_loop(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return None
 
 
-def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | None = None) -> Drawn:
+def draw_route(
+    plan: Plan,
+    path: np.ndarray,
+    target: Position,
+    player: int | None = None,
+    relaxed: tuple[np.ndarray, float, np.ndarray, np.ndarray] | None = None,
+) -> Drawn:
     """The band, the spline, the cut and the check for one route; PictureError when it does not read back.
 
     A loop the band drew smaller than its round seed (``round_loop``) is tried as
-    that circle first.
+    that circle first.  ``relaxed`` is ``relax_route(plan, path)`` when the caller has it
+    already (it is the same every time: the band has no chance in it).
     """
     st = plan.settings
-    P, E, d_start, d_end = relax_route(plan, path)
+    P, E, d_start, d_end = relaxed if relaxed is not None else relax_route(plan, path)
     last = ""
     best: Drawn | None = None
     ends = (d_start, d_end)
