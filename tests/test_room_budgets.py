@@ -183,3 +183,17 @@ def test_pushing_from_the_routers_own_plan_draws_the_same_as_planning_again() ->
     assert again is not None and reused is not None
     pairs = zip(again.picture.curves, reused.picture.curves, strict=True)
     assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
+
+
+def test_the_compiled_refinement_cuts_every_piece_as_the_plain_reference_does() -> None:
+    """``certify.refine_pieces`` (a whole curve at once) against ``spline.refine_piece`` (a piece
+    at a time): the same sub-pieces, in the same order, to the last bit."""
+    from sprouts_cli.picture.certify import REFINE_DEPTH, refine_pieces
+    from sprouts_cli.picture.spline import refine_piece
+
+    pic, _a, _m = _saved_case(*PUSH_CASE)
+    for tol, max_leg in ((0.1, 20.0), (0.02, 4.0), (1e-6, 1.0)):
+        for c in pic.curves:
+            ref = [q for p in c.pieces for q in refine_piece(p, tol, max_leg, REFINE_DEPTH)]
+            got = refine_pieces(np.ascontiguousarray(c.pieces, dtype=float), tol, max_leg, REFINE_DEPTH)
+            assert len(got) == len(ref) and all(np.array_equal(x, y) for x, y in zip(got, ref, strict=True))
