@@ -197,3 +197,21 @@ def test_the_compiled_refinement_cuts_every_piece_as_the_plain_reference_does() 
             ref = [q for p in c.pieces for q in refine_piece(p, tol, max_leg, REFINE_DEPTH)]
             got = refine_pieces(np.ascontiguousarray(c.pieces, dtype=float), tol, max_leg, REFINE_DEPTH)
             assert len(got) == len(ref) and all(np.array_equal(x, y) for x, y in zip(got, ref, strict=True))
+
+
+@pytest.mark.parametrize("position", ["0*3.AB|AB.CD|CD", "0*4.AB.CD|AB|CD.EF|EF"])
+def test_the_step_caps_passing_over_far_segments_are_the_plain_references(position: str) -> None:
+    """``relax_kernels.pred_caps`` passes over a segment whose box is farther than the caps it could
+    lower; the caps are those of every point against every segment (``pred_caps_reference``)."""
+    from sprouts_cli.picture.relax import Params
+    from sprouts_cli.picture.relax_kernels import pred_caps, pred_caps_reference
+    from sprouts_cli.picture.skeleton import REACH, skeleton_from_picture
+
+    pic = layout_position(position, 500, 400, jobs=1)
+    sk = skeleton_from_picture(pic, analyse_picture(pic), Params().spacing)
+    for reach in (REACH, 40.0):
+        args = (sk.P, sk.n_spots, sk.sizes, sk.segs, sk.width, sk.height, reach)
+        fast = pred_caps(*args)
+        assert np.array_equal(fast, pred_caps_reference(*args))
+        assert np.array_equal(fast, pred_caps.py_func(*args))
+        assert (fast < reach / 3.0).any()
