@@ -25,7 +25,9 @@ A move drawn by the router or M that runs tight beside other curves, or pushed
 them aside, may leave a region a sliver; with R on the ladder the picture is then
 rearranged, and kept if that widens the thinnest region (``_tidied``).  Each rung
 has a bound in work, not in seconds: a fixed number of slides and pushes, at
-most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps.
+most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps, and a
+budget of energy evaluations (``Budgets``, ``work.metered``) past which the rung is
+given up and the ladder climbs.
 
 Every picture here is read back and compared with the position it must give.
 """
