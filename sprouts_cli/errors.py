@@ -54,11 +54,14 @@ class GivenUp(PictureError):
 class NoRoom(PictureError):
     """A move the router cannot draw here, with the room the widest way has (for the ladder)."""
 
-    def __init__(self, message: str, widest: float = 0.0, needed: float = 0.0, ghost: Any = None):
+    def __init__(
+        self, message: str, widest: float = 0.0, needed: float = 0.0, ghost: Any = None, planned: Any = None
+    ):
         super().__init__(message)
         self.widest = widest
         self.needed = needed
         self.ghost = ghost  # the widest way as world points, a numpy array (for pushing curves apart)
+        self.planned = planned  # the router's plan, route and widest way (``router.Planned``), to reuse
 
 
 class TableError(SproutsError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import numpy as np
@@ -192,24 +193,30 @@ def test_seeds_drawn_smaller_grow_back_in_a_picture_with_no_curves() -> None:
 
 def fake_layouts(monkeypatch, plan: dict[int, tuple]) -> list[int]:
     """Layouts by plan, per candidate's place in Z's order: ("drawn", clearance[, smaller sizes]),
-    ("fail", reason) or ("slow", seconds); the regions asked for are recorded in order."""
+    ("fail", reason) or ("slow", units of work); the regions asked for are recorded in order.
+    A layout drawn does ``FAKE_WORK`` units of work; a slow one its units, a thousand at a time,
+    asking ``stop`` after each."""
+    from sprouts_cli.picture import work
+
     asked: list[int] = []
     base = layout_position("0*3", 300, 200, jobs=1)
 
     def one(
-        pmap, expected, outer, width, height, polish=True, prepared=None, seconds=60.0, d0=6.0, stop=None
+        pmap, expected, outer, width, height, polish=True, prepared=None, work_bound=1e9, d0=6.0, stop=None
     ):
         asked.append(outer)
         kind, *args = plan[outer]
         if kind == "fail":
             raise PictureError(args[0])
         if kind == "slow":
-            end = time.monotonic() + args[0]
-            while time.monotonic() < end:
+            for _ in range(int(args[0]) // 1000):
+                work.charge(1000)
                 if stop is not None and stop():
                     raise GivenUp("given up")
-                time.sleep(0.005)
+                time.sleep(0.0005)
             args = [9.0]
+        else:
+            work.charge(FAKE_WORK)
         pic = base.copy()
         small: tuple[int, ...] = ()
         if len(args) > 1:
@@ -315,17 +322,30 @@ def test_z_tries_the_present_outside_first(monkeypatch, big_map) -> None:
     assert asked == [last] and r.outer == last
 
 
+FAKE_WORK = 20_000
+
+
 def test_stragglers_are_given_up_by_comparison_here(monkeypatch, big_map) -> None:
+    """Once half the layouts are done, one that does more than twice their median work gives up,
+    just past that work (not after some time: the same layouts are given up under any load)."""
     pmap, order = big_map
     plan = {k: ("drawn", 9.0) for k in order}
-    plan[order[len(order) // 2]] = ("slow", 30.0)
+    plan[order[len(order) // 2]] = ("slow", 10**8)
     fake_layouts(monkeypatch, plan)
     t0 = time.monotonic()
     got = list(lay.run_layouts(pmap, "x", order, 300, 200, jobs=1, parallel=False))
     assert time.monotonic() - t0 < 10
     slow = next(t for t in got if t.outer == order[len(order) // 2])
     assert slow.result is None and slow.reason.startswith("given up after")
+    assert 2 * FAKE_WORK < slow.work <= 2 * FAKE_WORK + 1000
     assert sum(t.result is not None for t in got) == len(order) - 1
+    assert all(t.work == FAKE_WORK for t in got if t.result is not None)
+
+
+def test_the_straggler_limit_is_twice_the_median_work_and_never_below_the_floor() -> None:
+    assert lay.straggler_limit([5.0e4, 1.0e5], 5) == math.inf  # not yet half of the layouts done
+    assert lay.straggler_limit([5.0e4, 1.0e5, 3.0e5], 5) == 2.0e5
+    assert lay.straggler_limit([0.0, 0.0, 10.0], 4) == lay.STRAGGLER_FLOOR
 
 
 @pytest.mark.skipif(
@@ -334,8 +354,8 @@ def test_stragglers_are_given_up_by_comparison_here(monkeypatch, big_map) -> Non
 )
 def test_stragglers_are_given_up_by_comparison_in_workers(monkeypatch, big_map) -> None:
     pmap, order = big_map
-    plan = {k: ("slow", 0.5) for k in order}
-    plan[order[0]] = ("slow", 30.0)
+    plan = {k: ("slow", 20_000) for k in order}
+    plan[order[0]] = ("slow", 10**8)
     fake_layouts(monkeypatch, plan)
     t0 = time.monotonic()
     got = list(lay.run_layouts(pmap, "x", order, 300, 200, jobs=2, parallel=True))

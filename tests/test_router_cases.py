@@ -377,12 +377,12 @@ def test_pushing_gives_up_past_its_band_work_and_the_ladder_climbs() -> None:
     """The push rung is bounded in work (``PUSH_WORK`` band point-evaluations): a move it draws
     within the bound is drawn the same with a bound just above what it used, and given up
     (with a note saying so) with one below it."""
-    from sprouts_cli.picture import band
+    from sprouts_cli.picture import work
     from sprouts_cli.picture.room import push_curves
 
     pic, a, m = _saved_case("push_at_the_moves_end.json", "24 → 28 enclosing 7, 26", "0+122")
     settings = RouteSettings()
-    with band.metered(float("inf")) as meter:
+    with work.metered(float("inf")) as meter:
         whole = push_curves(pic, a, m, settings, None, [])
     assert whole is not None and meter.done > 0
     enough = push_curves(pic, a, m, settings, None, [], work=meter.done)
@@ -394,12 +394,12 @@ def test_pushing_gives_up_past_its_band_work_and_the_ladder_climbs() -> None:
     assert any("given up" in n for n in notes)
 
 
-def test_a_metered_block_raises_once_its_band_work_is_spent() -> None:
-    from sprouts_cli.picture import band
+def test_a_metered_block_raises_once_its_work_is_spent() -> None:
+    from sprouts_cli.picture import work
 
-    with band.metered(5) as meter:
-        band._charge(3)
-        with pytest.raises(band.OverBudget):
-            band._charge(3)
+    with work.metered(5) as meter:
+        work.charge(3)
+        with pytest.raises(work.OverBudget):
+            work.charge(3)
     assert meter.done == 6
-    band._charge(10**9)  # outside a metered block nothing is counted
+    work.charge(10**9)  # outside a metered block nothing is counted

@@ -33,15 +33,13 @@ The energy and the caps are numba kernels (plain Python via ``.py_func``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..jit import kernel
 from .geometry import point_segment_distance, segment_distance, segment_foot
+from .work import charge as _charge
 
 CUTOFF = 160.0  # px: obstacles farther than this are not felt (φ is under 0.07 there)
 #: A leg of the band is one of its own far-away parts, felt as an obstacle, when it lies more than this
@@ -50,44 +48,6 @@ FOLD = 2.0
 #: Points of the band farther than this share of its length from both ends are its middle: there the
 #: end spots' own curves are measured by true distance (a short curve's new spot needs true room).
 MIDDLE = 0.25
-
-
-class OverBudget(Exception):
-    """The band work of a metered block ran past its budget (``metered``)."""
-
-
-@dataclass
-class Meter:
-    """Band work done in a block: one unit per point of the band per evaluation of its energy."""
-
-    budget: float
-    done: int = 0
-    outer: Meter | None = None
-
-
-_METER: ContextVar[Meter | None] = ContextVar("band_meter", default=None)
-
-
-@contextmanager
-def metered(budget: float) -> Iterator[Meter]:
-    """Count the band work done inside the block; past ``budget`` units the next evaluation of a
-    band's energy raises ``OverBudget``.  Work, not seconds: the same picture gives up at the
-    same place on any machine and under any load.  Blocks may nest: work counts in each."""
-    meter = Meter(budget, outer=_METER.get())
-    token = _METER.set(meter)
-    try:
-        yield meter
-    finally:
-        _METER.reset(token)
-
-
-def _charge(points: int) -> None:
-    meter = _METER.get()
-    while meter is not None:
-        meter.done += points
-        if meter.done > meter.budget:
-            raise OverBudget(f"{meter.done:,} band point-evaluations, the budget is {meter.budget:,.0f}")
-        meter = meter.outer
 
 
 @dataclass
@@ -240,7 +200,10 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     best_r = np.empty(n_curves)
     best_gx = np.empty(n_curves)
     best_gy = np.empty(n_curves)
+    bound = np.empty(n_curves)
     seg_runs, seg_box = runs_of(segs, seg_curve)
+    n_runs = seg_runs.shape[0] - 1
+    gaps = np.empty(n_runs)
     own_runs, own_box = runs_of(band_legs(P), np.zeros(max(N - 1, 0), dtype=np.int64))
     for i in range(1, N - 1):
         if fixed[i]:
@@ -255,12 +218,26 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
         middle = MIDDLE * arc[N - 1] < arc[i] < (1.0 - MIDDLE) * arc[N - 1]
         for e in range(n_curves):
             best_r[e] = np.inf
-        for run in range(seg_runs.shape[0] - 1):
-            # a run of segments whose box is beyond reach, or as far as the nearest of its curve so far, is
-            # passed over whole: every segment in it would be
+            bound[e] = np.inf
+        # first the boxes: each run's gap, and for each curve the distance to the nearest first point of
+        # its runs, which no nearest segment of that curve is farther than
+        for run in range(n_runs):
             box = seg_box[run]
             gap = max(box[0] - px, px - box[2], box[1] - py, py - box[3])
-            if gap > CUTOFF or gap >= best_r[seg_curve[seg_runs[run]]]:
+            gaps[run] = gap
+            if gap > CUTOFF:
+                continue
+            j = seg_runs[run]
+            e = seg_curve[j]
+            v = math.hypot(segs[j, 0] - px, segs[j, 1] - py)
+            if v < bound[e]:
+                bound[e] = v
+        for run in range(n_runs):
+            # a run of segments whose box is beyond reach, or farther than a point of its curve, or as far
+            # as the nearest of its curve so far, is passed over whole: every segment in it would be
+            gap = gaps[run]
+            e_run = seg_curve[seg_runs[run]]
+            if gap > CUTOFF or gap > bound[e_run] or gap >= best_r[e_run]:
                 continue
             for j in range(seg_runs[run], seg_runs[run + 1]):
                 ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]

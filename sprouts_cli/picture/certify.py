@@ -25,9 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import PictureError
+from ..jit import kernel
 from .geometry import leg_pair_check, segments_cross, spot_leg_check, spot_spot_clearance
 from .model import MIN_CLEARANCE, Picture
-from .spline import de_casteljau_split, npl_bound, refine_piece
+from .spline import de_casteljau_split, npl_bound
 
 TOLERANCE = 0.1  # px: NPL bound aimed at by the first refinement
 ROUNDS = 10
@@ -126,7 +127,64 @@ def _refined(
         old = known[0].curves[e]
         if old.a == c.a and old.b == c.b and np.array_equal(old.pieces, c.pieces):
             return list(known[1].sub[e])
-    return [q for p in c.pieces for q in refine_piece(p, tol, max_leg)]
+    return list(refine_pieces(np.ascontiguousarray(c.pieces, dtype=float), tol, max_leg, REFINE_DEPTH))
+
+
+#: How often a piece may be halved at most (``spline.refine_piece``'s depth).
+REFINE_DEPTH = 12
+
+
+@kernel
+def refine_pieces(pieces: np.ndarray, tol: float, max_leg: float, depth: int) -> np.ndarray:
+    """Every piece halved as ``spline.refine_piece`` halves it (its NPL bound ``≤ tol`` and no leg
+    over ``max_leg``, at most ``depth`` times), all the sub-pieces in order along the curve:
+    the same numbers as that plain reference, at once for the whole curve."""
+    cap = max(16, 2 * pieces.shape[0])
+    out = np.empty((cap, 4, 2))
+    n = 0
+    stack = np.empty((depth + 2, 4, 2))
+    level = np.empty(depth + 2, dtype=np.int64)
+    for k in range(pieces.shape[0]):
+        stack[0] = pieces[k]
+        level[0] = 0
+        top = 1
+        while top > 0:
+            top -= 1
+            p = stack[top].copy()
+            d = level[top]
+            legs = 0.0
+            for i in range(3):
+                legs = max(legs, math.hypot(p[i + 1, 0] - p[i, 0], p[i + 1, 1] - p[i, 1]))
+            h1 = math.hypot(p[0, 0] - 2 * p[1, 0] + p[2, 0], p[0, 1] - 2 * p[1, 1] + p[2, 1])
+            h2 = math.hypot(p[1, 0] - 2 * p[2, 0] + p[3, 0], p[1, 1] - 2 * p[2, 1] + p[3, 1])
+            if d < depth and (max(h1, h2) / 3.0 > tol or legs > max_leg):
+                # de Casteljau at ½; the second half goes on the stack first, so the first comes out first
+                for j in range(2):
+                    c01 = p[0, j] + 0.5 * (p[1, j] - p[0, j])
+                    c12 = p[1, j] + 0.5 * (p[2, j] - p[1, j])
+                    c23 = p[2, j] + 0.5 * (p[3, j] - p[2, j])
+                    d0 = c01 + 0.5 * (c12 - c01)
+                    d1 = c12 + 0.5 * (c23 - c12)
+                    e = d0 + 0.5 * (d1 - d0)
+                    stack[top + 1, 0, j] = p[0, j]
+                    stack[top + 1, 1, j] = c01
+                    stack[top + 1, 2, j] = d0
+                    stack[top + 1, 3, j] = e
+                    stack[top, 0, j] = e
+                    stack[top, 1, j] = d1
+                    stack[top, 2, j] = c23
+                    stack[top, 3, j] = p[3, j]
+                level[top] = d + 1
+                level[top + 1] = d + 1
+                top += 2
+            else:
+                if n == out.shape[0]:
+                    grown = np.empty((2 * n, 4, 2))
+                    grown[:n] = out
+                    out = grown
+                out[n] = p
+                n += 1
+    return out[:n].copy()
 
 
 def pointed(diffs: np.ndarray) -> np.ndarray:

@@ -54,6 +54,7 @@ from ..unionfind import UnionFind
 from .model import MIN_CLEARANCE, SPOT_RADIUS, Curve, Picture
 from .planar_map import PlanarMap, realise
 from .spline import straight_pieces
+from .work import metered
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analyse import Analysis
@@ -294,9 +295,13 @@ SMALL_MAP = 30  # curves: below this, layouts are drawn in this process, one at 
 #: tries no further outside regions: about the work of one layout of a 20-spot game's last
 #: position (270,000-330,000), so one such layout, or two or three of a smaller position.
 LAYOUT_WORK = 300_000
-#: Seconds a layout's polish may take at most: a safety only, for Z gives layouts up by
-#: comparison with the others (``run_layouts``), not by a fixed time.
-POLISH_SECONDS = 60.0
+#: The point-steps a layout's polish may take at most: a safety only (the polish's stages have
+#: their own steps, and Z gives layouts up by comparison with the others, ``run_layouts``), far
+#: above what a 30-spot game's layouts take.
+POLISH_WORK = 3_000_000
+#: The least work (``work.metered``: point-evaluations of an energy) a layout may do before it can
+#: be given up as a straggler: layouts that failed before their polish did next to none.
+STRAGGLER_FLOOR = 10_000
 
 
 @dataclass
@@ -321,12 +326,14 @@ class LayoutResult:
 
 @dataclass
 class Tried:
-    """What became of one layout: drawn (``result``) or not (``reason``), after ``seconds``."""
+    """What became of one layout: drawn (``result``) or not (``reason``), after ``seconds`` (of the
+    wall clock, for the log) and ``work`` (``work.metered`` units, by which stragglers are judged)."""
 
     outer: int
     result: LayoutResult | None
     reason: str
     seconds: float
+    work: float = 0.0
 
 
 def layout_one(
@@ -337,7 +344,7 @@ def layout_one(
     height: float,
     polish: bool = True,
     prepared: tuple[Triangulation, nx.PlanarEmbedding] | None = None,
-    seconds: float = POLISH_SECONDS,
+    work_bound: float = POLISH_WORK,
     d0: float = MIN_CLEARANCE,
     stop: Stop | None = None,
 ) -> LayoutResult:
@@ -367,7 +374,7 @@ def layout_one(
         from .skeleton import check_stop
 
         try:
-            polished, polish_work = polish_picture(pic, expected, seconds=seconds, stop=stop)
+            polished, polish_work = polish_picture(pic, expected, work=work_bound, stop=stop)
             work += polish_work
             b = analyse_picture(polished)
             if b.position.canonical() == expected:
@@ -385,39 +392,41 @@ def layout_one(
     return LayoutResult(pic, outer, a.min_clearance, time.perf_counter() - t0, smaller_spots(pic), work)
 
 
-#: In a worker process: the shared deadlines (``time.monotonic()``) of the layouts of one Z,
-#: by slot; the parent sets a straggler's deadline and the worker gives it up when it passes.
-_DEADLINES: Sequence[float] | None = None
+#: In a worker process: the shared work limits (``work.metered`` units) of the layouts of one Z, by
+#: slot; the parent sets a straggler's limit and the worker gives it up once its work passes it.
+_LIMITS: Sequence[float] | None = None
 
 
-def _share_deadlines(deadlines: Sequence[float]) -> None:
-    global _DEADLINES
-    _DEADLINES = deadlines
+def _share_limits(limits: Sequence[float]) -> None:
+    global _LIMITS
+    _LIMITS = limits
 
 
-def _past(deadlines: Sequence[float], slot: int) -> Stop:
-    return lambda: time.monotonic() > deadlines[slot]
-
-
-def _layout_job(args: tuple[int, dict]) -> tuple[LayoutResult | str, float]:
-    """A worker's layout: the result or why it failed, and its seconds."""
+def _layout_job(args: tuple[int, dict]) -> tuple[LayoutResult | str, float, bool]:
+    """A worker's layout: the result or why it failed, the work it did, and whether it was given up."""
     slot, task = args
-    stop = _past(_DEADLINES, slot) if _DEADLINES is not None else None
-    t0 = time.monotonic()
+    limits = _LIMITS
+    given_up = False
     out: LayoutResult | str
-    try:
-        out = layout_one(**task, stop=stop)
-    except PictureError as e:
-        out = str(e)
-    return out, time.monotonic() - t0
+    with metered(math.inf) as meter:
+        stop = None if limits is None else (lambda: meter.done > limits[slot])
+        try:
+            out = layout_one(**task, stop=stop)
+        except GivenUp as e:
+            out, given_up = str(e), True
+        except PictureError as e:
+            out = str(e)
+    return out, float(meter.done), given_up
 
 
 def straggler_limit(done: list[float], total: int) -> float:
-    """How long a layout may run: unbounded until half the layouts are done, then twice the
-    median time of the finished ones, drawn or failed (Alfeld §4.6)."""
+    """How much work a layout may do: unbounded until half the layouts are done, then twice the
+    median work of the finished ones, drawn or failed (Alfeld §4.6), and at least
+    ``STRAGGLER_FLOOR``.  Work, not seconds: which layouts are given up does not depend on the
+    machine or its load."""
     if not done or 2 * len(done) < total:
         return math.inf
-    return 2.0 * statistics.median(done)
+    return max(2.0 * statistics.median(done), STRAGGLER_FLOOR)
 
 
 def run_layouts(
@@ -429,17 +438,16 @@ def run_layouts(
     jobs: int,
     parallel: bool,
     polish: bool = True,
-    seconds: float = POLISH_SECONDS,
+    work_bound: float = POLISH_WORK,
     d0: float = MIN_CLEARANCE,
 ) -> Generator[Tried, None, None]:
     """One layout per candidate outer region, at most ``jobs`` at a time, yielded as each ends.
 
-    Stragglers are given up by comparison, not by a fixed time: once half the
-    layouts are done, one still running after twice the median time of the finished
-    ones is yielded as failed and told to stop (``straggler_limit``).  In worker
-    processes (``parallel``) the deadline is shared memory the worker's polish looks
-    at; in this process each layout gets its deadline when it starts.  Closing the
-    iterator (the caller has what it needs) ends the workers at once.
+    Stragglers are given up by comparison, not by a fixed time: once half the layouts are
+    done, one whose work (``work.metered`` units) passes twice the median work of the
+    finished ones gives itself up and is yielded as failed (``straggler_limit``).  In worker
+    processes (``parallel``) the limits are shared memory the worker's polish looks at.
+    Closing the iterator (the caller has what it needs) ends the workers at once.
     """
     prepared = embed(pmap) if pmap.edges else None
     total = len(candidates)
@@ -448,68 +456,64 @@ def run_layouts(
         for outer in candidates:
             limit = straggler_limit(done, total)
             start = time.monotonic()
-            stop = None if math.isinf(limit) else (lambda s=start, lim=limit: time.monotonic() > s + lim)
-            try:
-                drawn = layout_one(pmap, expected, outer, width, height, polish, prepared, seconds, d0, stop)
-            except GivenUp:
-                took = time.monotonic() - start
-                yield Tried(outer, None, _gave_up(took, limit), took)
+            drawn: LayoutResult | None = None
+            reason = ""
+            given_up = False
+            with metered(math.inf) as meter:  # the work is counted here; nothing is yielded inside
+                stop = None if math.isinf(limit) else (lambda m=meter, lim=limit: m.done > lim)
+                try:
+                    drawn = layout_one(
+                        pmap, expected, outer, width, height, polish, prepared, work_bound, d0, stop
+                    )
+                except GivenUp:
+                    given_up = True
+                except PictureError as e:
+                    reason = str(e)
+            took, work = time.monotonic() - start, float(meter.done)
+            if given_up:
+                yield Tried(outer, None, _gave_up(work, limit), took, work)
                 continue
-            except PictureError as e:
-                took = time.monotonic() - start
-                done.append(took)
-                yield Tried(outer, None, str(e), took)
-                continue
-            took = time.monotonic() - start
-            done.append(took)
-            yield Tried(outer, drawn, "", took)
+            done.append(work)
+            yield Tried(outer, drawn, reason, took, work)
         return
     ctx = multiprocessing.get_context()
-    deadlines = ctx.RawArray("d", [math.inf] * total)
+    limits = ctx.RawArray("d", [math.inf] * total)
     pool = ProcessPoolExecutor(
         max_workers=min(jobs, total), mp_context=ctx, initializer=pool_initializer,
-        initargs=(os.getpid(), _share_deadlines, deadlines),
+        initargs=(os.getpid(), _share_limits, limits),
     )  # fmt: skip
     waiting = list(enumerate(candidates))
     running: dict[Future, tuple[int, float]] = {}
-    given_up: set[int] = set()
     try:
         while waiting or running:
             while waiting and len(running) < jobs:
                 slot, outer = waiting.pop(0)
                 task = dict(
                     pmap=pmap, expected=expected, outer=outer, width=width, height=height, polish=polish,
-                    prepared=prepared, seconds=seconds, d0=d0,
+                    prepared=prepared, work_bound=work_bound, d0=d0,
                 )  # fmt: skip
+                limits[slot] = straggler_limit(done, total)
                 running[pool.submit(_layout_job, (slot, task))] = (slot, time.monotonic())
-            ends = [deadlines[slot] for slot, _ in running.values() if slot not in given_up]
-            soonest = min(ends, default=math.inf)
-            timeout = None if math.isinf(soonest) else max(0.01, soonest - time.monotonic())
-            finished, _ = wait(list(running), timeout=timeout, return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for f in finished:
                 slot, start = running.pop(f)
-                if slot in given_up:
-                    continue
                 r: LayoutResult | str
+                work, given_up = 0.0, False
                 try:
-                    r, _ = f.result()
+                    r, work, given_up = f.result()
                 except Exception as e:  # a worker that died: this layout failed
                     r = f"the worker drawing it failed: {e}"
-                took = time.monotonic() - start  # measured here, as the stragglers are
-                done.append(took)
+                took = time.monotonic() - start
                 outer = candidates[slot]
-                yield Tried(outer, None, r, took) if isinstance(r, str) else Tried(outer, r, "", took)
-            limit = straggler_limit(done, total)
-            if math.isinf(limit):
-                continue
-            now = time.monotonic()
-            for slot, start in running.values():
-                if slot in given_up:
+                if given_up:
+                    yield Tried(outer, None, _gave_up(work, limits[slot]), took, work)
                     continue
-                deadlines[slot] = start + limit
-                if now >= start + limit:
-                    given_up.add(slot)
-                    yield Tried(candidates[slot], None, _gave_up(now - start, limit), now - start)
+                done.append(work)
+                drawn_r, reason_r = (None, r) if isinstance(r, str) else (r, "")
+                yield Tried(outer, drawn_r, reason_r, took, work)
+            limit = straggler_limit(done, total)
+            for slot, _start in running.values():
+                limits[slot] = limit
     finally:
         if running or waiting:  # Ctrl-C, or the caller has what it needs: the rest are not waited for
             end_pool(pool)
@@ -517,8 +521,8 @@ def run_layouts(
             pool.shutdown()
 
 
-def _gave_up(took: float, limit: float) -> str:
-    return f"given up after {took:.1f} s, twice the median layout's {limit / 2:.1f} s"
+def _gave_up(work: float, limit: float) -> str:
+    return f"given up after {work:,.0f} units of work, twice the median layout's {limit / 2:,.0f}"
 
 
 def _ordered(pmap: PlanarMap, first: int | None) -> list[int]:
@@ -574,7 +578,7 @@ def layout_map(
     rounds = jobs if parallel else 1
     results: list[LayoutResult] = []
     errors: list[str] = []
-    runs = run_layouts(pmap, expected, candidates, width, height, jobs, parallel, polish, POLISH_SECONDS)
+    runs = run_layouts(pmap, expected, candidates, width, height, jobs, parallel, polish)
     try:
         for k, t in enumerate(runs, 1):
             if t.result is None:

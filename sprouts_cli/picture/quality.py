@@ -115,6 +115,35 @@ def _point_regions(analysis: Analysis, pts: np.ndarray) -> np.ndarray:
     return owner
 
 
+def curve_pixels(pieces: np.ndarray, px: float) -> np.ndarray:
+    """Points along a curve no farther apart than ``0.4 px``: its points, 16 a piece, and
+    each leg longer than that cut evenly (``np.linspace``'s points, all legs at once)."""
+    P = curve_points(pieces, 16)
+    legs = np.hypot(*np.diff(P, axis=0).T)
+    ks = np.nonzero(legs > 0.4 * px)[0]
+    if not len(ks):
+        return P
+    m = np.ceil(legs[ks] / (0.4 * px)).astype(np.int64)
+    k = np.repeat(ks, m + 1)
+    first = np.repeat(np.cumsum(m + 1) - (m + 1), m + 1)
+    i = np.arange(len(k)) - first
+    t = i * (1.0 / np.repeat(m, m + 1))  # linspace: i · (1 / m), its last point exactly 1
+    t[i == np.repeat(m, m + 1)] = 1.0
+    return np.concatenate([P[k] + t[:, None] * (P[k + 1] - P[k]), P])
+
+
+def curve_pixels_reference(pieces: np.ndarray, px: float) -> np.ndarray:
+    """``curve_pixels`` leg by leg (the plain reference it is tested against)."""
+    P = curve_points(pieces, 16)
+    legs = np.hypot(*np.diff(P, axis=0).T)
+    parts = []
+    for k in np.nonzero(legs > 0.4 * px)[0]:
+        m = math.ceil(legs[k] / (0.4 * px))
+        t = np.linspace(0.0, 1.0, m + 1)[:, None]
+        parts.append(P[k] + t * (P[k + 1] - P[k]))
+    return np.concatenate([*parts, P])
+
+
 def region_rooms(pic: Picture, analysis: Analysis | None = None, px: float = 1.0) -> np.ndarray:
     """The room (largest inscribed disc radius, world px) of every region, in the map's region order."""
     a = analysis if analysis is not None else analyse_picture(pic)
@@ -130,13 +159,7 @@ def region_rooms(pic: Picture, analysis: Analysis | None = None, px: float = 1.0
         blocked[j, i] = True
 
     for c in pic.curves:
-        P = curve_points(c.pieces, 16)
-        legs = np.hypot(*np.diff(P, axis=0).T)
-        for k in np.nonzero(legs > 0.4 * px)[0]:
-            m = math.ceil(legs[k] / (0.4 * px))
-            t = np.linspace(0.0, 1.0, m + 1)[:, None]
-            mark(P[k] + t * (P[k + 1] - P[k]))
-        mark(P)
+        mark(curve_pixels(c.pieces, px))
     yy, xx = np.mgrid[0 : ny + 2, 0 : nx + 2]
     cx, cy = (xx - 0.5) * px, (yy - 0.5) * px  # pixel centres in world coordinates
     for (sx, sy), r in zip(pic.spots, pic.sizes, strict=True):

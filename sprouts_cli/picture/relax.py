@@ -238,10 +238,11 @@ def relax(pic: Picture, mode: str = "adjust", work: float = RELAX_WORK, d0: floa
 
 
 def polish(
-    pic: Picture, expected: str, seconds: float = 30.0, stop: Stop | None = None
+    pic: Picture, expected: str, work: float = math.inf, stop: Stop | None = None
 ) -> tuple[Picture, float]:
-    """Z's polish: R's descent from the straight grid drawing, spots starting small and growing;
-    the picture, and the work its descent did (point-steps, as ``RELAX_WORK`` counts them)."""
+    """Z's polish: R's descent from the straight grid drawing, spots starting small and growing,
+    for at most ``work`` point-steps; the picture, and the work its descent did (point-steps, as
+    ``RELAX_WORK`` counts them)."""
     params = Params()
     a = analyse_picture(pic)
     target = np.asarray(pic.sizes, dtype=float).copy()
@@ -250,7 +251,7 @@ def polish(
     sk = skeleton_from_picture(start, a, params.spacing)
     gaps = spot_gaps(sk.P, sk.n_spots, sk.segs)
     sk.sizes = np.minimum(target, 0.5 * gaps) * 0.999
-    sk = _grow_spots(sk, params, target, seconds, stop=stop)
+    sk = _grow_spots(sk, params, target, math.inf, stop=stop, work=work)
     return smooth_and_certify(sk, expected, stop), sk.work
 
 

@@ -410,6 +410,11 @@ def pred_caps(
                 ay = P[a, 1]
                 bx = P[b, 0]
                 by = P[b, 1]
+                # the segment is no nearer than its box: when that is farther than all three caps could
+                # be lowered to (by a margin for rounding), the pair changes nothing
+                gap = max(min(ax, bx) - px, px - max(ax, bx), min(ay, by) - py, py - max(ay, by))
+                if gap - rad > 3.0 * max(cap[i], cap[a], cap[b]) + 1e-6:
+                    continue
                 _t, vx, vy = _closest(px, py, ax, ay, bx, by)
                 d = (math.sqrt(vx * vx + vy * vy) - rad) / 3.0
                 if d < cap[i]:
@@ -429,6 +434,39 @@ def pred_caps(
         if cap[i] < 0.0:
             cap[i] = 0.0
     return cap
+
+
+def pred_caps_reference(
+    P: np.ndarray,
+    n_spots: int,
+    sizes: np.ndarray,
+    segs: np.ndarray,
+    width: float,
+    height: float,
+    reach: float,
+) -> np.ndarray:
+    """``pred_caps`` by every point against every segment, in plain Python (the reference it is
+    tested against): a segment out of the grid's reach is farther than ``reach``, which no cap
+    exceeds, so looking at all of them gives the same caps."""
+    n = len(P)
+    cap = np.full(n, reach / 3.0)
+    for i in range(n):
+        rad = float(sizes[i]) if i < n_spots else 0.0
+        cap[i] = min(cap[i], (P[i, 0] - rad) / 3.0, (width - P[i, 0] - rad) / 3.0)
+        cap[i] = min(cap[i], (P[i, 1] - rad) / 3.0, (height - P[i, 1] - rad) / 3.0)
+    for i in range(n):
+        rad = float(sizes[i]) if i < n_spots else 0.0
+        for a, b in segs:
+            if a == i or b == i:
+                continue
+            _t, vx, vy = _closest(P[i, 0], P[i, 1], P[a, 0], P[a, 1], P[b, 0], P[b, 1])
+            d = (math.sqrt(vx * vx + vy * vy) - rad) / 3.0
+            cap[i], cap[a], cap[b] = min(cap[i], d), min(cap[a], d), min(cap[b], d)
+    for i in range(n_spots):
+        for j in range(i + 1, n_spots):
+            d = (math.hypot(P[i, 0] - P[j, 0], P[i, 1] - P[j, 1]) - sizes[i] - sizes[j]) / 3.0
+            cap[i], cap[j] = min(cap[i], d), min(cap[j], d)
+    return np.maximum(cap, 0.0)
 
 
 @kernel

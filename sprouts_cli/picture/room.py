@@ -25,7 +25,9 @@ A move drawn by the router or M that runs tight beside other curves, or pushed
 them aside, may leave a region a sliver; with R on the ladder the picture is then
 rearranged, and kept if that widens the thinnest region (``_tidied``).  Each rung
 has a bound in work, not in seconds: a fixed number of slides and pushes, at
-most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps.
+most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps, and a
+budget of energy evaluations (``Budgets``, ``work.metered``) past which the rung is
+given up and the ladder climbs.
 
 Every picture here is read back and compared with the position it must give.
 """
@@ -47,8 +49,9 @@ from .analyse import Analysis, analyse_picture
 from .fit import cut_at, join_parts
 from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
-from .router import draw_move
+from .router import Planned, draw_move
 from .sizes import smaller_spots
+from .work import OverBudget, metered
 
 if TYPE_CHECKING:  # pragma: no cover
     from scipy.interpolate import BSpline
@@ -58,6 +61,29 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The rungs, in order, and what ``drawn_by`` says when each was the highest one needed.
 RUNGS = ("M", "A", "R", "Z", ".")
 DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller")
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """The work (``work.metered``: point-evaluations of a band's or a skeleton's energy) each rung
+    may do for one move before it is given up and the ladder climbs.
+
+    Each is above what the rung took where it drew its move in the quality bench's games (see
+    docs/performance.md), so they bound the rare long runs rather than change the usual ones.
+    Z has no budget of its own (it is the last rung): its layouts give up by comparison with
+    each other (``layout.straggler_limit``).
+    """
+
+    #: the router's drawing of the move (its bands), once before M and once after A and R each
+    route: float = 200_000
+    #: all of M's slides and pushes of lone spots together
+    slide: float = 200_000
+    #: pushing curves apart (``PUSH_WORK``)
+    push: float = 320_000
+    #: A, and then R: the picture relaxed and the move drawn into it
+    relax: float = 360_000
+    #: R after a move that left a region thin (``_tidied``)
+    tidy: float = 250_000
 
 
 @dataclass
@@ -123,9 +149,15 @@ def draw(
     settings: RouteSettings | None = None,
     player: int | None = None,
     layout_jobs: int | None = 1,
+    budgets: Budgets | None = None,
 ) -> Result:
-    """Draw ``move`` into ``pic``, climbing the ladder as far as it allows; NoRoom saying why otherwise."""
+    """Draw ``move`` into ``pic``, climbing the ladder as far as it allows; NoRoom saying why otherwise.
+
+    Each rung runs within its budget of work (``Budgets``); a rung that runs past it is given
+    up, with a note saying so, and the ladder climbs to the next.
+    """
     t0 = time.perf_counter()
+    budgets = budgets or Budgets()
     settings = settings or RouteSettings()
     analysis = analysis or analyse_picture(pic)
     before = analysis.position
@@ -135,44 +167,67 @@ def draw(
 
     def done(d: Drawn, how: str) -> Result:
         if "R" in ladder and how in ("route", "slide", "push"):
-            d = _tidied(d, settings.d0, how != "route", notes)
+            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy)
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes)
 
     reason: NoRoom | PictureError
+    routed = given_up = False
     try:
-        return done(draw_move(pic, move, analysis, settings, player), "route")
+        with metered(budgets.route):
+            drawn = draw_move(pic, move, analysis, settings, player)
+        routed = True
     except NoRoom as e:
         reason = e
     except PictureError as e:
         reason = e
+    except OverBudget as e:
+        reason = NoRoom(f"the router was given up after {e}", 0.0, settings.d0)
+        given_up = True
+    if routed:
+        return done(drawn, "route")
     notes.append(f"route: {reason}")
     current, current_a = pic, analysis
-    if "M" in ladder:
-        got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
+    # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
+    if "M" in ladder and not given_up:
+        got: tuple[Drawn, str] | None = None
+        try:
+            with metered(budgets.slide):
+                got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
+        except OverBudget as e:
+            notes.append(f"slide: given up after {e}")
         if got is not None:
             return done(*got)
-        pushed = push_curves(current, current_a, move, settings, player, notes)
+        planned = getattr(reason, "planned", None)
+        pushed = push_curves(current, current_a, move, settings, player, notes,
+                             work=budgets.push, planned=planned)
         if pushed is not None:
             return done(pushed, "push")
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
         if rung not in ladder:
             continue
+        got_a: Drawn | None = None
         try:
-            relaxed = _relax(current, mode, settings.d0)
-            ra = analyse_picture(relaxed)
-        except PictureError as e:
-            notes.append(f"{how}: {e}")
+            with metered(budgets.relax):
+                try:
+                    relaxed = _relax(current, mode, settings.d0)
+                    ra = analyse_picture(relaxed)
+                except PictureError as e:
+                    notes.append(f"{how}: {e}")
+                    continue
+                current, current_a = relaxed, ra
+                m2 = same_move(ra.position, target, words)
+                if m2 is None:
+                    notes.append(f"{how}: the move was not found again")
+                    continue
+                got_a = draw_move(current, m2, current_a, settings, player)
+        except OverBudget as e:
+            notes.append(f"{how}: given up after {e}")
             continue
-        current, current_a = relaxed, ra
-        m2 = same_move(ra.position, target, words)
-        if m2 is None:
-            notes.append(f"{how}: the move was not found again")
-            continue
-        try:
-            return done(draw_move(current, m2, current_a, settings, player), how)
         except PictureError as e:
             reason = e
             notes.append(f"{how}: {e}")
+            continue
+        return done(got_a, how)
     if "Z" in ladder or "." in ladder:
         smaller = "." in ladder
         try:
@@ -190,7 +245,7 @@ TIDY_BELOW = 1.0
 THIN = 1.0
 
 
-def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str]) -> Drawn:
+def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str], work: float = math.inf) -> Drawn:
     """The picture rearranged (R) when the move left a region thinner than ``THIN · d0``.
 
     A move drawn into the picture as it stands takes the way there is: drawn tight
@@ -199,7 +254,8 @@ def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str]) -> Drawn:
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
     below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded
     curves apart, and kept only if the least room of its regions grows (by a
-    quarter of ``d0`` at least) and it still reads as the same position.
+    quarter of ``d0`` at least) and it still reads as the same position.  R is given up (the
+    move's picture kept) past ``work`` units (``work.metered``).
     """
     from .quality import region_rooms
 
@@ -209,10 +265,14 @@ def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str]) -> Drawn:
     if not len(rooms) or float(rooms.min()) >= THIN * d0:
         return d
     try:
-        out = _relax(d.picture, "rearrange", d0)
+        with metered(work):
+            out = _relax(d.picture, "rearrange", d0)
         oa = analyse_picture(out)
     except PictureError as e:
         notes.append(f"tidy: {e}")
+        return d
+    except OverBudget as e:
+        notes.append(f"tidy: given up after {e}")
         return d
     if not same_numbered(oa.position, d.analysis.position):
         return d
@@ -352,7 +412,7 @@ def _slide_or_push(
 
 #: The curves (or a move's two curves as one) that pushing may relax for one move, over all rounds.
 PUSH_UNITS = 24
-#: The band work (point-evaluations of a band's energy, ``band.metered``) pushing may do for one
+#: The band work (point-evaluations of a band's energy, ``work.metered``) pushing may do for one
 #: move, ghosts and tries included: above the most a push that drew its move took in the bench's
 #: games (300,000, a 10-spot game; 160,000 at 20 spots), below what pushes that failed ran to
 #: before they gave up (420,000 at 20 spots).
@@ -721,6 +781,7 @@ def push_curves(
     rounds: int = 4,
     units: int | None = None,
     work: float = PUSH_WORK,
+    planned: Planned | None = None,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
@@ -736,11 +797,9 @@ def push_curves(
     reads as the same position without squeezing anything below its clearance,
     and tries the move again.
     """
-    from .band import OverBudget, metered
-
     try:
         with metered(work):
-            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units)
+            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned)
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         return None
@@ -755,6 +814,7 @@ def _push_rounds(
     notes: list[str],
     rounds: int,
     units: int | None,
+    planned: Planned | None = None,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -772,7 +832,7 @@ def _push_rounds(
         if left <= 0:
             notes.append(f"push curves: {PUSH_UNITS if units is None else units} curves relaxed, no more")
             return None
-        ghost = ghost_of(current, ca, move, settings)
+        ghost = ghost_of(current, ca, move, settings, planned if rnd == 0 else None)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             return None
@@ -781,7 +841,7 @@ def _push_rounds(
             return None
         last_room = ghost.widest
         try:
-            d = draw_route(ghost.plan, ghost.route, target, player)
+            d = draw_route(ghost.plan, ghost.route, target, player, ghost.relaxed)
             if d.clearance >= need:
                 return d
         except PictureError:

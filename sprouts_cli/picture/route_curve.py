@@ -17,7 +17,7 @@ from ..jit import kernel
 from .analyse import Analysis, analyse_picture
 from .band import Band, BandSettings, Closing, polygon_area
 from .fit import cut_at, fit_clamped, piece_lengths
-from .geometry import point_segment_distance, segment_distance, winding_number
+from .geometry import point_segment_distance, segment_distance, winding_numbers
 from .model import COMFORT, MIN_CLEARANCE, Curve, Picture
 from .route_plan import Corner, Drawn, Plan, half_edge_polygon, same_numbered
 from .route_search import self_crossing, unfold
@@ -87,7 +87,7 @@ def closings_of(plan: Plan, path: np.ndarray) -> list[Closing]:
         if abs(A) < 1e-9:
             A = 1e-9
         poly = np.concatenate([P, arc]) if len(arc) else P
-        holds = sum(1 for q in others if winding_number(poly, q) != 0)
+        holds = int((winding_numbers(poly, np.array(others)) != 0).sum()) if others else 0
         out.append(Closing(np.ascontiguousarray(arc), base * (1 + holds), 1.0 if A > 0 else -1.0))
     if len(out) == 2 and move.region == 0:
         out = [min(out, key=lambda c: abs(polygon_area(P, c.arc)))]
@@ -328,6 +328,22 @@ def _room_for_spots(points: np.ndarray, segs: np.ndarray, spots: np.ndarray, siz
     return best
 
 
+def _least_room(points: np.ndarray, segs: np.ndarray, spots: np.ndarray, sizes: np.ndarray) -> float:
+    """The least of ``_room_for_spots`` over ``points``, the same number sooner: a segment whose box
+    is farther from the points' box than the nearest spot disc cannot be the nearest thing."""
+    least = math.inf
+    if len(spots):
+        least = float((np.hypot(*(points[:, None, :] - spots[None]).transpose(2, 0, 1)) - sizes[None]).min())
+    if len(segs):
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        gap = np.maximum(np.minimum(segs[:, :2], segs[:, 2:]) - hi, lo - np.maximum(segs[:, :2], segs[:, 2:]))
+        near = gap.max(axis=1) <= least
+        if near.any():
+            none = np.zeros((0, 2))
+            least = min(least, float(_room_for_spots(points, segs[near], none, np.zeros(0)).min()))
+    return least
+
+
 def _bulged(plan: Plan, P: np.ndarray) -> np.ndarray | None:
     """A short curve between close spots bowed out until its middle has room for the new spot.
 
@@ -405,7 +421,7 @@ def round_loop(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     c = pic.spots[x]
     P = np.asarray(path, dtype=float)
     others = np.array([s for s in range(len(pic.spots)) if s != x], dtype=np.int64)
-    inside = [winding_number(P, pic.spots[s]) != 0 for s in others]
+    inside = (winding_numbers(P, pic.spots[others]) != 0).tolist()
     spots, sizes = pic.spots[others], pic.sizes[others]
     need = ROUND_ROOM * st.d0
     own = float(pic.sizes[x]) + need
@@ -428,10 +444,10 @@ def round_loop(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
             phi = np.linspace(th + math.pi, th + 3 * math.pi, max(16, int(2 * math.pi * r / 4.0)))
             circle = centre + r * np.stack([np.cos(phi), np.sin(phi)], axis=1)
             circle[0] = circle[-1] = c
-            if [winding_number(circle, q) != 0 for q in spots] != inside:
+            if (winding_numbers(circle, spots) != 0).tolist() != inside:
                 continue
             far = np.hypot(*(circle - c).T) > own
-            room = float(_room_for_spots(circle[far], plan.ob.segs, spots, sizes).min()) if far.any() else 0.0
+            room = _least_room(circle[far], plan.ob.segs, spots, sizes) if far.any() else 0.0
             if room >= need and (best is None or room > best[0]):
                 best = (room, circle, th)
         if best is not None:
@@ -443,14 +459,21 @@ def round_loop(plan: Plan, path: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return None
 
 
-def draw_route(plan: Plan, path: np.ndarray, target: Position, player: int | None = None) -> Drawn:
+def draw_route(
+    plan: Plan,
+    path: np.ndarray,
+    target: Position,
+    player: int | None = None,
+    relaxed: tuple[np.ndarray, float, np.ndarray, np.ndarray] | None = None,
+) -> Drawn:
     """The band, the spline, the cut and the check for one route; PictureError when it does not read back.
 
     A loop the band drew smaller than its round seed (``round_loop``) is tried as
-    that circle first.
+    that circle first.  ``relaxed`` is ``relax_route(plan, path)`` when the caller has it
+    already (it is the same every time: the band has no chance in it).
     """
     st = plan.settings
-    P, E, d_start, d_end = relax_route(plan, path)
+    P, E, d_start, d_end = relaxed if relaxed is not None else relax_route(plan, path)
     last = ""
     best: Drawn | None = None
     ends = (d_start, d_end)

@@ -119,14 +119,64 @@ def _first_cell(plan: Plan, allowed: np.ndarray) -> int | None:
     return int(ks[int(np.argmin(np.hypot(*(g.centres()[ks] - centre).T)))])
 
 
+def _walk_lookups(plan: Plan) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+    """The region's walks by half-edge (walk, place) and by spot (walk)."""
+    analysis = plan.analysis
+    walks = analysis.map.regions[plan.move.region]
+    half_walk: dict[int, tuple[int, int]] = {}
+    spot_walk: dict[int, int] = {}
+    for b, (kind, items) in enumerate(walks):
+        if kind == "spot":
+            spot_walk[items[0]] = b
+        else:
+            for i, h in enumerate(items):
+                half_walk[h] = (b, i)
+                spot_walk.setdefault(analysis.map.tail(h), b)
+    return half_walk, spot_walk
+
+
 def _cell_boundaries(
     plan: Plan, comp: np.ndarray, near: np.ndarray, nseg: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which boundary of the region each of its cells faces, and which half-edge (-1: none).
 
     A cell nearest a curve faces the half-edge on its side of it; one nearest a spot
-    faces the boundary the spot is on; -2 marks the window's edge.
+    faces the boundary the spot is on; -2 marks the window's edge.  All cells at once.
     """
+    pic, g, ob = plan.pic, plan.grid, plan.ob
+    half_walk, spot_walk = _walk_lookups(plan)
+    n_curves = len(pic.curves)
+    half_b = np.full(max([2 * n_curves, *(h + 1 for h in half_walk)]), -1, dtype=np.int64)
+    for half, (b, _i) in half_walk.items():
+        half_b[half] = b
+    spot_b = np.full(max([len(pic.spots), *(v + 1 for v in spot_walk)]), -1, dtype=np.int64)
+    for v, b in spot_walk.items():
+        spot_b[v] = b
+    cells = np.nonzero(comp)[0]
+    cell_boundary = np.full(g.size, -1, dtype=np.int64)
+    cell_half = np.full(g.size, -1, dtype=np.int64)
+    o = near[cells]
+    on_curve = (o >= 0) & (o < n_curves)
+    k = cells[on_curve]
+    seg = ob.segs[nseg[k]]
+    centres = g.centres()[k]
+    dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
+    cross = dx * (centres[:, 1] - seg[:, 1]) - dy * (centres[:, 0] - seg[:, 0])  # as ``_side_of_curve``
+    h = 2 * o[on_curve] + np.where(cross < 0, 0, 1)
+    h = np.where(half_b[h] >= 0, h, h ^ 1)
+    faces = half_b[h] >= 0
+    cell_boundary[k[faces]] = half_b[h[faces]]
+    cell_half[k[faces]] = h[faces]
+    at_spot = o >= n_curves
+    cell_boundary[cells[at_spot]] = spot_b[o[at_spot] - n_curves]
+    cell_boundary[cells[o == -2]] = -2
+    return cell_boundary, cell_half
+
+
+def _cell_boundaries_reference(
+    plan: Plan, comp: np.ndarray, near: np.ndarray, nseg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``_cell_boundaries`` a cell at a time (the plain reference it is tested against)."""
     pic, analysis, g, ob = plan.pic, plan.analysis, plan.grid, plan.ob
     walks = analysis.map.regions[plan.move.region]
     half_walk: dict[int, tuple[int, int]] = {}

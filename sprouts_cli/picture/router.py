@@ -68,22 +68,33 @@ def draw_move(
         w, ghost = widest_way(plan)
         raise NoRoom(
             f"the widest way between {x1} and {y1} is {w:.1f} px, {settings.d0:g} px needed",
-            w, settings.d0, ghost,
+            w, settings.d0, ghost, Planned(plan, path, w),
         )  # fmt: skip
     try:
         drawn = draw_route(plan, path, target, player)
     except PictureError as e:
         w, ghost = widest_way(plan)
-        raise NoRoom(str(e), w, settings.d0, ghost) from None
+        raise NoRoom(str(e), w, settings.d0, ghost, Planned(plan, path, w)) from None
     need = CERTIFY_SHARE * settings.d0
     if drawn.clearance < need:
         w, ghost = widest_way(plan)
         raise NoRoom(
             f"the curve from {x1} to {y1} keeps only {max(drawn.clearance, 0.0):.1f} px, "
             f"{need:.1f} px needed (the widest way is {w:.1f} px)",
-            min(w, drawn.clearance / CERTIFY_SHARE), settings.d0, ghost,
+            min(w, drawn.clearance / CERTIFY_SHARE), settings.d0, ghost, Planned(plan, path, w),
         )  # fmt: skip
     return drawn
+
+
+@dataclass
+class Planned:
+    """What ``draw_move`` found before it gave up: its plan, the planner's route (None: no way at
+    the clearance) and the widest way's room.  The planning has no chance in it, so the ghost of
+    the same move in the same picture starts from these (``ghost_of``) instead of planning again."""
+
+    plan: Plan
+    path: np.ndarray | None
+    widest: float
 
 
 # --------------------------------------------------------------------------- the ghost (Alfeld §4.4)
@@ -97,9 +108,13 @@ class Ghost:
     points: np.ndarray  # the same relaxed by the band, in the middle of what room there is
     widest: float  # the room of the widest way (px)
     plan: Plan  # the plan it was found in (at the clearance it has)
+    #: ``relax_route(plan, route)`` whole (points, energy, end directions), for ``draw_route``
+    relaxed: tuple[np.ndarray, float, np.ndarray, np.ndarray] | None = None
 
 
-def ghost_of(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings) -> Ghost | None:
+def ghost_of(
+    pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings, planned: Planned | None = None
+) -> Ghost | None:
     """The ghost of a move (Alfeld §4.4): the planner's path at the clearance the widest way has.
 
     When there is a way at the minimum clearance (the move failed later, on a
@@ -107,11 +122,15 @@ def ghost_of(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettin
     planner runs again with the clearance of the widest way, so that the ghost
     goes through the narrowest place the move cannot avoid and is as short as
     that allows.  Either way it is relaxed by the band.  None when there is no
-    way at all, or it is narrower than a pixel.
+    way at all, or it is narrower than a pixel.  ``planned``: what ``draw_move`` found for
+    this move in this picture with these settings, used instead of planning again.
     """
-    plan = make_plan(pic, analysis, move, settings)
-    path = route(plan)
-    w, _ = widest_way(plan)
+    if planned is not None:
+        plan, path, w = planned.plan, planned.path, planned.widest
+    else:
+        plan = make_plan(pic, analysis, move, settings)
+        path = route(plan)
+        w, _ = widest_way(plan)
     # the widest way ignores sides: a marked move may have to take a narrower way, narrower than d0
     # too when the widest way is wider (it is the way with the right sides that found no room)
     room = min(w, settings.d0)
@@ -123,5 +142,6 @@ def ghost_of(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettin
         path = route(plan)
     if path is None:
         return None
-    P, _E, _ds, _de = relax_route(plan, path)
-    return Ghost(path, P, w, plan)
+    relaxed = relax_route(plan, path)
+    P, E, ds, de = relaxed
+    return Ghost(path, P, w, plan, (P.copy(), E, ds.copy(), de.copy()))

@@ -22,6 +22,7 @@ from .analyse import Analysis, analyse_picture
 from .model import COMFORT, Curve, Picture
 from .relax_kernels import energy_gradient, polylines_cross, pred_caps
 from .spline import interpolate_clamped, interpolate_closed, straight_pieces
+from .work import charge
 
 REACH = 120.0  # px: how far the step caps look (so no step is longer than REACH / 3)
 HOPS = 4  # a point does not feel its own chain within this many steps along it
@@ -198,6 +199,7 @@ class Skeleton:
         self.chain_len = np.array(lens, dtype=np.int64)
 
     def energy(self, P: np.ndarray, params: np.ndarray) -> tuple[float, np.ndarray]:
+        charge(len(P))
         return energy_gradient(
             P, self.n_spots, self.sizes, self.segs, self.pt_chain, self.pt_pos, self.seg_chain, self.seg_pos,
             self.chain_len, HOPS, self.bend, self.spread,

@@ -1,0 +1,217 @@
+"""Each rung of the ladder has a budget of work (``room.Budgets``, ``work.metered``): a rung that
+runs past it is given up, with a note, and the ladder climbs; the move is still drawn and reads
+back as its position.  Also the exact fast paths behind the drawing's speed, beside their references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_router_cases import _saved_case
+
+from sprouts_cli.engine.moves import apply_move
+from sprouts_cli.engine.naming import moves_from_words, numbered_key, parse_words
+from sprouts_cli.picture import analyse_picture, layout_position
+from sprouts_cli.picture.band import band_energy, resample
+from sprouts_cli.picture.quality import curve_pixels, curve_pixels_reference
+from sprouts_cli.picture.room import Budgets, draw
+from sprouts_cli.picture.route_curve import _least_room, _room_for_spots
+
+PUSH_CASE = ("push_at_the_moves_end.json", "24 → 28 enclosing 7, 26", "0+122")
+SLIVER_CASE = ("push_leaves_a_sliver.json", "3 → 22", "0+0+0.22+112")
+
+
+def _reads_back(r, pic_position, move) -> None:
+    back = analyse_picture(r.picture).position
+    assert numbered_key(back)[:2] == numbered_key(apply_move(pic_position, move))[:2]
+
+
+def test_a_push_past_its_budget_gives_way_to_the_next_rung() -> None:
+    pic, a, m = _saved_case(*PUSH_CASE)
+    whole = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a)
+    assert whole.drawn_by == "push"
+    r = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a, budgets=Budgets(push=1_000))
+    assert r.drawn_by in ("adjust", "rearrange", "layout")
+    assert any(n.startswith("push curves: given up after") for n in r.notes)
+    _reads_back(r, a.position, m)
+
+
+def test_a_relaxation_past_its_budget_gives_way_to_the_next_rung() -> None:
+    """A and R given up at once (their descent alone needs more): Z draws the move."""
+    pic, a, m = _saved_case(*PUSH_CASE)
+    r = draw(pic, m, ladder=("A", "R", "Z"), analysis=a, budgets=Budgets(relax=1_000))
+    assert r.drawn_by == "layout"
+    assert any(n.startswith("adjust: given up after") for n in r.notes)
+    assert any(n.startswith("rearrange: given up after") for n in r.notes)
+    _reads_back(r, a.position, m)
+
+
+def test_a_router_past_its_budget_skips_m_and_the_ladder_climbs() -> None:
+    """A route given up has no ghost for M to work by: M is passed over, not run blind, and A
+    (whose own drawing of the move has the relaxation's budget) draws it."""
+    pic = layout_position("0*4", 400, 300, jobs=1)
+    a = analyse_picture(pic)
+    (m, *_) = moves_from_words(a.position, parse_words("1 -> 2"))
+    assert draw(pic, m, analysis=a).drawn_by == "route"
+    r = draw(pic, m, analysis=a, budgets=Budgets(route=10))
+    assert r.drawn_by == "adjust"
+    assert r.notes[0].startswith("route: the router was given up after")
+    assert not any(n.startswith(("slide", "push")) for n in r.notes)
+    _reads_back(r, a.position, m)
+
+
+def test_a_tidy_past_its_budget_keeps_the_moves_own_picture() -> None:
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    plain = draw(pic, m, ladder=("M",), analysis=a)
+    r = draw(pic, m, analysis=a, budgets=Budgets(tidy=1_000))
+    assert any(n.startswith("tidy: given up after") for n in r.notes)
+    assert r.drawn_by == plain.drawn_by
+    pairs = zip(r.picture.curves, plain.picture.curves, strict=True)
+    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
+    _reads_back(r, a.position, m)
+
+
+def test_the_default_budgets_leave_a_drawn_move_as_it_was() -> None:
+    """Budgets far above the defaults give the same picture: they bound long runs only."""
+    pic, a, m = _saved_case(*PUSH_CASE)
+    r = draw(pic, m, analysis=a)
+    big = draw(pic, m, analysis=a, budgets=Budgets(*(1e12,) * 5))
+    assert r.drawn_by == big.drawn_by
+    pairs = zip(r.picture.curves, big.picture.curves, strict=True)
+    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
+
+
+# --------------------------------------------------------------------------- exact fast paths
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_band_energy_passing_over_far_runs_is_the_same_as_with_runs_of_one(seed: int) -> None:
+    """``band_energy`` passes over a run of segments farther than a point of its curve; with the
+    curves interleaved every run is one segment (and its first point is its own), so that
+    version looks at every segment in reach: energy, gradient and least distance agree exactly."""
+    rng = np.random.default_rng(seed)
+    curves, per = 10, 60
+    segs, seg_curve = [], []
+    for c in range(curves):
+        pts = rng.uniform((100, 100), (700, 500)) + np.cumsum(rng.normal(size=(per + 1, 2)) * 7.0, axis=0)
+        segs.append(np.concatenate([pts[:-1], pts[1:]], axis=1))
+        seg_curve.append(np.full(per, c))
+    runs = np.ascontiguousarray(np.concatenate(segs))
+    runs_curve = np.concatenate(seg_curve).astype(np.int64)
+    ones = np.ascontiguousarray(np.stack(segs, axis=1).reshape(-1, 4))  # curve 0, 1, …, 9, 0, 1, …
+    ones_curve = np.tile(np.arange(curves), per).astype(np.int64)
+    spots = np.array([[20.0, 20.0], [780.0, 580.0], [400.0, 300.0]])
+    sizes = np.full(3, 5.0)
+    curve_ends = np.full((curves, 2), -1, dtype=np.int64)
+    P = resample(np.array([spots[0], rng.uniform((200, 200), (600, 400)), spots[1]]), 8.0)
+    fixed = np.zeros(len(P), bool)
+    fixed[[0, -1]] = True
+    ends = np.array([0, 1], np.int64)
+    out = []
+    for s, sc in ((runs, runs_curve), (ones, ones_curve)):
+        out.append(
+            band_energy(
+                P, fixed, s, sc, curves, curve_ends, spots, sizes, 800.0, 600.0, ends, 56.0, 0.0, 40.0, 0.0,
+                1.0, 2.0,
+            )
+        )
+    (e1, g1, l1), (e2, g2, l2) = out
+    assert np.isfinite(e1) and e1 == pytest.approx(e2, rel=1e-12) and l1 == l2
+    assert np.allclose(g1, g2, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_least_room_is_the_least_of_the_room_at_every_point(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    points = rng.uniform(300, 400, size=(40, 2))
+    segs = np.concatenate([rng.uniform(0, 800, size=(500, 2)), rng.uniform(-20, 20, size=(500, 2))], axis=1)
+    segs[:, 2:] += segs[:, :2]
+    spots = rng.uniform(0, 800, size=(12, 2))
+    sizes = np.full(12, 5.0)
+    assert _least_room(points, segs, spots, sizes) == _room_for_spots(points, segs, spots, sizes).min()
+    none, no_sizes = np.zeros((0, 2)), np.zeros(0)
+    assert _least_room(points, segs, none, no_sizes) == _room_for_spots(points, segs, none, no_sizes).min()
+
+
+def test_the_pixels_of_a_curve_are_the_reference_s_leg_by_leg() -> None:
+    pic, _a, _m = _saved_case(*PUSH_CASE)
+    for c in pic.curves:
+        for px in (0.7, 1.0, 2.0):
+            assert np.array_equal(curve_pixels(c.pieces, px), curve_pixels_reference(c.pieces, px))
+
+
+def test_the_cells_face_the_same_boundaries_as_the_reference_says() -> None:
+    """``route_rays._cell_boundaries`` (all cells at once) against its cell-by-cell reference, on
+    the bench's saved pictures, for every move of a region with more than one boundary."""
+    from sprouts_cli.engine.moves import all_moves
+    from sprouts_cli.picture.grid_planner import room_field
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+    from sprouts_cli.picture.route_rays import _cell_boundaries, _cell_boundaries_reference
+
+    checked = 0
+    for case in (PUSH_CASE, SLIVER_CASE):
+        pic, a, _m = _saved_case(*case)
+        for m in list(all_moves(a.position))[:40]:
+            plan = make_plan(pic, a, m, RouteSettings())
+            g, ob, st = plan.grid, plan.ob, plan.settings
+            _room, near, _foot, nseg = room_field(
+                g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
+                ob.width, ob.height, 3.0 * st.d0, np.array([-1, -1], dtype=np.int64), 1.0, st.d0,
+            )  # fmt: skip
+            comp = np.ones(g.size, dtype=bool)
+            fast = _cell_boundaries(plan, comp, near, nseg)
+            slow = _cell_boundaries_reference(plan, comp, near, nseg)
+            assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+            checked += int((fast[1] >= 0).sum())
+    assert checked > 0
+
+
+def test_pushing_from_the_routers_own_plan_draws_the_same_as_planning_again() -> None:
+    """``draw_move``'s NoRoom carries its plan, route and widest way (``router.Planned``); the
+    push's first ghost starts from them instead of planning again, and draws the same curves."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.room import push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import draw_move
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as e:
+        draw_move(pic, m, a, settings)
+    assert e.value.planned is not None
+    again = push_curves(pic, a, m, settings, None, [])
+    reused = push_curves(pic, a, m, settings, None, [], planned=e.value.planned)
+    assert again is not None and reused is not None
+    pairs = zip(again.picture.curves, reused.picture.curves, strict=True)
+    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
+
+
+def test_the_compiled_refinement_cuts_every_piece_as_the_plain_reference_does() -> None:
+    """``certify.refine_pieces`` (a whole curve at once) against ``spline.refine_piece`` (a piece
+    at a time): the same sub-pieces, in the same order, to the last bit."""
+    from sprouts_cli.picture.certify import REFINE_DEPTH, refine_pieces
+    from sprouts_cli.picture.spline import refine_piece
+
+    pic, _a, _m = _saved_case(*PUSH_CASE)
+    for tol, max_leg in ((0.1, 20.0), (0.02, 4.0), (1e-6, 1.0)):
+        for c in pic.curves:
+            ref = [q for p in c.pieces for q in refine_piece(p, tol, max_leg, REFINE_DEPTH)]
+            got = refine_pieces(np.ascontiguousarray(c.pieces, dtype=float), tol, max_leg, REFINE_DEPTH)
+            assert len(got) == len(ref) and all(np.array_equal(x, y) for x, y in zip(got, ref, strict=True))
+
+
+@pytest.mark.parametrize("position", ["0*3.AB|AB.CD|CD", "0*4.AB.CD|AB|CD.EF|EF"])
+def test_the_step_caps_passing_over_far_segments_are_the_plain_references(position: str) -> None:
+    """``relax_kernels.pred_caps`` passes over a segment whose box is farther than the caps it could
+    lower; the caps are those of every point against every segment (``pred_caps_reference``)."""
+    from sprouts_cli.picture.relax import Params
+    from sprouts_cli.picture.relax_kernels import pred_caps, pred_caps_reference
+    from sprouts_cli.picture.skeleton import REACH, skeleton_from_picture
+
+    pic = layout_position(position, 500, 400, jobs=1)
+    sk = skeleton_from_picture(pic, analyse_picture(pic), Params().spacing)
+    for reach in (REACH, 40.0):
+        args = (sk.P, sk.n_spots, sk.sizes, sk.segs, sk.width, sk.height, reach)
+        fast = pred_caps(*args)
+        assert np.array_equal(fast, pred_caps_reference(*args))
+        assert np.array_equal(fast, pred_caps.py_func(*args))
+        assert (fast < reach / 3.0).any()
