@@ -206,7 +206,10 @@ class MisereSolver:
         self.core_children = core_children_available() if core_children is None else core_children
         self.core_lives = core_lives
         self._core: CoreChildren | None = None
-        self._lives: dict[str, tuple[int, int]] = {}
+        #: The lives of the lands met (from the core's numbering when it made them, else read off
+        #: the string), and (lives, lives of the largest region) for the eager searches' order.
+        self._lives: dict[str, int] = {}
+        self._shapes: dict[str, tuple[int, int]] = {}
         #: States as numbers: the search's tables are keyed by a state's number, which is hashed
         #: once when the state is made (a nested tuple is hashed again at every lookup).
         self._ids: dict[State, int] = {}
@@ -275,14 +278,17 @@ class MisereSolver:
 
     # ------------------------------------------------------------------ lands
     def _land_lives(self, land: str) -> int:
-        hit = self._lives.get(land)
-        return self._land_shape(land)[0] if hit is None else hit[0]
-
-    def _land_shape(self, land: str) -> tuple[int, int]:
-        """(lives, lives of the largest region) of a land: a cheap measure of its size."""
+        """The lives of a land (a cheap measure of its size)."""
         hit = self._lives.get(land)
         if hit is None:
-            hit = self._lives[land] = land_shape(land)
+            hit = self._lives[land] = land_shape(land)[0]
+        return hit
+
+    def _land_shape(self, land: str) -> tuple[int, int]:
+        """(lives, lives of the largest region) of a land."""
+        hit = self._shapes.get(land)
+        if hit is None:
+            hit = self._shapes[land] = land_shape(land)
         return hit
 
     def _land_kids(self, land: str) -> LazyChildren | CoreLandChildren:
@@ -294,7 +300,7 @@ class MisereSolver:
             t = clock() if clock else 0.0
             core = self._core
             if core is None and self.core_children and self._land_lives(land) >= self.core_lives:
-                core = self._core = CoreChildren()
+                core = self._core = CoreChildren(self._lives)
             made = LazyChildren(land) if core is None else core.children(land)
             kids = self._kids.remember(land, made)
             if clock:
@@ -360,15 +366,15 @@ class MisereSolver:
         open_lands: list[str] = []
         ts: list[int] = []
         hs = list(heaps)
-        known, shapes, table = self._trees, self._lives, self.table
+        known, lives, table = self._trees, self._lives, self.table
         for land in lands:
             t = known.get(land)
             if t is None:
                 if table is not None:
                     t = self._known_tree(land)
                 if t is None:
-                    hit = shapes.get(land)
-                    if (hit or self._land_shape(land))[0] <= self.tree_lives:
+                    n = lives.get(land)
+                    if (self._land_lives(land) if n is None else n) <= self.tree_lives:
                         t = self._tree(land)
             if t is None:
                 open_lands.append(land)
@@ -410,14 +416,15 @@ class MisereSolver:
         A sum that turns out to be a nim heap joins ``heaps``.
         """
         store = self.store
-        ts = sorted(trees, key=store.size)
-        while len(ts) >= 2 and store.size(ts[0]) * store.size(ts[1]) <= self.combine_limit:
+        size, limit = store.size, self.combine_limit
+        ts = sorted(trees, key=size)
+        while len(ts) >= 2 and size(ts[0]) * size(ts[1]) <= limit:
             s = store.add(ts[0], ts[1])
             ts = ts[2:]
             k = store.heap_size(s)
             if k is None:
                 ts.append(s)
-                ts.sort(key=store.size)
+                ts.sort(key=size)
             elif k:
                 heaps.append(k)
         return ts
@@ -436,15 +443,18 @@ class MisereSolver:
     def _intern(self, state: State) -> int:
         """A state's number (given when first asked for)."""
         i = self._ids.get(state)
-        if i is None:
-            i = self._ids[state] = len(self._of)
-            self._of.append(state)
-            fresh = self._fresh_dn(state)
-            self._fresh.append(fresh)
-            self._won.append(_UNKNOWN)
-            self._pn.append(1)
-            self._dn.append(fresh)
-            self._in_tt.append(0)
+        return self._number_new(state) if i is None else i
+
+    def _number_new(self, state: State) -> int:
+        """Give a state not numbered yet its number."""
+        i = self._ids[state] = len(self._of)
+        self._of.append(state)
+        fresh = self._fresh_dn(state)
+        self._fresh.append(fresh)
+        self._won.append(_UNKNOWN)
+        self._pn.append(1)
+        self._dn.append(fresh)
+        self._in_tt.append(0)
         return i
 
     @property
@@ -535,6 +545,7 @@ class MisereSolver:
             + len(self._state_kids)
             + len(self._kids)
             + len(self._lives)
+            + len(self._shapes)
             + self.store.cached()
         )
 
@@ -577,8 +588,10 @@ class MisereSolver:
         self._state_kids.clear()
         self._kids.clear()
         self._lives.clear()
+        self._shapes.clear()
         if self._core is not None:
-            self._core = CoreChildren()  # a fresh numbering: the old one goes with the last children on it
+            # a fresh numbering: the old one goes with the last children on it
+            self._core = CoreChildren(self._lives)
         self.store.forget()
         keep = [(s, w) for s, w in zip(self._of[2:], self._won[2:], strict=True) if w and _one_land(s)]
         self._ids = {}
@@ -684,11 +697,11 @@ class MisereSolver:
 
     def _fresh_dn(self, state: State) -> int:
         """A state not searched yet is priced (1, its open lands' lives): more lives, more children."""
-        shapes, shape = self._lives, self._land_shape
+        known, land_lives = self._lives, self._land_lives
         lives = 0
         for x in state[0]:
-            hit = shapes.get(x)
-            lives += (hit or shape(x))[0]
+            n = known.get(x)
+            lives += land_lives(x) if n is None else n
         return DN_PER_LIFE * lives + len(state[1]) + len(state[2])
 
     def _state_children(self, state: int) -> StateChildren:
@@ -759,7 +772,7 @@ class MisereSolver:
             known = self._looked_up(state)
             if known is not None:
                 return WON if known else LOST
-            i = self._intern(state)
+            i = self._number_new(state)
         else:
             known_number = self._won[i]
             if known_number:
