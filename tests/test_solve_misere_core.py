@@ -153,6 +153,12 @@ def test_the_lives_the_numbering_reads_are_those_of_the_strings() -> None:
     assert len(lives) > 200
     for land, n in lives.items():
         assert n == land_shape(land)[0], land
+    known = dict(numbering._numbers)  # the lands' numbers, kept as the core made them
+    assert len(known) >= len(lives)
+    fresh = CoreChildren()
+    for land, x in known.items():
+        assert numbering.state.text(x) == land
+        assert fresh.lands(fresh.number(land)) == (land,)
     solver = MisereSolver(core_children=True, core_lives=0)
     assert solver.outcome(Position.start(8)) is False
     assert solver._core is not None and solver._core.lives is solver._lives

@@ -14,7 +14,10 @@ solver searches: a state is (lands not yet reduced to trees, trees, nim heaps); 
 move is made in one land, in one tree (one of its options) or in one heap, and the
 mover wins if some move leaves a loss.  Lands small enough (``tree_lives``) are
 replaced by their trees as soon as they appear, trees small enough are summed into
-one (``combine_limit``), and states are memoised.
+one (``combine_limit``), and states are memoised.  The search keeps a state by its
+*number*, given when the state is first made: the memo, df-pn's table of unproved
+states and the states' fresh disproof numbers are lists indexed by it, so a state's
+nested tuple is hashed once rather than at every lookup.
 
 The search is depth-first proof-number search (``method="dfpn"``, the normal-play
 solver's df-pn of ``nimbers.py``) with lazy children: a state's children are made one

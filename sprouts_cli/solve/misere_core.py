@@ -90,11 +90,12 @@ class CoreChildren:
         if hit is None:
             st = self.state
             members = [number] if st.is_land(number) else st.members(number)
-            lives, i32 = self.lives, st.I32
+            lives, numbers, i32 = self.lives, self._numbers, st.I32
             texts = []
             for x in members:
                 text = sys.intern(st.text(x))
                 lives[text] = int(i32[core.L_LIVES, x])
+                numbers[text] = x  # what ``number`` would find for it, without a call to the core
                 texts.append(text)
             texts.sort()
             hit = self._lands[number] = tuple(texts)
