@@ -543,7 +543,7 @@ class MisereSolver:
     def _entries(self) -> int:
         """How many entries the search's tables and caches hold (what forgetting frees)."""
         return (
-            self._proved_count
+            len(self._of)  # numbered states, proved or not: a forget numbers afresh
             + self._tt_count
             + len(self._state_kids)
             + len(self._kids)

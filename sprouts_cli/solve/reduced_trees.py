@@ -76,6 +76,8 @@ class ReducedTreeStore(TreeText):
         self._digests: dict[int, bytes] = {}
         #: The options of values read often, as tuples (the search asks for the same few again and again).
         self._options: dict[int, tuple[int, ...]] = {}
+        #: The same as sets, for rule 3's tests of membership.
+        self._option_sets: dict[int, frozenset[int]] = {}
         self._new(())
         self._heap_node.append(0)
         self._even_heap[0] = 0
@@ -97,6 +99,12 @@ class ReducedTreeStore(TreeText):
             n = g >> 1
             own = self._flat[self._start[n] : self._start[n + 1]]
             hit = self._options[g] = (g - 1, *(c ^ 1 for c in own)) if g & 1 else tuple(own)
+        return hit
+
+    def _option_set(self, g: int) -> frozenset[int]:
+        hit = self._option_sets.get(g)
+        if hit is None:
+            hit = self._option_sets[g] = frozenset(self.options(g))
         return hit
 
     def win(self, g: int) -> bool:
@@ -167,17 +175,16 @@ class ReducedTreeStore(TreeText):
     def _reversible_through(self, x: int, s: set[int], rest_win: bool) -> bool:
         """Has ``x`` an option ``y`` equal to ``{rest}``, ``rest`` the options ``s`` but ``x``?
         (The local test of ``TreeStore``.)"""
-        options = self.options
+        option_set = self._option_set
         wins = (self._win, self._win1)
         n_rest = len(s) - 1
-        for y in options(x):
+        for y in self.options(x):
             if wins[y & 1][y >> 1] != rest_win:  # win(y), read in place
                 continue
-            oy = options(y)
+            oy = option_set(y)
             if len(oy) > n_rest or x in oy or not s.issuperset(oy):
                 continue
-            soy = set(oy)
-            if all(t in soy or t == x or y in options(t) for t in s):
+            if all(t in oy or t == x or y in option_set(t) for t in s):
                 return True
         return False
 
@@ -367,10 +374,18 @@ class ReducedTreeStore(TreeText):
         self._outcomes.clear()
         self._sizes.clear()
         self._options.clear()
+        self._option_sets.clear()
 
     def cached(self) -> int:
         """How many entries the caches hold (what ``forget`` frees)."""
-        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
+        return (
+            len(self._raw)
+            + len(self._sums)
+            + len(self._outcomes)
+            + len(self._sizes)
+            + len(self._options)
+            + len(self._option_sets)
+        )
 
     def nbytes(self) -> int:
         """Bytes in the node arrays (options, starts, outcomes, birthdays)."""
