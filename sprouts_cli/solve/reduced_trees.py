@@ -76,8 +76,6 @@ class ReducedTreeStore(TreeText):
         self._digests: dict[int, bytes] = {}
         #: The options of values read often, as tuples (the search asks for the same few again and again).
         self._options: dict[int, tuple[int, ...]] = {}
-        #: The same as sets, for rule 3's tests of membership.
-        self._option_sets: dict[int, frozenset[int]] = {}
         self._new(())
         self._heap_node.append(0)
         self._even_heap[0] = 0
@@ -99,12 +97,6 @@ class ReducedTreeStore(TreeText):
             n = g >> 1
             own = self._flat[self._start[n] : self._start[n + 1]]
             hit = self._options[g] = (g - 1, *(c ^ 1 for c in own)) if g & 1 else tuple(own)
-        return hit
-
-    def _option_set(self, g: int) -> frozenset[int]:
-        hit = self._option_sets.get(g)
-        if hit is None:
-            hit = self._option_sets[g] = frozenset(self.options(g))
         return hit
 
     def win(self, g: int) -> bool:
@@ -175,16 +167,17 @@ class ReducedTreeStore(TreeText):
     def _reversible_through(self, x: int, s: set[int], rest_win: bool) -> bool:
         """Has ``x`` an option ``y`` equal to ``{rest}``, ``rest`` the options ``s`` but ``x``?
         (The local test of ``TreeStore``.)"""
-        option_set = self._option_set
+        options = self.options
         wins = (self._win, self._win1)
         n_rest = len(s) - 1
-        for y in self.options(x):
+        for y in options(x):
             if wins[y & 1][y >> 1] != rest_win:  # win(y), read in place
                 continue
-            oy = option_set(y)
+            oy = options(y)
             if len(oy) > n_rest or x in oy or not s.issuperset(oy):
                 continue
-            if all(t in oy or t == x or y in option_set(t) for t in s):
+            soy = set(oy)
+            if all(t in soy or t == x or y in options(t) for t in s):
                 return True
         return False
 
@@ -374,18 +367,10 @@ class ReducedTreeStore(TreeText):
         self._outcomes.clear()
         self._sizes.clear()
         self._options.clear()
-        self._option_sets.clear()
 
     def cached(self) -> int:
         """How many entries the caches hold (what ``forget`` frees)."""
-        return (
-            len(self._raw)
-            + len(self._sums)
-            + len(self._outcomes)
-            + len(self._sizes)
-            + len(self._options)
-            + len(self._option_sets)
-        )
+        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
 
     def nbytes(self) -> int:
         """Bytes in the node arrays (options, starts, outcomes, birthdays)."""
