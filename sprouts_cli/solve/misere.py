@@ -227,8 +227,8 @@ class MisereSolver:
         self._tt_count = 0
         #: How many states are proved (``_won`` not ``_UNKNOWN``).
         self._proved_count = 0
-        #: Bumped when ``forget`` numbers the states afresh: frames of the search on the old
-        #: numbers return, and the search starts again from its root.
+        #: Bumped when ``forget`` numbers the states afresh: the search's frames on the old
+        #: numbers are dropped (``_Renumbered``) and it starts again from its root.
         self._generation = 0
         self._number_settled()
         self._state_kids: BoundedCache[int, StateChildren] = BoundedCache(state_children_cache)
@@ -477,6 +477,7 @@ class MisereSolver:
         self._dn[i] = dn
 
     def _tt_drop(self, i: int) -> None:
+        """Take a state out of the table (it is proved)."""
         if self._in_tt[i]:
             self._in_tt[i] = 0
             self._tt_count -= 1
@@ -484,6 +485,7 @@ class MisereSolver:
             self._dn[i] = self._fresh[i]
 
     def _tt_clear(self) -> None:
+        """Empty the table: every state is priced afresh again."""
         pn, dn, fresh = self._pn, self._dn, self._fresh
         for i, x in enumerate(self._in_tt):
             if x:
@@ -781,6 +783,7 @@ class MisereSolver:
             if known_number:
                 return WON if known_number == _WIN else LOST
         return i
+
 
 def _one_land(state: State) -> bool:
     """Whether a state is one land alone (what the table keeps the outcome of)."""
