@@ -73,8 +73,9 @@ STATE_CHILDREN_CACHE = 50_000
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
 DN_PER_LIFE = 1
-#: The memory in use is read every this many opened states.
-MEMORY_EVERY = 256
+#: The memory in use is read every this many opened states (every state made is numbered and
+#: kept until a forget, so memory grows faster between two readings than the states opened).
+MEMORY_EVERY = 128
 #: Lands with at least this many lives get their children from the compiled core (``misere_core``)
 #: once it is loaded; the first such land loads it (numba and the core: about a second), which
 #: small questions never pay.
