@@ -361,3 +361,49 @@ def test_a_solve_given_a_memory_bound_stays_within_it():
     got = json.loads(done.stdout)
     assert got["won"] is False and got["forgets"] > 0
     assert got["peak"] <= got["bound"] + 3 * 2**20, got
+
+
+# --------------------------------------------------------------- states as numbers
+def test_every_state_the_numbered_search_proved_agrees_with_the_eager_reference():
+    """df-pn keeps states by number (memo, table, fresh disproof numbers in lists): the states it
+    proved have the outcomes the eager proof-number search finds afresh, and the numbers name
+    their states both ways."""
+    solver = MisereSolver()
+    for n in range(1, 8):
+        assert solver.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+    for state, number in solver._ids.items():
+        assert solver._of[number] == state
+    proved = solver._memo
+    assert len(proved) == solver._proved_count > 50
+    reference = MisereSolver(method="pns", store=solver.store)  # the states name its trees
+    for state, win in sorted(proved.items())[::3]:
+        assert reference._win(reference._state(*state)) == win, state
+    assert all(solver._won[i] == 0 for i, x in enumerate(solver._in_tt) if x)
+    assert solver._tt_count == sum(solver._in_tt) == len(solver._tt)
+
+
+def test_a_full_df_pn_table_emptied_often_gives_the_same_answers(monkeypatch, small_positions):
+    """The table of unproved states, kept in lists by number, emptied whenever it holds 60 states
+    (much smaller and df-pn goes round in circles, as it did with the table as a dict)."""
+    from sprouts_cli.solve import misere
+
+    big = MisereSolver(tree_lives=0)
+    monkeypatch.setattr(misere, "TT_LIMIT", 60)
+    small = MisereSolver(tree_lives=0)
+    cleared = []
+    real_clear = small._tt_clear
+    monkeypatch.setattr(small, "_tt_clear", lambda: (cleared.append(small._tt_count), real_clear()))
+    for k in sorted(small_positions)[::11]:
+        assert small.outcome(small_positions[k]) == big.outcome(small_positions[k]) == brute_misere_win(k), k
+    assert cleared and set(cleared) == {60} and small._tt_count <= 60
+
+
+def test_a_forget_in_mid_search_numbers_states_afresh_and_the_search_starts_again():
+    """A forget inside the search numbers the states afresh; the search starts again from its root."""
+    solver = MisereSolver(memory=1, tree_lives=4)
+    solver.memory_every = 8
+    assert solver.outcome(Position.start(7)) is False
+    assert solver.stats["forgets"] > 0 and solver._generation == solver.stats["forgets"]
+    for state, number in solver._ids.items():
+        assert solver._of[number] == state
+    assert solver._won[0] == 1 and solver._won[1] == 2  # the two settled states come first

@@ -139,3 +139,28 @@ def test_a_solve_reads_the_process_clock_only_when_timed(monkeypatch) -> None:
     timed = MisereSolver(core_children=True, core_lives=0, timed=True)
     assert timed.outcome(Position.start(6)) == (PUBLISHED[5] == "W")
     assert len(reads) >= 2 * timed.stats["lands_expanded"] and timed.timing["children"] > 0.0
+
+
+def test_the_lives_the_numbering_reads_are_those_of_the_strings() -> None:
+    """The misère search takes a land's lives from the core's numbering when the core made the land
+    (``CoreChildren.lives``), and from its string otherwise (``land_shape``): the same counts."""
+    from sprouts_cli.solve.children import land_shape
+
+    lives: dict[str, int] = {}
+    numbering = CoreChildren(lives)
+    for land in lands_from(4) + ["0*9", "0*7.AB|AB"]:
+        numbering.children(land).all()
+    assert len(lives) > 200
+    for land, n in lives.items():
+        assert n == land_shape(land)[0], land
+    known = dict(numbering._numbers)  # the lands' numbers, kept as the core made them
+    assert len(known) >= len(lives)
+    fresh = CoreChildren()
+    for land, x in known.items():
+        assert numbering.state.text(x) == land
+        assert fresh.lands(fresh.number(land)) == (land,)
+    solver = MisereSolver(core_children=True, core_lives=0)
+    assert solver.outcome(Position.start(8)) is False
+    assert solver._core is not None and solver._core.lives is solver._lives
+    for land, n in solver._lives.items():
+        assert n == land_shape(land)[0], land

@@ -284,3 +284,20 @@ def test_text_names_shared_subtrees_once():
 def test_bad_text_is_a_clear_error(bad):
     with pytest.raises(MisereTreeError):
         TreeStore().from_text(bad)
+
+
+def _normal_heaps_reference(heaps: tuple[int, ...]) -> tuple[int, ...]:
+    """``normal_heaps`` written as its rule says, two passes over the heaps."""
+    big = sorted(h for h in heaps if h >= 2)
+    ones = sum(1 for h in heaps if h == 1) % 2
+    if ones and big:
+        big[-1] ^= 1
+        return tuple(sorted(big))
+    return (*(1,) * ones, *big) if ones else tuple(big)
+
+
+def test_normal_heaps_is_its_rule_on_every_small_sum():
+    for n in range(6):
+        for heaps in itertools.product(range(6), repeat=n):
+            assert normal_heaps(heaps) == _normal_heaps_reference(heaps), heaps
+            assert normal_heaps(list(heaps)) == _normal_heaps_reference(heaps), heaps

@@ -14,7 +14,10 @@ solver searches: a state is (lands not yet reduced to trees, trees, nim heaps); 
 move is made in one land, in one tree (one of its options) or in one heap, and the
 mover wins if some move leaves a loss.  Lands small enough (``tree_lives``) are
 replaced by their trees as soon as they appear, trees small enough are summed into
-one (``combine_limit``), and states are memoised.
+one (``combine_limit``), and states are memoised.  The search keeps a state by its
+*number*, given when the state is first made: the memo, df-pn's table of unproved
+states and the states' fresh disproof numbers are lists indexed by it, so a state's
+nested tuple is hashed once rather than at every lookup.
 
 The search is depth-first proof-number search (``method="dfpn"``, the normal-play
 solver's df-pn of ``nimbers.py``) with lazy children: a state's children are made one
@@ -70,8 +73,9 @@ STATE_CHILDREN_CACHE = 50_000
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
 DN_PER_LIFE = 1
-#: The memory in use is read every this many opened states.
-MEMORY_EVERY = 256
+#: The memory in use is read every this many opened states (every state made is numbered and
+#: kept until a forget, so memory grows faster between two readings than the states opened).
+MEMORY_EVERY = 128
 #: Lands with at least this many lives get their children from the compiled core (``misere_core``)
 #: once it is loaded; the first such land loads it (numba and the core: about a second), which
 #: small questions never pay.
@@ -84,6 +88,18 @@ METHODS = ("dfpn", "pns", "dfs")
 State = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
 Children = tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
 
+#: ``_won`` of a state number: not known yet, the player to move wins, loses.
+_UNKNOWN, _WIN, _LOSS = 0, 1, 2
+#: Two states numbered first, for ever settled: a child in a state's list that was settled as it
+#: was made stands as one of them (no move left: the mover wins; ``*1``: the mover loses).
+WON_STATE: State = ((), (), ())
+LOST_STATE: State = ((), (), (1,))
+WON, LOST = 0, 1
+
+
+class _Renumbered(Exception):
+    """A forget numbered the states afresh: the search starts again from its root."""
+
 
 class MisereTable(Protocol):
     def get_misere(self, key: str) -> str | None: ...
@@ -91,16 +107,16 @@ class MisereTable(Protocol):
     def put_misere(self, key: str, text: str) -> None: ...
 
 
-#: A child in a state's list: the child state, or its outcome when it was settled as it was made.
-Child = Any
+#: A child in a state's list: the child state's number (``WON``/``LOST`` when settled as it was made).
+Child = int
 
 
 class StateChildren:
     """The child states of one search state, made one at a time as the search asks for them.
 
-    ``found`` holds the distinct children made so far, each a ``State`` or, when it was
-    settled as it was made (only trees and heaps left, or known before), its outcome
-    (True: the player to move there wins).  ``estimate`` is how many children the state
+    ``found`` holds the distinct children made so far, each a state's number or, when it
+    was settled as it was made (only trees and heaps left, or known before), ``WON`` or
+    ``LOST`` (the player to move there wins, loses).  ``estimate`` is how many children the state
     was thought to have when it was opened (for the disproof number of the rest).
     """
 
@@ -194,10 +210,29 @@ class MisereSolver:
         self.core_children = core_children_available() if core_children is None else core_children
         self.core_lives = core_lives
         self._core: CoreChildren | None = None
-        self._lives: dict[str, tuple[int, int]] = {}
-        self._memo: dict[State, bool] = {}
-        self._state_kids: BoundedCache[State, StateChildren] = BoundedCache(state_children_cache)
-        self._tt: dict[State, tuple[int, int]] = {}
+        #: The lives of the lands met (from the core's numbering when it made them, else read off
+        #: the string), and (lives, lives of the largest region) for the eager searches' order.
+        self._lives: dict[str, int] = {}
+        self._shapes: dict[str, tuple[int, int]] = {}
+        #: States as numbers: the search's tables are keyed by a state's number, which is hashed
+        #: once when the state is made (a nested tuple is hashed again at every lookup).
+        self._ids: dict[State, int] = {}
+        #: A state's number -> the state, its fresh disproof number, and what is known of it.
+        self._of: list[State] = []
+        self._fresh: list[int] = []
+        self._won = bytearray()
+        #: df-pn's table of unproved states, by number: (pn, dn), (1, fresh dn) when not in it.
+        self._pn: list[int] = []
+        self._dn: list[int] = []
+        self._in_tt = bytearray()
+        self._tt_count = 0
+        #: How many states are proved (``_won`` not ``_UNKNOWN``).
+        self._proved_count = 0
+        #: Bumped when ``forget`` numbers the states afresh: the search's frames on the old
+        #: numbers are dropped (``_Renumbered``) and it starts again from its root.
+        self._generation = 0
+        self._number_settled()
+        self._state_kids: BoundedCache[int, StateChildren] = BoundedCache(state_children_cache)
         self._deadline = Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
         #: CPU seconds spent by the engine making children (where the time goes), when ``timed``:
         #: the process's clock is read around every child, a system call that a loaded machine
@@ -247,14 +282,17 @@ class MisereSolver:
 
     # ------------------------------------------------------------------ lands
     def _land_lives(self, land: str) -> int:
-        hit = self._lives.get(land)
-        return self._land_shape(land)[0] if hit is None else hit[0]
-
-    def _land_shape(self, land: str) -> tuple[int, int]:
-        """(lives, lives of the largest region) of a land: a cheap measure of its size."""
+        """The lives of a land (a cheap measure of its size)."""
         hit = self._lives.get(land)
         if hit is None:
-            hit = self._lives[land] = land_shape(land)
+            hit = self._lives[land] = land_shape(land)[0]
+        return hit
+
+    def _land_shape(self, land: str) -> tuple[int, int]:
+        """(lives, lives of the largest region) of a land."""
+        hit = self._shapes.get(land)
+        if hit is None:
+            hit = self._shapes[land] = land_shape(land)
         return hit
 
     def _land_kids(self, land: str) -> LazyChildren | CoreLandChildren:
@@ -266,7 +304,7 @@ class MisereSolver:
             t = clock() if clock else 0.0
             core = self._core
             if core is None and self.core_children and self._land_lives(land) >= self.core_lives:
-                core = self._core = CoreChildren()
+                core = self._core = CoreChildren(self._lives)
             made = LazyChildren(land) if core is None else core.children(land)
             kids = self._kids.remember(land, made)
             if clock:
@@ -332,10 +370,16 @@ class MisereSolver:
         open_lands: list[str] = []
         ts: list[int] = []
         hs = list(heaps)
+        known, lives, table = self._trees, self._lives, self.table
         for land in lands:
-            t = self._known_tree(land)
-            if t is None and self._land_lives(land) <= self.tree_lives:
-                t = self._tree(land)
+            t = known.get(land)
+            if t is None:
+                if table is not None:
+                    t = self._known_tree(land)
+                if t is None:
+                    n = lives.get(land)
+                    if (self._land_lives(land) if n is None else n) <= self.tree_lives:
+                        t = self._tree(land)
             if t is None:
                 open_lands.append(land)
             else:
@@ -347,8 +391,9 @@ class MisereSolver:
             while len(open_lands) >= 2 and self._land_lives(open_lands[0]) <= self.sum_tree_lives:
                 ts.append(self._tree(open_lands.pop(0)))
         plain: list[int] = []
+        heap_size = store.heap_size
         for t in (*trees, *ts):
-            k = store.heap_size(t)
+            k = heap_size(t)
             if k is None:
                 plain.append(t)
             elif k:
@@ -362,7 +407,9 @@ class MisereSolver:
                 if t & 1:
                     plain[i] = t ^ 1
                     hs.append(1)
-        return (tuple(sorted(open_lands)), tuple(sorted(plain)), normal_heaps(hs))
+        open_lands.sort()
+        plain.sort()
+        return (tuple(open_lands), tuple(plain), normal_heaps(hs) if hs else ())
 
     def _size_key(self, land: str) -> tuple[int, int, str]:
         return (self._land_lives(land), len(land), land)
@@ -373,38 +420,117 @@ class MisereSolver:
         A sum that turns out to be a nim heap joins ``heaps``.
         """
         store = self.store
-        ts = sorted(trees, key=store.size)
-        while len(ts) >= 2 and store.size(ts[0]) * store.size(ts[1]) <= self.combine_limit:
+        size, limit = store.size, self.combine_limit
+        ts = sorted(trees, key=size)
+        while len(ts) >= 2 and size(ts[0]) * size(ts[1]) <= limit:
             s = store.add(ts[0], ts[1])
             ts = ts[2:]
             k = store.heap_size(s)
             if k is None:
                 ts.append(s)
-                ts.sort(key=store.size)
+                ts.sort(key=size)
             elif k:
                 heaps.append(k)
         return ts
+
+    @property
+    def _memo(self) -> dict[State, bool]:
+        """The proved states and their outcomes (a copy: the search keeps them by number)."""
+        won, of = self._won, self._of
+        return {of[i]: won[i] == _WIN for i in range(2, len(won)) if won[i]}
+
+    def _number_settled(self) -> None:
+        """Number ``WON_STATE`` and ``LOST_STATE`` first (``WON``, ``LOST``), settled."""
+        self._won[self._intern(WON_STATE)] = _WIN
+        self._won[self._intern(LOST_STATE)] = _LOSS
+
+    def _intern(self, state: State) -> int:
+        """A state's number (given when first asked for)."""
+        i = self._ids.get(state)
+        return self._number_new(state) if i is None else i
+
+    def _number_new(self, state: State) -> int:
+        """Give a state not numbered yet its number."""
+        i = self._ids[state] = len(self._of)
+        self._of.append(state)
+        fresh = self._fresh_dn(state)
+        self._fresh.append(fresh)
+        self._won.append(_UNKNOWN)
+        self._pn.append(1)
+        self._dn.append(fresh)
+        self._in_tt.append(0)
+        return i
+
+    @property
+    def _tt(self) -> dict[State, tuple[int, int]]:
+        """df-pn's table of unproved states (a copy: the search keeps it by number)."""
+        of, pn, dn = self._of, self._pn, self._dn
+        return {of[i]: (pn[i], dn[i]) for i, x in enumerate(self._in_tt) if x}
+
+    def _tt_put(self, i: int, pn: int, dn: int) -> None:
+        """Keep a state's numbers in the table (emptied first when it holds ``TT_LIMIT`` states)."""
+        if self._tt_count >= TT_LIMIT:
+            self._tt_clear()
+        if not self._in_tt[i]:
+            self._in_tt[i] = 1
+            self._tt_count += 1
+        self._pn[i] = pn
+        self._dn[i] = dn
+
+    def _tt_drop(self, i: int) -> None:
+        """Take a state out of the table (it is proved)."""
+        if self._in_tt[i]:
+            self._in_tt[i] = 0
+            self._tt_count -= 1
+            self._pn[i] = 1
+            self._dn[i] = self._fresh[i]
+
+    def _tt_clear(self) -> None:
+        """Empty the table: every state is priced afresh again."""
+        pn, dn, fresh = self._pn, self._dn, self._fresh
+        for i, x in enumerate(self._in_tt):
+            if x:
+                pn[i] = 1
+                dn[i] = fresh[i]
+        self._in_tt = bytearray(len(self._in_tt))
+        self._tt_count = 0
 
     def _known(self, state: State) -> bool | None:
         """The outcome of a state if it is settled: all parts are trees, or proved before."""
         lands, trees, heaps = state
         if not lands:
             return self.store.outcome(trees, heaps)
-        hit = self._memo.get(state)
-        if hit is None and self._outcome_table and len(lands) == 1 and not trees and not heaps:
-            hit = self.table.get_misere_outcome(lands[0])
-            if hit is not None:
-                hit = bool(hit)
-                self.stats["table_hits"] += 1
-                self._memo[state] = hit
-        return hit
+        i = self._ids.get(state)
+        if i is not None and self._won[i]:
+            return self._won[i] == _WIN
+        return self._looked_up(state)
+
+    def _looked_up(self, state: State) -> bool | None:
+        """The outcome of a state that is one land alone, from the table (then proved here too)."""
+        lands, trees, heaps = state
+        if not self._outcome_table or len(lands) != 1 or trees or heaps:
+            return None
+        hit = self.table.get_misere_outcome(lands[0])
+        if hit is None:
+            return None
+        self.stats["table_hits"] += 1
+        i = self._intern(state)
+        self._won[i] = _WIN if hit else _LOSS
+        self._proved_count += 1
+        return bool(hit)
 
     def _proved(self, state: State, win: bool) -> None:
-        self._memo[state] = win
+        self._proved_number(self._intern(state), win)
+
+    def _proved_number(self, i: int, win: bool) -> None:
+        if not self._won[i]:
+            self._proved_count += 1
+        self._won[i] = _WIN if win else _LOSS
         self.stats["positions_solved"] += 1
-        lands, trees, heaps = state
-        if self._outcome_table and len(lands) == 1 and not trees and not heaps:
-            self.table.put_misere_outcome(lands[0], win)
+        if self._outcome_table:
+            lands, trees, heaps = self._of[i]
+            if len(lands) == 1 and not trees and not heaps:
+                self.table.put_misere_outcome(lands[0], win)
 
     def _win(self, state: State) -> bool:
         known = self._known(state)
@@ -420,11 +546,12 @@ class MisereSolver:
     def _entries(self) -> int:
         """How many entries the search's tables and caches hold (what forgetting frees)."""
         return (
-            len(self._memo)
-            + len(self._tt)
+            len(self._of)  # numbered states, proved or not: a forget numbers afresh
+            + self._tt_count
             + len(self._state_kids)
             + len(self._kids)
             + len(self._lives)
+            + len(self._shapes)
             + self.store.cached()
         )
 
@@ -464,16 +591,28 @@ class MisereSolver:
         """
         self.stats["forgets"] += 1
         clear_caches()  # the engine's land caches too: they fill to their size whatever the bound
-        self._tt.clear()
         self._state_kids.clear()
         self._kids.clear()
         self._lives.clear()
+        self._shapes.clear()
         if self._core is not None:
-            self._core = CoreChildren()  # a fresh numbering: the old one goes with the last children on it
+            # a fresh numbering: the old one goes with the last children on it
+            self._core = CoreChildren(self._lives)
         self.store.forget()
-        keep = {k: v for k, v in self._memo.items() if len(k[0]) == 1 and not k[1] and not k[2]}
-        self._memo.clear()  # in place: the frames of the search hold this dict
-        self._memo.update(keep)
+        keep = [(s, w) for s, w in zip(self._of[2:], self._won[2:], strict=True) if w and _one_land(s)]
+        self._ids = {}
+        self._of = []
+        self._fresh = []
+        self._won = bytearray()
+        self._pn = []
+        self._dn = []
+        self._in_tt = bytearray()
+        self._tt_count = 0
+        self._number_settled()
+        for s, w in keep:
+            self._won[self._intern(s)] = w
+        self._proved_count = len(keep)
+        self._generation += 1
 
     # ------------------------------------------------------------ df-pn
     def _dfpn(self, root: State) -> bool:
@@ -488,11 +627,16 @@ class MisereSolver:
         children are made: the eager searches (``pns``, ``dfs``) spent 75-95% of their
         time making children they never looked at.
         """
-        while self._memo.get(root) is None:
-            self._mid(root, INF, INF)
-        return self._memo[root]
+        while True:
+            i = self._intern(root)  # again after a forget: the numbers are new
+            if self._won[i]:
+                return self._won[i] == _WIN
+            try:
+                self._mid(i, INF, INF)
+            except _Renumbered:
+                continue
 
-    def _mid(self, state: State, thpn: int, thdn: int) -> None:
+    def _mid(self, state: int, thpn: int, thdn: int) -> None:
         """Search ``state`` until its proof number reaches ``thpn`` or its disproof number ``thdn``.
 
         pn is the cost of proving "the player to move wins", dn of proving "loses": a
@@ -505,38 +649,28 @@ class MisereSolver:
         if not kids.found and not kids.done:
             kids.more()
         found = kids.found
-        fresh_dn = max(1, self._fresh_dn(state) - DN_PER_LIFE)
-        memo, tt = self._memo, self._tt
+        fresh_dn = max(1, self._fresh[state] - DN_PER_LIFE)
+        won, pns, dns = self._won, self._pn, self._dn
         while True:
             pn = INF
             dn = 0
-            best: State | None = None
-            best_pn = 0
+            best = -1
             second = INF
             for child in found:
-                if child is True:
-                    continue
-                if child is False:
-                    pn = 0
-                    break
-                known = memo.get(child)
-                if known is not None:
-                    if known:
+                known = won[child]
+                if known:
+                    if known == _WIN:
                         continue
                     pn = 0
                     break
-                hit = tt.get(child)
-                if hit is None:
-                    cpn, cdn = 1, self._fresh_dn(child)
-                else:
-                    cpn, cdn = hit
+                cdn = dns[child]
                 if cdn < pn:
                     second = pn
                     pn = cdn
-                    best, best_pn = child, cpn
+                    best = child
                 elif cdn < second:
                     second = cdn
-                dn += cpn
+                dn += pns[child]
             expand = False
             if pn and not kids.done:  # the children not made yet, as one more child
                 dn += kids.remaining()
@@ -553,40 +687,43 @@ class MisereSolver:
             if dn > INF:
                 dn = INF
             if pn >= thpn or dn >= thdn:
-                if len(tt) >= TT_LIMIT:
-                    tt.clear()
-                tt[state] = (pn, dn)
+                self._tt_put(state, pn, dn)
                 return
             if expand:
                 kids.more()
                 continue
-            child_thpn = thdn - dn + best_pn
+            child_thpn = thdn - dn + pns[best]
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
-            self._mid(best, child_thpn, child_thdn)  # type: ignore[arg-type]
+            self._mid(best, child_thpn, child_thdn)
 
-    def _settle_state(self, state: State, win: bool) -> None:
-        self._tt.pop(state, None)
+    def _settle_state(self, state: int, win: bool) -> None:
+        self._tt_drop(state)
         self._state_kids.pop(state, None)
-        self._proved(state, win)
+        self._proved_number(state, win)
 
     def _fresh_dn(self, state: State) -> int:
         """A state not searched yet is priced (1, its open lands' lives): more lives, more children."""
-        shapes, shape = self._lives, self._land_shape
+        known, land_lives = self._lives, self._land_lives
         lives = 0
         for x in state[0]:
-            hit = shapes.get(x)
-            lives += (hit or shape(x))[0]
+            n = known.get(x)
+            lives += land_lives(x) if n is None else n
         return DN_PER_LIFE * lives + len(state[1]) + len(state[2])
 
-    def _state_children(self, state: State) -> StateChildren:
+    def _state_children(self, state: int) -> StateChildren:
+        """A state's children (made as asked for); ``_Renumbered`` if a forget numbered the states afresh."""
         kids = self._state_kids.get(state)
         if kids is None or kids.broken:
             self._opened += 1
             if self._opened % self.memory_every == 0:
+                generation = self._generation
                 self._check_memory()
+                if self._generation != generation:
+                    raise _Renumbered
             self.stats["states_searched"] += 1
-            gen = self._lazy_child_states(state)
-            kids = self._state_kids.remember(state, StateChildren(gen, self._count(state)))
+            s = self._of[state]
+            gen = self._lazy_child_states(s)
+            kids = self._state_kids.remember(state, StateChildren(gen, self._count(s)))
         else:
             self._state_kids.move_to_end(state)
         return kids
@@ -633,9 +770,26 @@ class MisereSolver:
                     break
 
     def _settled(self, state: State) -> Child:
-        """A child state, or its outcome if it is known already."""
-        known = self._known(state)
-        return state if known is None else known
+        """A child state's number, or ``WON``/``LOST`` if its outcome is known already."""
+        if not state[0]:
+            return WON if self.store.outcome(state[1], state[2]) else LOST
+        i = self._ids.get(state)
+        if i is None:
+            known = self._looked_up(state)
+            if known is not None:
+                return WON if known else LOST
+            i = self._number_new(state)
+        else:
+            known_number = self._won[i]
+            if known_number:
+                return WON if known_number == _WIN else LOST
+        return i
+
+
+def _one_land(state: State) -> bool:
+    """Whether a state is one land alone (what the table keeps the outcome of)."""
+    return len(state[0]) == 1 and not state[1] and not state[2]
+
 
 def _tuples(kids: LazyChildren | CoreLandChildren) -> list[tuple[str, ...]]:
     """A land's children found so far, each its sorted reduced lands (made without ``name``)."""

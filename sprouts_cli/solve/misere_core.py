@@ -58,7 +58,7 @@ class CoreChildren:
     forget a part); children objects made on the old one keep it alive until they go.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, lives: dict[str, int] | None = None) -> None:
         _load()
         from . import compiled
 
@@ -66,6 +66,9 @@ class CoreChildren:
         self.state = compiled.State(small_lives=0, has_table=False, tt_entries=4)
         self._lands: dict[int, Lands] = {}
         self._numbers: dict[str, int] = {}
+        #: The lives of every land string made here, as the core counted them (``land_shape``'s
+        #: count, read off the numbering instead of the string): filled for the misère solver.
+        self.lives: dict[str, int] = {} if lives is None else lives
 
     def number(self, land: str) -> int:
         """The core's number of a land string."""
@@ -87,8 +90,15 @@ class CoreChildren:
         if hit is None:
             st = self.state
             members = [number] if st.is_land(number) else st.members(number)
-            hit = tuple(sorted(sys.intern(st.text(x)) for x in members))
-            self._lands[number] = hit
+            lives, numbers, i32 = self.lives, self._numbers, st.I32
+            texts = []
+            for x in members:
+                text = sys.intern(st.text(x))
+                lives[text] = int(i32[core.L_LIVES, x])
+                numbers[text] = x  # what ``number`` would find for it, without a call to the core
+                texts.append(text)
+            texts.sort()
+            hit = self._lands[number] = tuple(texts)
         return hit
 
     def next_child(self, land: int) -> int:

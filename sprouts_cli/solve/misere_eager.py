@@ -110,7 +110,7 @@ def proof_number_search(solver: MisereSolver, root: State) -> bool:
             path.pop()
         for state in reversed(path):
             _pns_update(solver, nodes, state)
-    return solver._memo[root]
+    return bool(solver._known(root))
 
 
 def _pns_expand(solver: MisereSolver, nodes: dict[State, PnNode], leaf: State, node: PnNode) -> None:
@@ -143,7 +143,7 @@ def _pns_update(solver: MisereSolver, nodes: dict[State, PnNode], state: State) 
     for c in n[2]:
         cn = nodes.get(c)
         if cn is None:
-            if solver._memo[c]:
+            if solver._known(c):
                 continue  # a child the opponent wins adds nothing to either number
             _settle(solver, nodes, state, True)
             return

@@ -77,8 +77,14 @@ def normal_heaps(heaps: Iterable[int]) -> tuple[int, ...]:
     Zeros vanish, pairs of ``*1`` cancel, and an odd ``*1`` is folded into the
     largest heap of size 2 or more (any choice gives an equal game).
     """
-    big = sorted(h for h in heaps if h >= 2)
-    ones = sum(1 for h in heaps if h == 1) % 2
+    big: list[int] = []
+    ones = 0
+    for h in heaps:
+        if h >= 2:
+            big.append(h)
+        elif h == 1:
+            ones ^= 1
+    big.sort()
     if ones and big:
         big[-1] ^= 1
         big.sort()

@@ -164,18 +164,20 @@ class ReducedTreeStore(TreeText):
             self._flagged.add(self._heap_node[j])
         return 2 * self._heap_node[j] | (k & 1)
 
-    def _reversible_through(self, x: int, rest: set[int], rest_win: bool) -> bool:
-        """Has ``x`` an option ``y`` equal to ``{rest}``?  (The local test of ``TreeStore``.)"""
+    def _reversible_through(self, x: int, s: set[int], rest_win: bool) -> bool:
+        """Has ``x`` an option ``y`` equal to ``{rest}``, ``rest`` the options ``s`` but ``x``?
+        (The local test of ``TreeStore``.)"""
         options = self.options
-        win = self.win
+        wins = (self._win, self._win1)
+        n_rest = len(s) - 1
         for y in options(x):
-            if win(y) != rest_win:
+            if wins[y & 1][y >> 1] != rest_win:  # win(y), read in place
                 continue
             oy = options(y)
-            if len(oy) > len(rest) or not rest.issuperset(oy):
+            if len(oy) > n_rest or x in oy or not s.issuperset(oy):
                 continue
             soy = set(oy)
-            if all(t in soy or y in options(t) for t in rest):
+            if all(t in soy or t == x or y in options(t) for t in s):
                 return True
         return False
 
@@ -201,6 +203,7 @@ class ReducedTreeStore(TreeText):
             self.rule_counts["1"] += 1
             return hit
         win = self.win
+        wins = (self._win, self._win1)
         options = self.options
         g_win = any(not win(o) for o in s)
         if s and g_win and all(ZERO in options(o) for o in s):
@@ -209,14 +212,14 @@ class ReducedTreeStore(TreeText):
         changed = True
         while changed:
             changed = False
-            losses = sum(1 for t in s if not win(t))  # options that are losses: a move to one wins
+            losses = sum(1 for t in s if not wins[t & 1][t >> 1])  # losses: a move to one wins
             for x in sorted(s, key=self.birthday, reverse=True):
-                rest = s - {x}
-                rest_win = not rest or losses - (not win(x)) > 0
-                if not rest and not g_win:
+                alone = len(s) == 1  # the rest is empty
+                rest_win = alone or losses - (not wins[x & 1][x >> 1]) > 0
+                if alone and not g_win:
                     continue  # the proviso: {x} is a loss and {} a win
-                if self._reversible_through(x, rest, rest_win):
-                    s = rest
+                if self._reversible_through(x, s, rest_win):
+                    s = s - {x}
                     self.rule_counts["3"] += 1
                     changed = True
                     hit = self._heap_rule(s)
