@@ -177,17 +177,8 @@ def _cell_boundaries_reference(
     plan: Plan, comp: np.ndarray, near: np.ndarray, nseg: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """``_cell_boundaries`` a cell at a time (the plain reference it is tested against)."""
-    pic, analysis, g, ob = plan.pic, plan.analysis, plan.grid, plan.ob
-    walks = analysis.map.regions[plan.move.region]
-    half_walk: dict[int, tuple[int, int]] = {}
-    spot_walk: dict[int, int] = {}
-    for b, (kind, items) in enumerate(walks):
-        if kind == "spot":
-            spot_walk[items[0]] = b
-        else:
-            for i, h in enumerate(items):
-                half_walk[h] = (b, i)
-                spot_walk.setdefault(analysis.map.tail(h), b)
+    pic, g, ob = plan.pic, plan.grid, plan.ob
+    half_walk, spot_walk = _walk_lookups(plan)
     n_curves = len(pic.curves)
     cells = np.nonzero(comp)[0]
     cell_boundary = np.full(g.size, -1, dtype=np.int64)
