@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The solver's ahead-of-time kernels (engine/aot.py: a few minutes, once per change of the
-# engine or of the solver's core, solve/pncore.py): a solve then loads no numba (~140 MB less).  A failed build prints one line, and
-# the JIT kernels are used.
+# engine or of the solver's core, solve/pncore.py): a solve then loads no numba (~140 MB
+# less).  A failed build prints one line, and the JIT kernels are used.
 $(KERNELS): $(STAMP) $(wildcard sprouts_cli/engine/*.py sprouts_cli/engine/kernels/*.py) sprouts_cli/solve/pncore.py
 	$(BIN)/sprouts kernels --build || true
 	touch $(KERNELS)
