@@ -187,12 +187,14 @@ S_BUSY = 17  # threads at each node, by a hash of the node (no keys: a collision
 # ------------------------------------------------------------------ the kernels' decorator
 
 
-#: The state tuple's arrays as a numba type (``State.tuple_for``; their places are the ``S_*``).
-S_TYPE = (
-    "Tuple((int64[::1], int64[::1], int64[:, ::1], int32[:, ::1], uint8[::1], int64[::1], int64[::1],"
-    " int64[::1], int64[::1], int64[::1], int64[:, ::1], uint8[::1], int64[::1], int64[:, ::1],"
-    " int64[:, ::1], int64[::1], int64[::1], int64[::1]))"
-)
+#: (dtype, rank) of each array of the state tuple (``State.tuple_for``; their places are the ``S_*``).
+_STATE_ARRAYS = [
+    (np.dtype(np.int64), 1), (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int32), 2),
+    (np.dtype(np.uint8), 1), *[(np.dtype(np.int64), 1)] * 5, (np.dtype(np.int64), 2), (np.dtype(np.uint8), 1),
+    (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int64), 2), *[(np.dtype(np.int64), 1)] * 3,
+]  # fmt: skip
+#: The state tuple as a numba type (C-contiguous arrays).
+S_TYPE = "Tuple((" + ", ".join(f"{d}[{':, ' * (r - 1)}::1]" for d, r in _STATE_ARRAYS) + "))"
 #: The kernels Python calls, by name: (numba signature, the function the ahead-of-time build
 #: compiles).  The build (``engine/aot.py``) holds each as ``core_<name>``.
 EXPORTS: dict[str, tuple[str, Callable[..., Any]]] = {}
@@ -227,14 +229,6 @@ def core_kernel(fn: Callable[..., Any] | None = None, *, export: str | None = No
     compiled = numba.njit(nogil=True)(fn)
     compiled._cache = jit.stamped_cache(fn, aot.sources_stamp())  # type: ignore[attr-defined]  # where enable_caching puts it
     return compiled
-
-
-#: (dtype, rank) of each array of the state tuple, as ``S_TYPE`` says.
-_STATE_ARRAYS = [
-    (np.dtype(np.int64), 1), (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int32), 2),
-    (np.dtype(np.uint8), 1), *[(np.dtype(np.int64), 1)] * 5, (np.dtype(np.int64), 2), (np.dtype(np.uint8), 1),
-    (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int64), 2), *[(np.dtype(np.int64), 1)] * 3,
-]  # fmt: skip
 
 
 def check_state(S: tuple[np.ndarray, ...]) -> None:
