@@ -69,13 +69,14 @@ def run_spots(wrapper: str, n: int, threads: int, timeout: float) -> dict[str, o
     cpu0 = children_cpu()
     t = time.perf_counter()
     proc = subprocess.Popen(
-        [wrapper, f"0*{n}", str(threads)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [wrapper, f"0*{n}", str(threads)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
     )
     with PeakMemory(proc.pid) as memory:
         try:
             out, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)  # the wrapper and the solver it started
             proc.communicate()
             return {"error": "timeout", "wall": time.perf_counter() - t}
     peak = memory.peak
