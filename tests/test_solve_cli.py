@@ -129,3 +129,13 @@ def test_import_then_solve(tmp_path) -> None:
     r = run("--import", str(bad), "--db", db)
     assert r.exit_code == 2 and "line 2" in r.stderr
     assert run("--import", str(tmp_path / "missing.spr"), "--db", db).exit_code == 2
+
+
+def test_json_names_the_compiled_core_when_it_searched() -> None:
+    from sprouts_cli.engine import aot
+
+    r = run("0*10", "--no-db", "--jobs", "1", "--json")
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout.splitlines()[-1])
+    assert row["outcome"] == "win"  # 10 mod 6 = 4
+    assert row["kernels"] == aot.kernel_path() != "off"  # 30 lives: the core searched, not the reference

@@ -27,6 +27,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .solve_cluster import Solved
 
 
+def _kernels_used() -> str:
+    """What this process searched with: the solver's compiled core when it was loaded (its
+    path: ``aot``, ``jit`` or ``python``), else what coded the lands (``kernels_in_use``)."""
+    from ..engine import aot
+    from ..solve import compiled
+
+    return aot.kernel_path() if compiled.core is not None else kernels_in_use()
+
+
 @click.command("solve")
 @click.argument("positions", nargs=-1)
 @click.option("--misere", is_flag=True, help="Misère play: the player who cannot move wins.")
@@ -395,7 +404,7 @@ def _print(
         obj["positions_solved"] = solved
         if "nodes" in result:
             obj["nodes"] = result["nodes"]
-        obj["kernels"] = kernels_in_use()
+        obj["kernels"] = _kernels_used()
         obj.update(where or {})
         print_json(obj)
         return
