@@ -27,9 +27,9 @@ PATHS = {
 def kernels_command(build: bool, force: bool, as_json: bool) -> None:
     """Say which compiled kernels the solver uses, or build the ahead-of-time ones.
 
-    The solver's hot kernels can be compiled ahead of time (numba.pycc, about a minute
-    and a C compiler) into a small module that needs only numpy: a solve that uses it
-    does not load numba and LLVM, about 140 MB less memory at the same speed.  It is
+    The solver's hot kernels can be compiled ahead of time (numba.pycc, a few minutes
+    once, and a C compiler) into a small module that needs only numpy: a solve that uses it
+    does not load numba and LLVM: less memory, and no compiling, at the same speed.  It is
     kept in the user's cache directory (or SPROUTS_KERNELS_DIR), used automatically
     while it matches the kernel sources and the numba, numpy and Python versions, and
     ignored otherwise (SPROUTS_AOT=0 ignores it always).

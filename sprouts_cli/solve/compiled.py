@@ -6,8 +6,8 @@ code.  This file is its Python edge: the arrays the core works in (grown when th
 asks for room), the table of solved lands (read for each land when first met, written
 in batches), the clock, progress and stopping (the core returns every so many nodes).
 
-Loading numba and the core costs a process about a second and 150 MB, more than the
-reference takes on small questions: so questions on fewer than ``COMPILE_LIVES`` lives
+Loading the core (the ahead-of-time build, or numba compiling it) costs a process time and
+memory that small questions do not repay: so questions on fewer than ``COMPILE_LIVES`` lives
 go to the reference until the core is loaded, and everything goes to the core after.
 ``search.normal_solver`` picks the solver for this process: this one unless
 ``SPROUTS_PURE_PYTHON=1`` or ``SPROUTS_COMPILED_SEARCH=0`` (then the reference alone).
