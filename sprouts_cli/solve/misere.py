@@ -39,6 +39,8 @@ the outcomes of searched lands (keyed by reduced form) are kept too.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol, cast
@@ -95,6 +97,25 @@ _UNKNOWN, _WIN, _LOSS = 0, 1, 2
 WON_STATE: State = ((), (), ())
 LOST_STATE: State = ((), (), (1,))
 WON, LOST = 0, 1
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Keep Python's cycle collector off for a search, and as it was after.
+
+    The search makes millions of tuples and lists that live long (states, children),
+    and the collector walks them all again and again: a large share of ``0*12``'s CPU
+    (``docs/performance.md``).  The search makes no reference cycles (its objects are
+    freed by their counts; ``tests/test_solve_misere_speed.py`` checks it leaves no
+    cyclic garbage), so nothing waits for the collector meanwhile.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class _Renumbered(Exception):
@@ -253,7 +274,7 @@ class MisereSolver:
     def outcome(self, position: Position | str, deadline: float | None = None) -> bool:
         """True when the player to move wins ``position`` in misère play."""
         p = Position.from_string(position) if isinstance(position, str) else position
-        with self._deadline.until(deadline):
+        with self._deadline.until(deadline), collector_paused():
             return self._win(self._state(tuple(reduced_lands(p)), (), p.heaps))
 
     def winning_moves(self, position: Position | str, deadline: float | None = None) -> list[str]:
@@ -263,7 +284,7 @@ class MisereSolver:
 
     def tree(self, land: str, deadline: float | None = None) -> int:
         """The misère canonical tree (an id in ``self.store``) of one land, by its reduced form."""
-        with self._deadline.until(deadline):
+        with self._deadline.until(deadline), collector_paused():
             return self._tree(land)
 
     def tree_text(self, land: str) -> str:
@@ -273,8 +294,9 @@ class MisereSolver:
     def position_tree(self, position: Position | str) -> int:
         """The canonical tree of a whole position: the sum of its lands' trees and its heaps."""
         p = Position.from_string(position) if isinstance(position, str) else position
-        parts = [self._tree(land) for land in reduced_lands(p)] + [self.store.heap(h) for h in p.heaps]
-        return self.store.add_all(sorted(parts, key=self.store.size))
+        with collector_paused():
+            parts = [self._tree(land) for land in reduced_lands(p)] + [self.store.heap(h) for h in p.heaps]
+            return self.store.add_all(sorted(parts, key=self.store.size))
 
     @property
     def positions_solved(self) -> int:
