@@ -96,6 +96,9 @@ class Result:
     clearance: float
     seconds: float
     notes: list[str] = field(default_factory=list)
+    #: CPU seconds (this process) spent in each rung tried, by name: route, slide, push, adjust,
+    #: rearrange, layout, tidy; what the quality bench prints to say where a slow move went
+    rung_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def smaller(self) -> tuple[int, ...]:
@@ -164,11 +167,15 @@ def draw(
     target = apply_move(before, move)
     words = move_words(before, move)
     notes: list[str] = []
+    spent: dict[str, float] = {}
+    lap = _Laps(spent)
 
     def done(d: Drawn, how: str) -> Result:
+        lap("layout" if how in ("layout", "smaller") else how)
         if "R" in ladder and how in ("route", "slide", "push"):
             d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy)
-        return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes)
+            lap("tidy")
+        return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent)
 
     reason: NoRoom | PictureError
     routed = given_up = False
@@ -185,6 +192,7 @@ def draw(
         given_up = True
     if routed:
         return done(drawn, "route")
+    lap("route")
     notes.append(f"route: {reason}")
     current, current_a = pic, analysis
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
@@ -197,14 +205,19 @@ def draw(
             notes.append(f"slide: given up after {e}")
         if got is not None:
             return done(*got)
+        lap("slide")
         planned = getattr(reason, "planned", None)
         pushed = push_curves(current, current_a, move, settings, player, notes,
                              work=budgets.push, planned=planned)
         if pushed is not None:
             return done(pushed, "push")
+        lap("push")
+    tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
         if rung not in ladder:
             continue
+        lap(tried)
+        tried = how
         got_a: Drawn | None = None
         try:
             with metered(budgets.relax):
@@ -228,6 +241,7 @@ def draw(
             notes.append(f"{how}: {e}")
             continue
         return done(got_a, how)
+    lap(tried)
     if "Z" in ladder or "." in ladder:
         smaller = "." in ladder
         try:
@@ -237,6 +251,20 @@ def draw(
             notes.append(f"{'smaller' if smaller else 'layout'}: {e}")
             reason = NoRoom(f"{reason}; {e}", getattr(reason, "widest", 0.0), settings.d0)
     raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
+
+
+class _Laps:
+    """CPU seconds of this process since the last lap, added to ``spent[rung]`` (no rung: not kept)."""
+
+    def __init__(self, spent: dict[str, float]) -> None:
+        self.spent = spent
+        self.clock = time.process_time()
+
+    def __call__(self, rung: str | None) -> None:
+        now = time.process_time()
+        if rung is not None:
+            self.spent[rung] = self.spent.get(rung, 0.0) + now - self.clock
+        self.clock = now
 
 
 #: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin.
