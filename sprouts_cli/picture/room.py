@@ -75,8 +75,9 @@ class Budgets:
     """The work (``work.metered``: point-evaluations of a band's or a skeleton's energy) each rung
     may do for one move before it is given up and the ladder climbs.
 
-    Each is above what the rung took where it drew its move in the quality bench's games (see
-    docs/performance.md), so they bound the rare long runs rather than change the usual ones.
+    Each is above what the rung took where it drew its move in all or nearly all of the quality
+    bench's games (see docs/performance.md), so they bound the long runs, which mostly fail,
+    rather than change the usual ones.
     Z has no budget of its own (it is the last rung): its layouts give up by comparison with
     each other (``layout.straggler_limit``).
     """
