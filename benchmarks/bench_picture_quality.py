@@ -26,6 +26,7 @@ the one drawn fresh.
     python benchmarks/bench_picture_quality.py --sizes 10 --seeds 3
     python benchmarks/bench_picture_quality.py --save rows.json    # every game's row kept
     python benchmarks/bench_picture_quality.py --join a.json b.json
+    python benchmarks/bench_picture_quality.py --sizes 20 --verbose   # and the slowest moves, by rung
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
     a = analyse_picture(pic)
     cpu: list[float] = []
     rungs: list[str] = []
+    spent: list[dict[str, float]] = []
+    work: list[dict[str, int]] = []
     drawn_by: dict[str, int] = {}
     cpu0 = cpu_seconds()
     cut = refused = False
@@ -96,11 +99,15 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
             break
         cpu.append(cpu_seconds() - c0)
         rungs.append(r.drawn_by)
+        spent.append({k: round(v, 3) for k, v in r.rung_seconds.items()})
+        work.append(dict(r.rung_work))
         drawn_by[r.drawn_by] = drawn_by.get(r.drawn_by, 0) + 1
         pic, a = r.picture, r.analysis
     row: dict = {"spots": spots, "seed": seed, "moves": len(cpu), "cpu": cpu, "cut": cut, "refused": refused}
     row["drawn_by"] = drawn_by
     row["rungs"] = rungs
+    row["rung_seconds"] = spent
+    row["rung_work"] = work
     row["move_by_move"] = measures(pic)
     try:
         fresh = layout_position(a.position, WIDTH, HEIGHT, jobs=jobs)
@@ -169,6 +176,20 @@ def table(rows: list[dict]) -> None:
         )
 
 
+def slowest(rows: list[dict], k: int) -> None:
+    """The ``k`` slowest moves over all games, each with the CPU seconds of every rung it tried."""
+    moves = [
+        (c, r["spots"], r["seed"], i + 1, r["rungs"][i], r.get("rung_seconds", [{}] * len(r["cpu"]))[i])
+        for r in rows
+        for i, c in enumerate(r["cpu"])
+    ]
+    moves.sort(key=lambda m: -m[0])
+    print(f"the {min(k, len(moves))} slowest moves (CPU s; drawn by; CPU s in each rung tried):")
+    for c, n, seed, i, by, spent in moves[:k]:
+        rungs = ", ".join(f"{name} {t:.2f}" for name, t in spent.items())
+        print(f"  {c:6.2f}  {n} spots seed {seed} move {i}: {by}; {rungs}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="10,20,30")
@@ -178,11 +199,14 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for Z's layouts")
     ap.add_argument("--save", help="write every game's row to this JSON file")
     ap.add_argument("--join", nargs="+", metavar="JSON", help="print the table of saved runs, playing none")
-    ap.add_argument("--verbose", action="store_true", help="a line per game as it ends")
+    ap.add_argument("--verbose", action="store_true", help="a line per game, the slowest moves")
+    ap.add_argument("--slowest", type=int, default=12, help="slowest moves listed")
     args = ap.parse_args()
     if args.join:
         rows = [r for f in args.join for r in json.loads(Path(f).read_text())]
         table(rows)
+        if args.verbose:
+            slowest(rows, args.slowest)
         return 0
     rows = []
     for n in (int(x) for x in args.sizes.split(",")):
@@ -200,6 +224,8 @@ def main() -> int:
             if args.save:
                 Path(args.save).write_text(json.dumps(rows))
     table(rows)
+    if args.verbose:
+        slowest(rows, args.slowest)
     return 0
 
 

@@ -215,3 +215,57 @@ def test_the_step_caps_passing_over_far_segments_are_the_plain_references(positi
         assert np.array_equal(fast, pred_caps_reference(*args))
         assert np.array_equal(fast, pred_caps.py_func(*args))
         assert (fast < reach / 3.0).any()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legs_distance_is_its_numpy_reference_number_for_number(seed: int) -> None:
+    """Pushing's distances to a polyline, compiled: the same numbers as the vectorised reference,
+    legs of no length included (plain Python's ``math.hypot`` rounds differently in the last bit)."""
+    from sprouts_cli.picture.room import legs_distance, legs_distance_reference
+
+    rng = np.random.default_rng(seed)
+    for _ in range(25):
+        P = rng.uniform(0, 1000, (int(rng.integers(1, 120)), 2))
+        Q = np.cumsum(rng.normal(size=(int(rng.integers(2, 80)), 2)) * rng.uniform(0.1, 30), axis=0) + 500
+        Q[1:3] = Q[1]
+        assert np.array_equal(legs_distance(P, Q), legs_distance_reference(P, Q))
+        assert np.allclose(legs_distance.py_func(P, Q), legs_distance_reference(P, Q), rtol=1e-12, atol=0)
+
+
+def test_the_de_boor_caps_are_the_column_by_column_least_caps() -> None:
+    from sprouts_cli.picture.room import _support_caps, _support_caps_reference
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        caps = rng.uniform(0, 3, int(rng.integers(1, 60)))
+        caps[rng.random(len(caps)) < 0.2] = 0.0
+        support = rng.random((len(caps), int(rng.integers(1, 20)))) < 0.3
+        assert np.array_equal(_support_caps(caps, support), _support_caps_reference(caps, support))
+
+
+def test_a_ghost_from_the_routers_plan_is_the_ghost_planned_afresh() -> None:
+    """A push round's ghost reuses the plan of the try before it (``router.Planned``): the same
+    way, the same relaxed points and the same room as planning it again."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import draw_move, ghost_of
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as got:
+        draw_move(pic, m, a, settings)
+    planned = got.value.planned
+    reused = ghost_of(pic, a, m, settings, planned)
+    fresh = ghost_of(pic, a, m, settings, None)
+    assert reused is not None and fresh is not None
+    assert np.array_equal(reused.route, fresh.route) and np.array_equal(reused.points, fresh.points)
+    assert reused.widest == fresh.widest
+
+
+def test_a_drawn_move_says_what_each_rung_tried_cost() -> None:
+    """``Result.rung_seconds`` and ``rung_work``: every rung tried, by name (the bench's slow-move list)."""
+    pic, a, m = _saved_case(*PUSH_CASE)
+    r = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a, budgets=Budgets(push=1_000))
+    assert {"route", "slide", "push", "adjust"} <= set(r.rung_seconds)
+    assert all(t >= 0.0 for t in r.rung_seconds.values())
+    assert r.rung_work["push"] > 0 and {"route", "slide", "push", "adjust"} <= set(r.rung_work)

@@ -45,6 +45,7 @@ from ..engine.moves import Move, apply_move
 from ..engine.naming import move_words, moves_from_words, numbered_key, parse_words
 from ..engine.position import Position
 from ..errors import IllegalMoveError, NoRoom, PictureError
+from ..jit import kernel
 from .analyse import Analysis, analyse_picture
 from .fit import cut_at, join_parts
 from .model import Curve, Picture
@@ -62,14 +63,21 @@ if TYPE_CHECKING:  # pragma: no cover
 RUNGS = ("M", "A", "R", "Z", ".")
 DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller")
 
+#: The band work (point-evaluations of a band's energy, ``work.metered``) pushing may do for one
+#: move, ghosts and tries included: above what most pushes that drew their move took in the quality
+#: bench's 20-spot games, well below what pushes that failed ran to before they gave up (the
+#: figures are in docs/performance.md).  A push that needs more climbs to A, R and Z instead.
+PUSH_WORK = 180_000
+
 
 @dataclass(frozen=True)
 class Budgets:
     """The work (``work.metered``: point-evaluations of a band's or a skeleton's energy) each rung
     may do for one move before it is given up and the ladder climbs.
 
-    Each is above what the rung took where it drew its move in the quality bench's games (see
-    docs/performance.md), so they bound the rare long runs rather than change the usual ones.
+    Each is above what the rung took where it drew its move in all or nearly all of the quality
+    bench's games (see docs/performance.md), so they bound the long runs, which mostly fail,
+    rather than change the usual ones.
     Z has no budget of its own (it is the last rung): its layouts give up by comparison with
     each other (``layout.straggler_limit``).
     """
@@ -79,7 +87,7 @@ class Budgets:
     #: all of M's slides and pushes of lone spots together
     slide: float = 200_000
     #: pushing curves apart (``PUSH_WORK``)
-    push: float = 320_000
+    push: float = PUSH_WORK
     #: A, and then R: the picture relaxed and the move drawn into it
     relax: float = 360_000
     #: R after a move that left a region thin (``_tidied``)
@@ -96,6 +104,12 @@ class Result:
     clearance: float
     seconds: float
     notes: list[str] = field(default_factory=list)
+    #: CPU seconds (this process) spent in each rung tried, by name: route, slide, push, adjust,
+    #: rearrange, layout, tidy; what the quality bench prints to say where a slow move went
+    rung_seconds: dict[str, float] = field(default_factory=dict)
+    #: the work (``work.metered`` units) each rung tried did, by the same names: what a rung's
+    #: budget is set from
+    rung_work: dict[str, int] = field(default_factory=dict)
 
     @property
     def smaller(self) -> tuple[int, ...]:
@@ -164,16 +178,21 @@ def draw(
     target = apply_move(before, move)
     words = move_words(before, move)
     notes: list[str] = []
+    spent: dict[str, float] = {}
+    lap = _Laps(spent)
+    did: dict[str, int] = {}
 
     def done(d: Drawn, how: str) -> Result:
+        lap("layout" if how in ("layout", "smaller") else how)
         if "R" in ladder and how in ("route", "slide", "push"):
             d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy)
-        return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes)
+            lap("tidy")
+        return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
 
     reason: NoRoom | PictureError
     routed = given_up = False
     try:
-        with metered(budgets.route):
+        with metered(budgets.route) as meter:
             drawn = draw_move(pic, move, analysis, settings, player)
         routed = True
     except NoRoom as e:
@@ -183,31 +202,41 @@ def draw(
     except OverBudget as e:
         reason = NoRoom(f"the router was given up after {e}", 0.0, settings.d0)
         given_up = True
+    did["route"] = meter.done
     if routed:
         return done(drawn, "route")
+    lap("route")
     notes.append(f"route: {reason}")
     current, current_a = pic, analysis
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
     if "M" in ladder and not given_up:
         got: tuple[Drawn, str] | None = None
         try:
-            with metered(budgets.slide):
+            with metered(budgets.slide) as meter:
                 got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
         except OverBudget as e:
             notes.append(f"slide: given up after {e}")
+        did["slide"] = meter.done
         if got is not None:
             return done(*got)
+        lap("slide")
         planned = getattr(reason, "planned", None)
-        pushed = push_curves(current, current_a, move, settings, player, notes,
-                             work=budgets.push, planned=planned)
+        with metered(math.inf) as meter:
+            pushed = push_curves(current, current_a, move, settings, player, notes,
+                                 work=budgets.push, planned=planned)
+        did["push"] = meter.done
         if pushed is not None:
             return done(pushed, "push")
+        lap("push")
+    tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
         if rung not in ladder:
             continue
+        lap(tried)
+        tried = how
         got_a: Drawn | None = None
         try:
-            with metered(budgets.relax):
+            with metered(budgets.relax) as meter:
                 try:
                     relaxed = _relax(current, mode, settings.d0)
                     ra = analyse_picture(relaxed)
@@ -227,7 +256,10 @@ def draw(
             reason = e
             notes.append(f"{how}: {e}")
             continue
+        finally:
+            did[how] = meter.done
         return done(got_a, how)
+    lap(tried)
     if "Z" in ladder or "." in ladder:
         smaller = "." in ladder
         try:
@@ -237,6 +269,20 @@ def draw(
             notes.append(f"{'smaller' if smaller else 'layout'}: {e}")
             reason = NoRoom(f"{reason}; {e}", getattr(reason, "widest", 0.0), settings.d0)
     raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
+
+
+class _Laps:
+    """CPU seconds of this process since the last lap, added to ``spent[rung]`` (no rung: not kept)."""
+
+    def __init__(self, spent: dict[str, float]) -> None:
+        self.spent = spent
+        self.clock = time.process_time()
+
+    def __call__(self, rung: str | None) -> None:
+        now = time.process_time()
+        if rung is not None:
+            self.spent[rung] = self.spent.get(rung, 0.0) + now - self.clock
+        self.clock = now
 
 
 #: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin.
@@ -412,11 +458,6 @@ def _slide_or_push(
 
 #: The curves (or a move's two curves as one) that pushing may relax for one move, over all rounds.
 PUSH_UNITS = 24
-#: The band work (point-evaluations of a band's energy, ``work.metered``) pushing may do for one
-#: move, ghosts and tries included: above the most a push that drew its move took in the bench's
-#: games (300,000, a 10-spot game; 160,000 at 20 spots), below what pushes that failed ran to
-#: before they gave up (420,000 at 20 spots).
-PUSH_WORK = 320_000
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 2
@@ -579,7 +620,36 @@ def _unit_of(pic: Picture, e: int, keep_still: set[int]) -> Unit:
 
 
 def _legs_distance(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """For every point of ``P``, its distance to the polyline ``Q`` (vectorised)."""
+    """For every point of ``P``, its distance to the polyline ``Q`` (``legs_distance``, compiled)."""
+    return legs_distance(np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float))
+
+
+@kernel
+def legs_distance(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """For every point of ``P``, its distance to the polyline ``Q``: ``legs_distance_reference``
+    number for number (the same operations in the same order), without its ``len(P) × len(Q)``
+    arrays; pushing asks it for every curve near a move's way."""
+    out = np.full(P.shape[0], np.inf)
+    for i in range(P.shape[0]):
+        px = P[i, 0]
+        py = P[i, 1]
+        best = np.inf
+        for k in range(Q.shape[0] - 1):
+            ax = Q[k, 0]
+            ay = Q[k, 1]
+            dx = Q[k + 1, 0] - ax
+            dy = Q[k + 1, 1] - ay
+            den = max(dx * dx + dy * dy, 1e-12)
+            t = min(max(((px - ax) * dx + (py - ay) * dy) / den, 0.0), 1.0)
+            r = math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+            if r < best:
+                best = r
+        out[i] = best
+    return out
+
+
+def legs_distance_reference(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """For every point of ``P``, its distance to the polyline ``Q`` (plain numpy, vectorised)."""
     a, b = Q[:-1], Q[1:]
     d = b - a
     den = np.maximum((d * d).sum(axis=1), 1e-12)
@@ -714,7 +784,6 @@ def _descend(
     """
     from .band import capped_step
 
-    n = len(C)
     P = Bs @ C
     fixed = np.zeros(len(Bs), dtype=np.bool_)
     fixed[[0, -1]] = True
@@ -730,7 +799,7 @@ def _descend(
         grad = Bs.T @ G
         grad[~free] = 0.0
         caps = band.caps(P)
-        cap_c = np.array([caps[support[:, j]].min() if support[:, j].any() else 0.0 for j in range(n)])
+        cap_c = _support_caps(caps, support)
         step_taken = capped_step(
             lambda S, C=C, dh=dh: (C + S, *band.energy(Bs @ (C + S), fixed, dh, 0.0)),
             grad, cap_c, E, alpha, 10,
@@ -748,6 +817,21 @@ def _descend(
         if gain < 1e-4 * abs(E):
             break
     return C
+
+
+def _support_caps(caps: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """For each de Boor point (a column of ``support``), the least cap of the band points under it
+    (0 where none is): a step within it moves no band point past its cap."""
+    if not len(caps):
+        return np.zeros(support.shape[1])
+    under = np.where(support, caps[:, None], np.inf).min(axis=0)
+    return np.where(support.any(axis=0), under, 0.0)
+
+
+def _support_caps_reference(caps: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """``_support_caps`` column by column (plain Python)."""
+    columns = range(support.shape[1])
+    return np.array([caps[support[:, j]].min() if support[:, j].any() else 0.0 for j in columns])
 
 
 def _with_unit(pic: Picture, unit: Unit, moved: BSpline, bounds: np.ndarray) -> Picture | None:
@@ -832,7 +916,8 @@ def _push_rounds(
         if left <= 0:
             notes.append(f"push curves: {PUSH_UNITS if units is None else units} curves relaxed, no more")
             return None
-        ghost = ghost_of(current, ca, move, settings, planned if rnd == 0 else None)
+        # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
+        ghost = ghost_of(current, ca, move, settings, planned)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             return None
@@ -884,10 +969,12 @@ def _push_rounds(
         if not pushed:
             notes.append(f"push curves, round {rnd + 1}: no curve could be moved")
             return None
+        planned = None
         try:
             return draw_move(moved, move, ma, settings, player)
         except NoRoom as e:
             notes.append(f"push curves, round {rnd + 1} ({len(pushed)} curves): {e}")
+            planned = getattr(e, "planned", None)
         except PictureError as e:
             notes.append(f"push curves, round {rnd + 1}: {e}")
         current, ca = moved, ma
