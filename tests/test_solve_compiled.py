@@ -8,6 +8,7 @@ step by step (the same nodes, lands and facts on the n-spot starts).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -282,3 +283,34 @@ def test_threads_stop_with_the_deadline() -> None:
     with pytest.raises(OutOfTime):
         solver.outcome("0*12", deadline=time.monotonic() + 0.5)
     assert solver.outcome("0*5") is True  # and the solver goes on afterwards
+
+
+VIRTUAL_CHOICE = """
+import json, warnings
+warnings.simplefilter("ignore")  # plain Python's hashes overflow as the compiled ones wrap
+from sprouts_cli.solve import compiled
+solver = compiled.CompiledNormalSolver(None, compile_lives=0)
+st = solver.state  # loads the core
+core = compiled.core
+land = solver._land_number("0*4")
+first, second = [int(core.node_of(st.S, c, 0)) for c in solver._retry(core.children_of, land)][:2]
+core._tt_put(st.S, first, 3, 3, 1)  # the true choice: the least dn
+core._tt_put(st.S, second, 3, 5, 1)
+st.G[core.G_THREADS], st.G[core.G_VIRTUAL] = 2, 4
+st.BUSY[core._mix(first) & (st.BUSY.shape[0] - 1)] = 1  # another thread searches the true choice
+core._push(st.S, land, core.INF, core.INF, 0, 0, 4)  # thmin 4: dn 5 is over it, dn 3 is not
+core._step_land(st.S, 0)
+print(json.dumps([int(st.T[0][core.T_SP]), int(st.STK[0][core.F_NODE, 1]), first, second]))
+"""
+
+
+def test_a_virtual_choice_that_would_leave_at_once_gives_way_to_the_true_one() -> None:
+    # Two threads once went round for ever, neither entering a node: each step chose, by the
+    # virtual numbers, a child over thmin that left at once, while the other thread stayed
+    # at the true choice.  The step now pushes the true choice then.
+    env = {**os.environ, "SPROUTS_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", VIRTUAL_CHOICE], env=env, capture_output=True, text=True, check=True
+    )
+    sp, pushed, first, second = json.loads(out.stdout)
+    assert first != second and sp == 2 and pushed == first

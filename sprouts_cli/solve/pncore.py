@@ -212,7 +212,7 @@ def core_kernel(fn: Callable[..., Any] | None = None, *, export: str | None = No
     ``export`` is the signature (``S`` for the state tuple) of a kernel that Python calls:
     where the engine's ahead-of-time build is loaded (``aot``), such a kernel is the
     build's ``core_<name>`` and every other kernel is plain Python that only the build's
-    compiled code calls, so a process that solves loads no numba (~150 MB less).
+    compiled code calls, so a process that solves loads neither numba nor LLVM.
     """
     if fn is None:
         return lambda f: core_kernel(f, export=export)
@@ -1358,7 +1358,10 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
     if virtual:
         penalty = vbest - best_dn
         child_thdn = min(thpn, np.int64(second * (1 + EPSILON)) + 1 - penalty) if second < INF else thpn
-        if child_thdn <= best_dn:  # the virtual choice cannot be searched here: the true one is
+        if child_thdn <= best_dn or min(dn + dshift, best_dn + pshift) >= thmin:
+            # the virtual choice would leave at once (over its dn threshold, or over thmin:
+            # the true choice never is), and the step would come back to it while the other
+            # thread stays where it is, both threads going round without a node: the true one
             best = tbest
             best_pn = tbest_pn
             child_thpn = thdn - dn + best_pn
