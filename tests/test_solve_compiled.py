@@ -314,3 +314,28 @@ def test_a_virtual_choice_that_would_leave_at_once_gives_way_to_the_true_one() -
     )
     sp, pushed, first, second = json.loads(out.stdout)
     assert first != second and sp == 2 and pushed == first
+
+
+def test_spreading_stalls_are_seen_and_the_search_goes_on_without_it(monkeypatch) -> None:
+    from sprouts_cli.solve import compiled as module
+
+    solver = compiled(threads=2)
+    st = solver.state
+    core = module.core
+    assert not solver._spreading_stalled()  # the first look only marks where the search is
+    st.T[1][core.T_TICKS] += module.STALL_NODES - 1
+    assert not solver._spreading_stalled()
+    st.T[0][core.T_TICKS] += 1
+    assert solver._spreading_stalled()  # that many nodes, no land numbered, no fact proved
+    st.T[0][core.T_SOLVED] += 1
+    assert not solver._spreading_stalled()  # a fact: a step forward
+    # spreading switched off as soon as the helper runs: the same answers, and the state is
+    # left clean for the next question
+    looks: list[bool] = []
+    monkeypatch.setattr(CompiledNormalSolver, "_spreading_stalled", lambda self: looks.append(True) or True)
+    one = compiled()
+    for n in (9, 10, 11):
+        assert solver.outcome(Position.start(n)) is one.outcome(Position.start(n))
+    assert solver.nimber("0*8") == one.nimber("0*8")
+    assert looks  # the helper ran, and spreading was switched off
+    assert st.G[core.G_THREADS] == 1 and not st.BUSY.any()

@@ -53,6 +53,9 @@ TT_MEMORY_SHARE = 0.5
 VIRTUAL = 1
 #: Where the threads spread (``pncore.G_SPREAD``).
 SPREAD = 0
+#: Nodes the threads of one search may visit, all together, with no land numbered and no fact
+#: proved, before the search goes on without virtual proof numbers (``_spreading_stalled``).
+STALL_NODES = 2_000_000
 #: Aim for a return to Python (clock, progress, table) about this often.
 RETURN_SECONDS = 0.02
 #: Facts are written to the table at least this often while a search runs.
@@ -294,6 +297,7 @@ class CompiledNormalSolver(PositionQuestions):
         self._last_write = time.monotonic()
         self._reference_solver: NormalSolver | None = None
         self._facts = np.zeros((2, 1 << 14), np.int64)
+        self._stall_mark: tuple[tuple[int, int], int] | None = None
 
     # ============================================================ the table, the statistics
     @property
@@ -516,6 +520,8 @@ class CompiledNormalSolver(PositionQuestions):
                 if status in (core.NEED_LOOKUP, core.UNSUPPORTED):
                     self._handle(0, status)
                 self._clock(time.monotonic())
+                if helpers and g[core.G_THREADS] > 1 and self._spreading_stalled():
+                    g[core.G_THREADS] = 1  # each thread searches as one alone would, and gets on
                 if not helpers and self.threads > 1:
                     g[core.G_THREADS] = self.threads
                     helpers = [
@@ -532,7 +538,22 @@ class CompiledNormalSolver(PositionQuestions):
             for i in range(st.threads):
                 core.leave(st.tuple_for(i))
             g[core.G_THREADS] = 1
+            st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
+            self._stall_mark = None
             self.write_facts()  # also when stopped: what was proved is kept
+
+    def _spreading_stalled(self) -> bool:
+        """True when the threads have visited ``STALL_NODES`` nodes since a land was last numbered
+        or a fact last proved.  Virtual proof numbers send a thread away from the child another
+        thread searches; should the threads keep sending each other round without a step
+        forward, the search is better off without them (``G_THREADS`` 1: the true choices)."""
+        st = self.state
+        seen = (int(st.G[core.G_NUMBERS]), st.total(core.T_SOLVED))
+        nodes = st.total(core.T_TICKS)
+        if self._stall_mark is None or self._stall_mark[0] != seen:
+            self._stall_mark = (seen, nodes)
+            return False
+        return nodes - self._stall_mark[1] >= STALL_NODES
 
     def _run(self, i: int) -> int:
         """One call of the core by thread ``i`` (its chunk of nodes fitted to ``RETURN_SECONDS``)."""
