@@ -1281,8 +1281,21 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
     tbest = np.int64(0)  # the child of least true dn, and the second least true dn
     tbest_pn = np.int64(0)
     tsecond = INF
+    kinds = i32[L_KIND]
+    nims = i32[L_NIM]
+    looked = i32[L_LOOKED]
+    wins = i64[L_WINS]
     for i in range(count + k):
-        child = node_of(S, kids[start + i], k) if i < count else node_of(S, land, i - count)
+        x = kids[start + i] if i < count else land
+        kx = k if i < count else i - count
+        # node_of's first case without the call (a land whose nimber or wins are known): a call
+        # counts a reference to every array of the state and back, which costs more than the case
+        if kinds[x] == K_LAND and nims[x] >= 0:
+            child = WIN if kx != nims[x] else LOSS
+        elif kinds[x] == K_LAND and looked[x] == 1:
+            child = WIN if (wins[x] >> kx) & 1 else (kx << NODE_BITS) | x
+        else:
+            child = node_of(S, x, kx)
         if child == STOP:
             return
         if child == WIN:
