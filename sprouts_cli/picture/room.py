@@ -208,8 +208,13 @@ def draw(
     lap("route")
     notes.append(f"route: {reason}")
     current, current_a = pic, analysis
+    # a route drawn that read back as another position went round the wrong things: M and A, which
+    # keep the spots (or slide them along their curves), give the planner the same sides again
+    sides = bool(getattr(reason, "other_position", False))
+    if sides and ("M" in ladder or "A" in ladder):
+        notes.append("the route went round other things than the move's: M and A passed over")
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
-    if "M" in ladder and not given_up:
+    if "M" in ladder and not given_up and not sides:
         got: tuple[Drawn, str] | None = None
         try:
             with metered(budgets.slide) as meter:
@@ -230,7 +235,7 @@ def draw(
         lap("push")
     tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
-        if rung not in ladder:
+        if rung not in ladder or (rung == "A" and sides):
             continue
         lap(tried)
         tried = how
