@@ -382,3 +382,30 @@ def test_a_route_round_the_wrong_things_climbs_past_m_and_a(monkeypatch: pytest.
     assert set(r.rung_seconds) <= {"route", "rearrange", "tidy"}
     assert any("M and A passed over" in n for n in r.notes)
     _reads_back(r, a.position, m)
+
+
+def test_a_spot_whose_disc_is_clear_of_the_widest_way_is_not_slid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sliding a spot moves only its disc (its curves keep their shape): a disc farther from the
+    widest way than the way's room and a grid cell cannot be what narrows it, so it is not slid;
+    one as near as the room is."""
+    import sprouts_cli.picture.room as room
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.route_plan import RouteSettings
+
+    pic = layout_position("0*4", 400, 300, jobs=1)
+    a = analyse_picture(pic)
+    (m, *_) = moves_from_words(a.position, parse_words("1 -> 2"))
+    r = draw(pic, m, analysis=a)
+    pic, a = r.picture, r.analysis
+    s = int(np.nonzero(pic.degrees() == 2)[0][0])  # the move's new spot
+    (m2, *_) = moves_from_words(a.position, parse_words("3 -> 4"))
+    slid: list[int] = []
+    monkeypatch.setattr(room, "slide_spot", lambda p, spot, shift: slid.append(spot))
+    size = float(pic.sizes[s])
+    for gap, tried in ((size + 3.0, True), (size + 16.0, False)):
+        slid.clear()
+        ghost = pic.spots[s] + np.array([[gap, -40.0], [gap, 40.0]])
+        reason = NoRoom("the widest way is 3.0 px, 6 px needed", 3.0, 6.0, ghost)
+        target = apply_move(a.position, m2)
+        room._slide_or_push(pic, a, m2, target, RouteSettings(), None, reason, [])
+        assert (s in slid) == tried
