@@ -62,6 +62,8 @@ class NoRoom(PictureError):
         self.needed = needed
         self.ghost = ghost  # the widest way as world points, a numpy array (for pushing curves apart)
         self.planned = planned  # the router's plan, route and widest way (``router.Planned``), to reuse
+        #: the route was drawn but read back as another position (its sides, not its room, were wrong)
+        self.other_position = False
 
 
 class TableError(SproutsError):

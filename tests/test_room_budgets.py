@@ -269,3 +269,143 @@ def test_a_drawn_move_says_what_each_rung_tried_cost() -> None:
     assert {"route", "slide", "push", "adjust"} <= set(r.rung_seconds)
     assert all(t >= 0.0 for t in r.rung_seconds.values())
     assert r.rung_work["push"] > 0 and {"route", "slide", "push", "adjust"} <= set(r.rung_work)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_band_energy_by_nearest_boxes_is_the_plain_scan_to_the_last_bit(seed: int) -> None:
+    """``band_energy`` looks at each curve's nearest box first and passes over boxes beyond the
+    nearest found (and own legs too near along the band); ``band_energy_reference`` scans every run
+    in its order.  Energy, gradient and least distance agree exactly, near the end spots (angles,
+    ignored curves) and far from them, for a band folded on itself and one that is not."""
+    from sprouts_cli.picture.band import band_energy_reference
+
+    rng = np.random.default_rng(seed)
+    curves = 14
+    segs, seg_curve = [], []
+    for c in range(curves):
+        pts = rng.uniform((40, 40), (760, 560)) + np.cumsum(rng.normal(size=(50, 2)) * 6.0, axis=0)
+        segs.extend(np.concatenate([pts[:-1], pts[1:]], axis=1))
+        seg_curve.extend([c] * (len(pts) - 1))
+    segs_a = np.ascontiguousarray(segs, dtype=float)
+    curve_a = np.array(seg_curve, dtype=np.int64)
+    spots = rng.uniform((0, 0), (800, 600), size=(6, 2))
+    spots[0], spots[1] = rng.uniform((100, 100), (700, 500), size=(2, 2))
+    sizes = np.full(6, 5.0)
+    curve_ends = rng.integers(-1, 3, size=(curves, 2)).astype(np.int64)  # some curves end at the band's spots
+    ends = np.array([0, 1], np.int64)
+    turn = rng.uniform((100, 100), (700, 500))
+    for way in ([spots[0], spots[1]], [spots[0], turn, turn + (40.0, 8.0), spots[1]]):
+        P = resample(np.array(way), 6.0)
+        P[1:-1] += rng.normal(size=(len(P) - 2, 2))
+        fixed = np.zeros(len(P), bool)
+        fixed[[0, -1]] = True
+        for ignore, fold in ((0.0, 2.0), (12.0, 2.0), (0.0, 0.0)):
+            args = (
+                P, fixed, segs_a, curve_a, curves, curve_ends, spots, sizes, 800.0, 600.0, ends, 56.0, ignore,
+                40.0, 0.0, 1.0, fold,
+            )  # fmt: skip
+            e1, g1, l1 = band_energy(*args)
+            e2, g2, l2 = band_energy_reference(*args)
+            assert e1 == e2 and l1 == l2 and np.array_equal(g1, g2)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_uncross_and_unfold_are_their_numpy_references_point_for_point(seed: int) -> None:
+    """The compiled searches of crossing legs and of twin points give the very paths of the numpy
+    references, on grid walks that cross and fold back on themselves."""
+    from sprouts_cli.picture.route_search import uncross, uncross_reference, unfold, unfold_reference
+
+    rng = np.random.default_rng(seed)
+    steps = np.array([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)], dtype=float)
+    for n in (3, 5, 40, 200):
+        P = np.cumsum(steps[rng.integers(0, 8, n)], axis=0) * 5.6 + 300.0
+        assert np.array_equal(uncross(P), uncross_reference(P))
+        assert np.array_equal(unfold(P, 5.6), unfold_reference(P, 5.6))
+    out, home = np.arange(30.0)[:, None] * (5.6, 0.0), np.arange(29.0, -1, -1)[:, None] * (5.6, 0.0)
+    back = np.concatenate([out, home])
+    back[30:] += (0.0, 2.0)  # out along a corridor and back beside itself
+    assert not np.array_equal(unfold(back, 5.6), back)
+    assert np.array_equal(unfold(back, 5.6), unfold_reference(back, 5.6))
+
+
+# --------------------------------------------------------------------------- a route round the wrong things
+
+
+def test_a_route_read_back_as_another_position_says_so() -> None:
+    """``draw_route`` whose every drawn curve reads back as another position than the one asked
+    for raises ``OtherPosition`` (the route went round other things); one that reads back as the
+    same position numbered otherwise is a plain PictureError."""
+    from sprouts_cli.errors import PictureError
+    from sprouts_cli.picture.route_curve import OtherPosition, draw_route
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+    from sprouts_cli.picture.route_search import route
+
+    pic = layout_position("0*4", 400, 300, jobs=1)
+    a = analyse_picture(pic)
+    (m, *_) = moves_from_words(a.position, parse_words("1 -> 2"))
+    (loop, *_) = moves_from_words(a.position, parse_words("1 -> 1"))
+    plan = make_plan(pic, a, m, RouteSettings())
+    path = route(plan)
+    assert path is not None
+    draw_route(plan, path, apply_move(a.position, m))
+    with pytest.raises(OtherPosition):
+        draw_route(make_plan(pic, a, m, RouteSettings()), path, apply_move(a.position, loop))
+    (other, *_) = moves_from_words(a.position, parse_words("3 -> 4"))
+    with pytest.raises(PictureError) as e:
+        draw_route(make_plan(pic, a, m, RouteSettings()), path, apply_move(a.position, other))
+    assert not isinstance(e.value, OtherPosition)
+
+
+def test_a_route_round_the_wrong_things_climbs_past_m_and_a(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the router's curve read back as another position, M and A (which keep the spots, or
+    slide them along their curves) would give the planner the same sides: the ladder goes to R."""
+    import sprouts_cli.picture.room as room
+    from sprouts_cli.errors import NoRoom
+
+    pic = layout_position("0*4", 400, 300, jobs=1)
+    a = analyse_picture(pic)
+    (m, *_) = moves_from_words(a.position, parse_words("1 -> 2"))
+    real = room.draw_move
+    calls = []
+
+    def first_round_the_wrong_things(p, move, analysis=None, settings=None, player=None):
+        calls.append(p)
+        if len(calls) == 1:
+            err = NoRoom("the route could not be drawn: the curve reads back as another position", 20.0, 6.0)
+            err.other_position = True
+            raise err
+        return real(p, move, analysis, settings, player)
+
+    monkeypatch.setattr(room, "draw_move", first_round_the_wrong_things)
+    r = room.draw(pic, m, analysis=a)
+    assert r.drawn_by == "rearrange"
+    assert set(r.rung_seconds) <= {"route", "rearrange", "tidy"}
+    assert any("M and A passed over" in n for n in r.notes)
+    _reads_back(r, a.position, m)
+
+
+def test_a_spot_whose_disc_is_clear_of_the_widest_way_is_not_slid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sliding a spot moves only its disc (its curves keep their shape): a disc farther from the
+    widest way than the way's room and a grid cell cannot be what narrows it, so it is not slid;
+    one as near as the room is."""
+    import sprouts_cli.picture.room as room
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.route_plan import RouteSettings
+
+    pic = layout_position("0*4", 400, 300, jobs=1)
+    a = analyse_picture(pic)
+    (m, *_) = moves_from_words(a.position, parse_words("1 -> 2"))
+    r = draw(pic, m, analysis=a)
+    pic, a = r.picture, r.analysis
+    s = int(np.nonzero(pic.degrees() == 2)[0][0])  # the move's new spot
+    (m2, *_) = moves_from_words(a.position, parse_words("3 -> 4"))
+    slid: list[int] = []
+    monkeypatch.setattr(room, "slide_spot", lambda p, spot, shift: slid.append(spot))
+    size = float(pic.sizes[s])
+    for gap, tried in ((size + 3.0, True), (size + 16.0, False)):
+        slid.clear()
+        ghost = pic.spots[s] + np.array([[gap, -40.0], [gap, 40.0]])
+        reason = NoRoom("the widest way is 3.0 px, 6 px needed", 3.0, 6.0, ghost)
+        target = apply_move(a.position, m2)
+        room._slide_or_push(pic, a, m2, target, RouteSettings(), None, reason, [])
+        assert (s in slid) == tried

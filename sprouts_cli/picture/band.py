@@ -150,6 +150,100 @@ def band_legs(P: np.ndarray) -> np.ndarray:
 
 
 @kernel
+def blocks_of(
+    seg_runs: np.ndarray, seg_box: np.ndarray, seg_curve: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Blocks of consecutive runs of one curve: where each starts (in runs, and one past the last)
+    and each block's box.  A point farther than the cut-off from a block's box feels none of it."""
+    n_runs = seg_runs.shape[0] - 1
+    starts = np.empty(n_runs + 1, dtype=np.int64)
+    box = np.empty((max(n_runs, 1), 4))
+    n = 0
+    for run in range(n_runs):
+        if n == 0 or seg_curve[seg_runs[run]] != seg_curve[seg_runs[run - 1]]:
+            starts[n] = run
+            box[n, 0] = seg_box[run, 0]
+            box[n, 1] = seg_box[run, 1]
+            box[n, 2] = seg_box[run, 2]
+            box[n, 3] = seg_box[run, 3]
+            n += 1
+        else:
+            box[n - 1, 0] = min(box[n - 1, 0], seg_box[run, 0])
+            box[n - 1, 1] = min(box[n - 1, 1], seg_box[run, 1])
+            box[n - 1, 2] = max(box[n - 1, 2], seg_box[run, 2])
+            box[n - 1, 3] = max(box[n - 1, 3], seg_box[run, 3])
+    starts[n] = n_runs
+    return starts[: n + 1].copy(), box[:n].copy()
+
+
+@kernel
+def _beyond(gap2: float, best: float) -> bool:
+    """Is a box whose squared distance is ``gap2`` surely farther than ``best`` (with a margin for
+    rounding, so that a segment as near as ``best`` is never passed over)?"""
+    return gap2 > best * best * (1.0 + 1e-9) + 1e-12
+
+
+@kernel
+def _nearest_in_run(
+    run: int,
+    px: float,
+    py: float,
+    middle: bool,
+    segs: np.ndarray,
+    seg_curve: np.ndarray,
+    seg_runs: np.ndarray,
+    curve_ends: np.ndarray,
+    spots: np.ndarray,
+    ends: np.ndarray,
+    rho: float,
+    ignore: float,
+    best_r: np.ndarray,
+    best_gx: np.ndarray,
+    best_gy: np.ndarray,
+    best_j: np.ndarray,
+) -> None:
+    """The segments of one run looked at for the nearest of their curve to ``(px, py)``: each
+    curve's least scaled distance, its direction and the segment (the first, on a tie) kept."""
+    for j in range(seg_runs[run], seg_runs[run + 1]):
+        ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+        gx = max(min(ax, bx) - px, px - max(ax, bx))
+        gy = max(min(ay, by) - py, py - max(ay, by))
+        if gx > CUTOFF or gy > CUTOFF:
+            continue
+        e = seg_curve[j]
+        # no nearer than its box, and the scale only lengthens: a segment whose box is farther than
+        # the nearest of its curve found so far cannot be the nearest
+        gx = max(gx, 0.0)
+        gy = max(gy, 0.0)
+        if _beyond(gx * gx + gy * gy, best_r[e]):
+            continue
+        _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
+        d = math.hypot(vx, vy)
+        scale = 1.0
+        skip = False
+        for w2 in range(2):
+            u = curve_ends[e, w2] if e >= 0 else -1
+            if u >= 0 and (u == ends[0] or u == ends[1]) and not middle:
+                r = math.hypot(px - spots[u, 0], py - spots[u, 1])
+                if r < ignore:
+                    skip = True
+                elif r < rho:
+                    scale = max(scale, rho / max(r, 1e-9))
+        if skip:
+            continue
+        eff = d * scale
+        if eff < best_r[e] or (eff == best_r[e] and j < best_j[e]):
+            best_r[e] = eff
+            best_j[e] = j
+            if d > 0.0:
+                best_gx[e] = vx / d * scale
+                best_gy[e] = vy / d * scale
+            else:
+                best_gx[e] = 0.0
+                best_gy[e] = 0.0
+
+
+@kernel
 def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     P: np.ndarray,
     fixed: np.ndarray,
@@ -170,6 +264,233 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     fold: float,
 ) -> tuple[float, np.ndarray, float]:
     """Energy, its gradient (weights held fixed) and the least scaled distance of an inner point.
+
+    For each inner point and each curve in reach, the nearest segment is found by boxes (blocks
+    of a curve's runs, runs of ``RUN`` segments, segments), the curve's nearest box first, and a
+    box passed over when its distance is beyond the nearest found; ties go to the first segment,
+    so the numbers are ``band_energy_reference``'s to the last bit.
+
+    ``ends`` are the band's end spots; their own curves are measured by angle
+    within ``rho`` and ignored within ``ignore`` (the first phase), except in
+    the band's middle half, where the new spot will sit.  Spots in
+    ``ends`` are no obstacles.  The band's own far-away parts are one more
+    obstacle (Alfeld §3.4): the legs that are more than ``fold`` times their
+    distance away along the band (0 for none), so that a band folded back on
+    itself (round a seed, or a loop) keeps its strands apart; near an end spot
+    they are measured by angle like that spot's curves.
+    """
+    N = P.shape[0]
+    G = np.zeros((N, 2))
+    E = 0.0
+    arc = np.zeros(N)
+    for i in range(1, N):
+        arc[i] = arc[i - 1] + math.hypot(P[i, 0] - P[i - 1, 0], P[i, 1] - P[i - 1, 1])
+    for i in range(N - 1):
+        dx = P[i + 1, 0] - P[i, 0]
+        dy = P[i + 1, 1] - P[i, 1]
+        L = math.hypot(dx, dy)
+        E += L
+        if L > 0.0:
+            G[i, 0] -= dx / L
+            G[i, 1] -= dy / L
+            G[i + 1, 0] += dx / L
+            G[i + 1, 1] += dy / L
+    least = np.inf
+    best_r = np.empty(n_curves)
+    best_gx = np.empty(n_curves)
+    best_gy = np.empty(n_curves)
+    best_j = np.empty(n_curves, dtype=np.int64)
+    bound = np.empty(n_curves)
+    first = np.empty(n_curves, dtype=np.int64)
+    first_gap = np.empty(n_curves)
+    seg_runs, seg_box = runs_of(segs, seg_curve)
+    n_runs = seg_runs.shape[0] - 1
+    blocks, block_box = blocks_of(seg_runs, seg_box, seg_curve)
+    gaps = np.empty(n_runs)
+    gaps2 = np.empty(n_runs)
+    own_runs, own_box = runs_of(band_legs(P), np.zeros(max(N - 1, 0), dtype=np.int64))
+    for i in range(1, N - 1):
+        if fixed[i]:
+            continue
+        px = P[i, 0]
+        py = P[i, 1]
+        w = 0.5 * (
+            math.hypot(px - P[i - 1, 0], py - P[i - 1, 1]) + math.hypot(P[i + 1, 0] - px, P[i + 1, 1] - py)
+        )
+        # distance to each curve: the nearest of its segments (scaled near the band's own end spots,
+        # but not in the middle half of the band, where the new spot goes: its disc needs true room)
+        middle = MIDDLE * arc[N - 1] < arc[i] < (1.0 - MIDDLE) * arc[N - 1]
+        for e in range(n_curves):
+            best_r[e] = np.inf
+            best_j[e] = -1
+            bound[e] = np.inf
+            first[e] = -1
+            first_gap[e] = np.inf
+        # first the boxes: each run's gap (a block of one curve's runs out of reach is passed over whole),
+        # for each curve the distance to the nearest first point of its runs, which no nearest segment of
+        # that curve is farther than, and its run with the nearest box
+        for blk in range(blocks.shape[0] - 1):
+            box = block_box[blk]
+            if max(box[0] - px, px - box[2], box[1] - py, py - box[3]) > CUTOFF:
+                for run in range(blocks[blk], blocks[blk + 1]):
+                    gaps[run] = np.inf
+                continue
+            for run in range(blocks[blk], blocks[blk + 1]):
+                box = seg_box[run]
+                gx = max(box[0] - px, px - box[2])
+                gy = max(box[1] - py, py - box[3])
+                gap = max(gx, gy)
+                gaps[run] = gap
+                if gap > CUTOFF:
+                    continue
+                gx = max(gx, 0.0)
+                gy = max(gy, 0.0)
+                gaps2[run] = gx * gx + gy * gy
+                j = seg_runs[run]
+                e = seg_curve[j]
+                v = math.hypot(segs[j, 0] - px, segs[j, 1] - py)
+                if v < bound[e]:
+                    bound[e] = v
+                if gaps2[run] < first_gap[e]:
+                    first_gap[e] = gaps2[run]
+                    first[e] = run
+        # each curve's nearest box first, which makes its nearest distance so far a tight bound; then
+        # every other run of segments in reach whose box is not beyond it (ties go to the first segment)
+        for e in range(n_curves):
+            if first[e] >= 0:
+                _nearest_in_run(
+                    first[e], px, py, middle, segs, seg_curve, seg_runs, curve_ends, spots, ends, rho, ignore,
+                    best_r, best_gx, best_gy, best_j,
+                )  # fmt: skip
+        for run in range(n_runs):
+            gap = gaps[run]
+            e_run = seg_curve[seg_runs[run]]
+            if gap > CUTOFF or gap > bound[e_run] or run == first[e_run]:
+                continue
+            if _beyond(gaps2[run], best_r[e_run]):
+                continue
+            _nearest_in_run(
+                run, px, py, middle, segs, seg_curve, seg_runs, curve_ends, spots, ends, rho, ignore,
+                best_r, best_gx, best_gy, best_j,
+            )  # fmt: skip
+        for e in range(n_curves):
+            r = best_r[e]
+            least = min(least, r)
+            f = _felt(r, best_gx[e], best_gy[e], lam * w, D, dh, G, i)
+            if f == np.inf:
+                return np.inf, G, r
+            E += f
+        if fold > 0.0:
+            # the band's own far-away parts: the nearest leg farther along the band than fold × its distance
+            r_self = np.inf
+            sgx = 0.0
+            sgy = 0.0
+            for run in range(own_runs.shape[0] - 1):
+                box = own_box[run]
+                gap = max(box[0] - px, px - box[2], box[1] - py, py - box[3])
+                if gap > CUTOFF or gap >= r_self:
+                    continue
+                # no leg of the run is farther along the band than fold × its box's gap: none counts
+                j0 = own_runs[run]
+                j1 = own_runs[run + 1]
+                if max(arc[i] - arc[min(j0 + 1, N - 1)], arc[j1 - 1] - arc[i]) <= fold * gap:
+                    continue
+                for j in range(j0, j1):
+                    if j + 1 <= i:
+                        sep = arc[i] - arc[j + 1]
+                    elif j >= i:
+                        sep = arc[j] - arc[i]
+                    else:
+                        continue
+                    ax, ay, bx, by = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+                    if min(ax, bx) - px > CUTOFF or px - max(ax, bx) > CUTOFF:
+                        continue
+                    if min(ay, by) - py > CUTOFF or py - max(ay, by) > CUTOFF:
+                        continue
+                    box_gap = max(min(ax, bx) - px, px - max(ax, bx), min(ay, by) - py, py - max(ay, by))
+                    if box_gap >= r_self or sep <= fold * box_gap:
+                        continue  # no nearer than its box: it cannot be the nearest, nor far enough along
+                    _t, vx, vy = segment_foot(px, py, ax, ay, bx, by)
+                    d = math.hypot(vx, vy)
+                    if sep <= fold * d or d >= r_self:
+                        continue
+                    r_self = d
+                    if d > 0.0:
+                        sgx = vx / d
+                        sgy = vy / d
+            if r_self < np.inf:
+                scale = 1.0
+                skip = False
+                for w2 in range(2):
+                    u = ends[w2]
+                    if u >= 0:
+                        r = math.hypot(px - spots[u, 0], py - spots[u, 1])
+                        if r < ignore:
+                            skip = True
+                        elif r < rho:
+                            scale = max(scale, rho / max(r, 1e-9))
+                if not skip:
+                    r = r_self * scale
+                    least = min(least, r)
+                    f = _felt(r, sgx * scale, sgy * scale, lam * w, D, dh, G, i)
+                    if f == np.inf:
+                        return np.inf, G, r
+                    E += f
+        # spots (their discs), not the band's own ends
+        for s in range(spots.shape[0]):
+            if s == ends[0] or s == ends[1]:
+                continue
+            vx = px - spots[s, 0]
+            vy = py - spots[s, 1]
+            rr = math.hypot(vx, vy)
+            r = rr - sizes[s]
+            least = min(least, r)
+            rr = max(rr, 1e-300)  # a point at a spot's centre is inside the barrier anyway
+            f = _felt(r, vx / rr, vy / rr, lam * w, D, dh, G, i)
+            if f == np.inf:
+                return np.inf, G, r
+            E += f
+        # the four sides of the window
+        for side in range(4):
+            if side == 0:
+                r, gx, gy = px, 1.0, 0.0
+            elif side == 1:
+                r, gx, gy = width - px, -1.0, 0.0
+            elif side == 2:
+                r, gx, gy = py, 0.0, 1.0
+            else:
+                r, gx, gy = height - py, 0.0, -1.0
+            least = min(least, r)
+            f = _felt(r, gx, gy, lam * w, D, dh, G, i)
+            if f == np.inf:
+                return np.inf, G, r
+            E += f
+    return E, G, least
+
+
+@kernel
+def band_energy_reference(  # noqa: C901  (a numba kernel: one loop nest)
+    P: np.ndarray,
+    fixed: np.ndarray,
+    segs: np.ndarray,
+    seg_curve: np.ndarray,
+    n_curves: int,
+    curve_ends: np.ndarray,
+    spots: np.ndarray,
+    sizes: np.ndarray,
+    width: float,
+    height: float,
+    ends: np.ndarray,
+    rho: float,
+    ignore: float,
+    D: float,
+    dh: float,
+    lam: float,
+    fold: float,
+) -> tuple[float, np.ndarray, float]:
+    """``band_energy`` by a plainer search: every run of segments in reach in its order, each
+    pruned by its box's largest gap along an axis.  The same numbers to the last bit (the tests
+    hold them together).
 
     ``ends`` are the band's end spots; their own curves are measured by angle
     within ``rho`` and ignored within ``ignore`` (the first phase), except in

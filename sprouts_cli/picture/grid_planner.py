@@ -26,6 +26,7 @@ step passes exactly through a ray's corner.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from dataclasses import dataclass
@@ -70,9 +71,9 @@ class Grid:
         return self.nx * self.ny
 
     def centres(self) -> np.ndarray:
-        ix = np.arange(self.size) % self.nx
-        iy = np.arange(self.size) // self.nx
-        return np.stack([self.x0 + ix * self.cell, self.y0 + iy * self.cell], axis=1)
+        """Every cell's centre, ``(size, 2)``: one read-only array per grid, shared (the router and
+        pushing ask for it many times a move)."""
+        return _centres(self.x0, self.y0, self.cell, self.nx, self.ny)
 
     def centre(self, k: int) -> np.ndarray:
         return np.array([self.x0 + (k % self.nx) * self.cell, self.y0 + (k // self.nx) * self.cell])
@@ -91,8 +92,19 @@ class Grid:
             return np.zeros(0, dtype=np.int64)
         ix, iy = np.meshgrid(np.arange(ix0, ix1 + 1), np.arange(iy0, iy1 + 1))
         ks = (iy * self.nx + ix).ravel()
-        d = np.hypot(*(self.centres()[ks] - p).T) if len(ks) else np.zeros(0)
+        ixs, iys = ks % self.nx, ks // self.nx
+        here = np.stack([self.x0 + ixs * self.cell, self.y0 + iys * self.cell], axis=1)
+        d = np.hypot(*(here - p).T) if len(ks) else np.zeros(0)
         return ks[d <= radius].astype(np.int64)
+
+
+@functools.lru_cache(maxsize=8)
+def _centres(x0: float, y0: float, cell: float, nx: int, ny: int) -> np.ndarray:
+    ix = np.arange(nx * ny) % nx
+    iy = np.arange(nx * ny) // nx
+    out = np.stack([x0 + ix * cell, y0 + iy * cell], axis=1)
+    out.setflags(write=False)
+    return out
 
 
 # --------------------------------------------------------------------------- room of every cell

@@ -48,6 +48,7 @@ from ..errors import IllegalMoveError, NoRoom, PictureError
 from ..jit import kernel
 from .analyse import Analysis, analyse_picture
 from .fit import cut_at, join_parts
+from .grid_planner import cell_size
 from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
 from .router import Planned, draw_move
@@ -208,8 +209,13 @@ def draw(
     lap("route")
     notes.append(f"route: {reason}")
     current, current_a = pic, analysis
+    # a route drawn that read back as another position went round the wrong things: M and A, which
+    # keep the spots (or slide them along their curves), give the planner the same sides again
+    sides = bool(getattr(reason, "other_position", False))
+    if sides and ("M" in ladder or "A" in ladder):
+        notes.append("the route went round other things than the move's: M and A passed over")
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
-    if "M" in ladder and not given_up:
+    if "M" in ladder and not given_up and not sides:
         got: tuple[Drawn, str] | None = None
         try:
             with metered(budgets.slide) as meter:
@@ -230,7 +236,7 @@ def draw(
         lap("push")
     tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
-        if rung not in ladder:
+        if rung not in ladder or (rung == "A" and sides):
             continue
         lap(tried)
         tried = how
@@ -391,9 +397,11 @@ def _slide_or_push(
     budget: int = 8,
 ) -> tuple[Drawn, str] | None:
     """Slide spots along their splines, then push lone spots, near the widest way (Alfeld §4.3)."""
-    ghost = getattr(reason, "ghost", None)
-    if ghost is None or not len(ghost):
-        ghost = np.array([pic.spots[0]]) if len(pic.spots) else np.zeros((1, 2))
+    way = getattr(reason, "ghost", None)
+    has_way = way is not None and len(way) > 0
+    if way is None or not has_way:
+        way = np.array([pic.spots[0]]) if len(pic.spots) else np.zeros((1, 2))
+    ghost: np.ndarray = way
     d0 = settings.d0
     deg = pic.degrees()
     dist = np.array([_distance_to(ghost, p) for p in pic.spots])
@@ -403,12 +411,15 @@ def _slide_or_push(
     # a slide that leaves the widest way no wider is no help: after two in a row, sliding stops
     widest = float(getattr(reason, "widest", math.inf))
     idle = 0
+    # a sliding spot's curves keep their shape, only its disc moves: a disc farther from the widest
+    # way than the way's own room (and a grid cell) does not narrow it, and sliding it cannot widen it
+    beside = widest + cell_size(d0) if has_way and math.isfinite(widest) else math.inf
     # sliding: spots with exactly two curves, nearest the way first
     for s in np.argsort(dist):
         s = int(s)
         if dist[s] > reach or tries >= budget or idle >= IDLE_SLIDES:
             break
-        if deg[s] != 2 or s in ends:
+        if deg[s] != 2 or s in ends or dist[s] - float(pic.sizes[s]) > beside:
             continue
         for shift in _shifts(d0):
             if tries >= budget or idle >= IDLE_SLIDES:

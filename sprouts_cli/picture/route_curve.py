@@ -487,6 +487,9 @@ def draw_route(
         candidates.insert(0, (seed[0], True, (seed[1], seed[2])))
     # the grid's own way last: the band may have pulled a loop round nothing shut, or squeezed a
     # curve where the grid way kept its cells' room
+    # whether the ways tried that were drawn all read back as another position (none as the same one
+    # numbered otherwise)
+    elsewhere = None
     for points, smooth, (d_a, d_b) in (*candidates, (path, True, ends), (path, False, ends)):
         if points is not path and self_crossing(points):
             continue
@@ -499,7 +502,9 @@ def draw_route(
             last = str(e)
             continue
         if not same_numbered(a.position, target):
-            last = f"the curve reads back as {a.position.canonical()}, not {target.canonical()}"
+            got, wanted = a.position.canonical(), target.canonical()
+            last = f"the curve reads back as {got}, not {wanted}"
+            elsewhere = (elsewhere is not False) and got != wanted
             continue
         clearance = clearance_of_move(pic, a)
         drawn = Drawn(pic, a, clearance, E)
@@ -509,4 +514,11 @@ def draw_route(
             return drawn
     if best is not None:
         return best
+    if elsewhere:
+        raise OtherPosition(f"the route could not be drawn: {last}")
     raise PictureError(f"the route could not be drawn: {last}")
+
+
+class OtherPosition(PictureError):
+    """Every way the route was drawn (and read back) read back as another position: the route goes
+    round other things than the move's (its sides), which no room made beside it can change."""

@@ -331,6 +331,47 @@ def uncross(path: np.ndarray, rounds: int = 32) -> np.ndarray:
     it the other way round (reversing points i+1 … j) removes the crossing and
     goes round the same things, so every ray is still crossed as often, up to the
     tiny quadrilateral of the four points (the judge reads the move back anyway).
+    The first crossing is found by ``_first_crossing`` (compiled; ``uncross_reference``
+    finds it with numpy's ``len(path)²`` arrays).
+    """
+    P = np.array(path, dtype=float)
+    for _ in range(rounds):
+        if len(P) < 4:
+            return P
+        i, j = _first_crossing(P)
+        if i < 0:
+            return P
+        P[i + 1 : j + 1] = P[i + 1 : j + 1][::-1].copy()
+    return P
+
+
+@kernel
+def _orient2(ux: float, uy: float, vx: float, vy: float, wx: float, wy: float) -> float:
+    return (vx - ux) * (wy - uy) - (vy - uy) * (wx - ux)
+
+
+@kernel
+def _first_crossing(P: np.ndarray) -> tuple[int, int]:
+    """The first legs ``i < j - 1`` (by ``i``, then ``j``) of the polyline that cross, or (−1, −1)."""
+    n = P.shape[0] - 1
+    for i in range(n):
+        ax, ay, bx, by = P[i, 0], P[i, 1], P[i + 1, 0], P[i + 1, 1]
+        for j in range(i + 2, n):
+            cx, cy, dx, dy = P[j, 0], P[j, 1], P[j + 1, 0], P[j + 1, 1]
+            if _orient2(ax, ay, bx, by, cx, cy) * _orient2(ax, ay, bx, by, dx, dy) < 0 and (
+                _orient2(cx, cy, dx, dy, ax, ay) * _orient2(cx, cy, dx, dy, bx, by) < 0
+            ):
+                return i, j
+    return -1, -1
+
+
+def uncross_reference(path: np.ndarray, rounds: int = 32) -> np.ndarray:
+    """``uncross`` with numpy arrays of every pair of legs (the reference the tests hold it to).
+
+    Where legs i and j cross, the stretch between them is a closed loop; walking
+    it the other way round (reversing points i+1 … j) removes the crossing and
+    goes round the same things, so every ray is still crossed as often, up to the
+    tiny quadrilateral of the four points (the judge reads the move back anyway).
     """
     P = np.array(path, dtype=float)
     for _ in range(rounds):
@@ -357,6 +398,62 @@ def uncross(path: np.ndarray, rounds: int = 32) -> np.ndarray:
 
 def unfold(path: np.ndarray, cell: float) -> np.ndarray:
     """A grid path that runs out and back through the same cells, its two strands set apart.
+
+    The parity search may go round a boundary by running out along a corridor
+    and back through the same cells (with the other parity).  The band cannot
+    part strands that touch, so each point with a twin on the other strand is
+    moved a third of a cell away from it: to the right of its way when the stretch
+    between the twins turns left (it goes round what it encloses on its left),
+    else to the left.  The cells are free, so the points stay clear.  Each point's
+    twin farthest along the path is found by ``_farthest_twins`` (compiled;
+    ``unfold_reference`` finds them with numpy's ``len(path)²`` arrays).
+    """
+    P = np.array(path, dtype=float)
+    n = len(P)
+    if n < 5:
+        return P
+    mate = _farthest_twins(P, 0.6 * cell)
+    if not (mate >= 0).any():
+        return P
+    out = P.copy()
+    for k in np.nonzero(mate >= 0)[0].tolist():
+        _part(P, out, k, int(mate[k]), cell)
+    return out
+
+
+@kernel
+def _farthest_twins(P: np.ndarray, near: float) -> np.ndarray:
+    """For each inner point, the inner point nearer than ``near`` and more than two steps away along
+    the path that is farthest along it (the first of two as far), or −1."""
+    n = P.shape[0]
+    out = np.full(n, -1, dtype=np.int64)
+    for k in range(1, n - 1):
+        best = -1
+        for j in range(1, n - 1):
+            if abs(j - k) <= 2 or math.hypot(P[k, 0] - P[j, 0], P[k, 1] - P[j, 1]) >= near:
+                continue
+            if best < 0 or abs(j - k) > abs(best - k):
+                best = j
+        out[k] = best
+    return out
+
+
+def _part(P: np.ndarray, out: np.ndarray, k: int, j: int, cell: float) -> None:
+    """Point ``k`` of ``out`` moved a third of a cell off its twin ``j``, away from the stretch between."""
+    lo, hi = min(k, j), max(k, j)
+    loop = P[lo : hi + 1]
+    nxt = np.roll(loop, -1, axis=0)
+    area = 0.5 * float((loop[:, 0] * nxt[:, 1] - nxt[:, 0] * loop[:, 1]).sum())
+    t = P[k + 1] - P[k - 1]
+    norm = float(np.hypot(*t))
+    if norm < 1e-9 or area == 0.0:
+        return
+    right = np.array([t[1], -t[0]]) / norm  # right of the way (x right, y up)
+    out[k] = P[k] + (right if area > 0 else -right) * (cell / 3.0)
+
+
+def unfold_reference(path: np.ndarray, cell: float) -> np.ndarray:
+    """``unfold`` with numpy arrays of every pair of points (the reference the tests hold it to).
 
     The parity search may go round a boundary by running out along a corridor
     and back through the same cells (with the other parity).  The band cannot

@@ -42,7 +42,7 @@ from ..engine.moves import Move
 from ..errors import NoRoom, PictureError
 from .analyse import Analysis, analyse_picture
 from .model import Picture
-from .route_curve import draw_route, relax_route
+from .route_curve import OtherPosition, draw_route, relax_route
 from .route_plan import CERTIFY_SHARE, Drawn, Plan, RouteSettings, make_plan, target_of
 from .route_search import route, widest_way
 
@@ -74,7 +74,9 @@ def draw_move(
         drawn = draw_route(plan, path, target, player)
     except PictureError as e:
         w, ghost = widest_way(plan)
-        raise NoRoom(str(e), w, settings.d0, ghost, Planned(plan, path, w)) from None
+        err = NoRoom(str(e), w, settings.d0, ghost, Planned(plan, path, w))
+        err.other_position = isinstance(e, OtherPosition)
+        raise err from None
     need = CERTIFY_SHARE * settings.d0
     if drawn.clearance < need:
         w, ghost = widest_way(plan)
