@@ -477,14 +477,5 @@ def unfold_reference(path: np.ndarray, cell: float) -> np.ndarray:
     for k in np.nonzero(twin.any(axis=1))[0].tolist():
         mates = np.nonzero(twin[k])[0]
         j = int(mates[np.argmax(np.abs(mates - k))])
-        lo, hi = min(k, j), max(k, j)
-        loop = P[lo : hi + 1]
-        nxt = np.roll(loop, -1, axis=0)
-        area = 0.5 * float((loop[:, 0] * nxt[:, 1] - nxt[:, 0] * loop[:, 1]).sum())
-        t = P[k + 1] - P[k - 1]
-        norm = float(np.hypot(*t))
-        if norm < 1e-9 or area == 0.0:
-            continue
-        right = np.array([t[1], -t[0]]) / norm  # right of the way (x right, y up)
-        out[k] = P[k] + (right if area > 0 else -right) * (cell / 3.0)
+        _part(P, out, k, j, cell)
     return out
