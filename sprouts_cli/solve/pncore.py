@@ -205,9 +205,15 @@ def _path() -> tuple[str, ModuleType | None]:
     return aot.chosen_path()
 
 
-def core_kernel(fn: Callable[..., Any] | None = None, *, export: str | None = None) -> Any:
+def core_kernel(
+    fn: Callable[..., Any] | None = None, *, export: str | None = None, refcounts: bool = True
+) -> Any:
     """``numba.njit(nogil=True)`` with a cache stamped by this file and the engine's kernel
     sources; plain Python with ``SPROUTS_PURE_PYTHON=1``; ``.py_func`` is the source.
+
+    ``refcounts=False`` builds it without numba's reference counts (``jit.kernel``'s option):
+    for a small kernel that allocates nothing, called for every child, whose every call would
+    otherwise count a reference to each array of the state and back.
 
     ``export`` is the signature (``S`` for the state tuple) of a kernel that Python calls:
     where the engine's ahead-of-time build is loaded (``aot``), such a kernel is the
@@ -215,7 +221,7 @@ def core_kernel(fn: Callable[..., Any] | None = None, *, export: str | None = No
     compiled code calls, so a process that solves loads neither numba nor LLVM.
     """
     if fn is None:
-        return lambda f: core_kernel(f, export=export)
+        return lambda f: core_kernel(f, export=export, refcounts=refcounts)
     if export is not None:
         EXPORTS[fn.__name__] = (export.replace("S", S_TYPE, 1), fn)
     path, built = _path()
@@ -226,8 +232,9 @@ def core_kernel(fn: Callable[..., Any] | None = None, *, export: str | None = No
         return state_guarded(compiled, fn, EXPORTS[fn.__name__][0])
     import numba
 
-    compiled = numba.njit(nogil=True)(fn)
-    compiled._cache = jit.stamped_cache(fn, aot.sources_stamp())  # type: ignore[attr-defined]  # where enable_caching puts it
+    options: dict[str, Any] = {"nogil": True} if refcounts else {"nogil": True, "_nrt": False}
+    compiled = numba.njit(**options)(fn)
+    compiled._cache = jit.stamped_cache(fn, aot.sources_stamp())  # where enable_caching puts it
     return compiled
 
 
@@ -386,7 +393,7 @@ def _or(arr, index, bits):  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------ hashing and numbering
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _mix(x):  # type: ignore[no-untyped-def]
     """A 64-bit mix of a node (splitmix64's finaliser), as an index seed."""
     z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
@@ -395,7 +402,7 @@ def _mix(x):  # type: ignore[no-untyped-def]
     return np.int64(z >> np.uint64(1))
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _hash_bytes(buf, start, n):  # type: ignore[no-untyped-def]
     h = np.int64(n)
     for i in range(n):
@@ -557,7 +564,7 @@ def sum_number(S, lands, n):  # type: ignore[no-untyped-def]
     return x
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _code_land(S, code, n):  # type: ignore[no-untyped-def]
     """The land number kept for a land's code (``code[:n]``), or ``-1 - slot``."""
     ctab = S[S_CTAB]
@@ -647,7 +654,7 @@ def rehash(S):  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------ the transposition table
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _tt_get(S, node):  # type: ignore[no-untyped-def]
     """(pn, dn) of an unproved node kept in the table, or (-1, -1).
 
@@ -762,7 +769,7 @@ def _stop(S, status):  # type: ignore[no-untyped-def]
     return -1
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _room(S, land):  # type: ignore[no-untyped-def]
     """True when one more child of ``land`` can be numbered; else the run stops (``NEED_ROOM``)."""
     g = S[S_G]
@@ -815,12 +822,12 @@ def _parse(S, land):  # type: ignore[no-untyped-def]
     return nm
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _kids_word(start, count, done):  # type: ignore[no-untyped-def]
     return (np.int64(start) << 24) | (np.int64(count) << 1) | (1 if done else 0)
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _kids(S, land):  # type: ignore[no-untyped-def]
     """(start in KIDS, count, all found) of a land's children, read from its one word (so a
     thread never sees a count that another thread's list does not hold yet)."""
@@ -966,7 +973,7 @@ def _remaining(S, land):  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------ nodes
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _tick(S):  # type: ignore[no-untyped-def]
     S[S_T][T_TICKS] += 1
 
@@ -1141,7 +1148,7 @@ def _size_less(S, a, b):  # type: ignore[no-untyped-def]
     return False
 
 
-@core_kernel
+@core_kernel(refcounts=False)
 def _lowest_clear(mask):  # type: ignore[no-untyped-def]
     k = 0
     while (mask >> k) & 1:
