@@ -399,9 +399,8 @@ def _slide_or_push(
     """Slide spots along their splines, then push lone spots, near the widest way (Alfeld §4.3)."""
     way = getattr(reason, "ghost", None)
     has_way = way is not None and len(way) > 0
-    if way is None or not has_way:
-        way = np.array([pic.spots[0]]) if len(pic.spots) else np.zeros((1, 2))
-    ghost: np.ndarray = way
+    nowhere = np.array([pic.spots[0]]) if len(pic.spots) else np.zeros((1, 2))
+    ghost = np.asarray(way) if has_way else nowhere
     d0 = settings.d0
     deg = pic.degrees()
     dist = np.array([_distance_to(ghost, p) for p in pic.spots])

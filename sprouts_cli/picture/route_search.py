@@ -366,13 +366,7 @@ def _first_crossing(P: np.ndarray) -> tuple[int, int]:
 
 
 def uncross_reference(path: np.ndarray, rounds: int = 32) -> np.ndarray:
-    """``uncross`` with numpy arrays of every pair of legs (the reference the tests hold it to).
-
-    Where legs i and j cross, the stretch between them is a closed loop; walking
-    it the other way round (reversing points i+1 … j) removes the crossing and
-    goes round the same things, so every ray is still crossed as often, up to the
-    tiny quadrilateral of the four points (the judge reads the move back anyway).
-    """
+    """``uncross`` with numpy arrays of every pair of legs (the reference the tests hold it to)."""
     P = np.array(path, dtype=float)
     for _ in range(rounds):
         if len(P) < 4:
@@ -453,15 +447,7 @@ def _part(P: np.ndarray, out: np.ndarray, k: int, j: int, cell: float) -> None:
 
 
 def unfold_reference(path: np.ndarray, cell: float) -> np.ndarray:
-    """``unfold`` with numpy arrays of every pair of points (the reference the tests hold it to).
-
-    The parity search may go round a boundary by running out along a corridor
-    and back through the same cells (with the other parity).  The band cannot
-    part strands that touch, so each point with a twin on the other strand is
-    moved a third of a cell away from it: to the right of its way when the stretch
-    between the twins turns left (it goes round what it encloses on its left),
-    else to the left.  The cells are free, so the points stay clear.
-    """
+    """``unfold`` with numpy arrays of every pair of points (the reference the tests hold it to)."""
     P = np.array(path, dtype=float)
     n = len(P)
     if n < 5:
