@@ -179,13 +179,20 @@ def run_ours_nimber(land: str, timeout: float) -> dict[str, object]:
     return {"nimber": result["nimber"], "cpu": children_cpu() - cpu0, "nodes": result.get("nodes")}
 
 
+def spots_cells(theirs: dict[str, object]) -> list[str]:
+    """SPOTS's nimber, CPU seconds (">" and a lower bound when it was stopped) and visits."""
+    cpu = fmt(theirs.get("cpu"), ".2f") if "at_least" not in theirs else f">{theirs['at_least']:.1f}"
+    return [str(theirs.get("nimber", theirs.get("error")))[:12], cpu, fmt(theirs.get("visits"), ",")]
+
+
 def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: float) -> bool:
     """The nimbers of ``count`` mid-size lands, ours and SPOTS's, one process each (one thread).
 
     Some of these lands take both solvers many minutes.  SPOTS is stopped after
     ``spots_timeout`` seconds, and the CPU seconds it had used count in its total as a
     lower bound (the ratio is then an upper bound: "at most"); ours is stopped after
-    ``timeout`` seconds, and such a land is left out of both totals (and said so)."""
+    ``timeout`` seconds, and such a land is left out of both totals (and said so), SPOTS
+    still run on it: the lands where SPOTS finished and we did not are counted apart."""
     lands = mid_size_lands(count)
     print(f"\nnimbers of {len(lands)} mid-size lands (24-36 lives), one thread, a process each")
     head = ["land", "lives", "nimber", "CPU s", "nodes"]
@@ -196,10 +203,14 @@ def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: 
 
     ours_cpu = spots_cpu = 0.0
     stopped = left_out = 0
+    lost: list[float] = []  # SPOTS's CPU seconds on the lands where ours was stopped and SPOTS was not
     ok = True
     for land in lands:
         ours = run_ours_nimber(land, timeout)
-        theirs = run_spots_nimber(wrapper, land, spots_timeout) if wrapper and "error" not in ours else None
+        ours_stopped = ours.get("error") == "timeout"
+        theirs = None
+        if wrapper and ("error" not in ours or ours_stopped):
+            theirs = run_spots_nimber(wrapper, land, spots_timeout)
         cells = [
             land if len(land) <= 12 else land[:11] + "~",
             str(Position.from_string(land).total_lives),
@@ -207,18 +218,18 @@ def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: 
             fmt(ours.get("cpu"), ".2f"),
             fmt(ours.get("nodes"), ","),
         ]
-        if ours.get("error") == "timeout":
+        if ours_stopped:
             left_out += 1
+            if theirs is not None:
+                cells += spots_cells(theirs)
+                if "cpu" in theirs:
+                    lost.append(float(theirs["cpu"]))  # type: ignore[arg-type]
             print("  ".join(f"{c:>12}" for c in cells), flush=True)
             continue
         ok = ok and "error" not in ours
         ours_cpu += float(ours.get("cpu", 0.0))  # type: ignore[arg-type]
         if theirs is not None:
-            cells += [
-                str(theirs.get("nimber", theirs.get("error")))[:12],
-                fmt(theirs.get("cpu"), ".2f") if "at_least" not in theirs else f">{theirs['at_least']:.1f}",
-                fmt(theirs.get("visits"), ","),
-            ]
+            cells += spots_cells(theirs)
             spots_cpu += float(theirs.get("cpu", theirs.get("at_least", 0.0)))  # type: ignore[arg-type]
             stopped += "at_least" in theirs
             if "nimber" in theirs and "nimber" in ours and theirs["nimber"] != ours["nimber"]:
@@ -233,6 +244,12 @@ def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: 
         ratio = f", ratio {bound}{ours_cpu / spots_cpu:.2f}x" if spots_cpu else ""
         more = f" (at least: {stopped} stopped after {spots_timeout:.0f} s)" if stopped else ""
         line += f", SPOTS {spots_cpu:.1f} CPU s{more}{ratio}"
+        if left_out:
+            line += (
+                f"; of the {left_out} left out, SPOTS finished {len(lost)}"
+                + (f" (in {min(lost):.1f}-{max(lost):.1f} CPU s)" if lost else "")
+                + f" and was stopped on {left_out - len(lost)}"
+            )
     print(line)
     return ok
 

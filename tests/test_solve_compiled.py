@@ -278,6 +278,20 @@ def test_the_answers_do_not_depend_on_the_threads(threads: int, tmp_path: Path) 
         assert shared.outcome("0*10") is True
 
 
+@pytest.mark.parametrize(("threads", "turns"), [(2, 1), (2, 16), (3, 4)])
+def test_threads_taking_turns_give_the_same_answers_and_nodes_on_every_run(threads: int, turns: int) -> None:
+    # the threads' searches interleaved in one OS thread: the answers of one thread, and
+    # the same nodes every time (what bench_interleaved.py relies on)
+    one = compiled()
+    runs = [compiled(threads=threads, interleave=turns) for _ in range(2)]
+    for n in range(6, 10):
+        assert [s.outcome(Position.start(n)) for s in runs] == [one.outcome(Position.start(n))] * 2
+    assert runs[0].thread_nodes() == runs[1].thread_nodes()
+    assert all(nodes > 0 for nodes in runs[0].thread_nodes())  # every thread searched
+    land = "0*3.AB|0*2.AB"
+    assert runs[0].nimber(land) == one.nimber(land)
+
+
 def test_threads_stop_with_the_deadline() -> None:
     solver = compiled(threads=2)
     with pytest.raises(OutOfTime):

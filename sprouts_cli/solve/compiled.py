@@ -275,6 +275,7 @@ class CompiledNormalSolver(PositionQuestions):
         compile_lives: int = COMPILE_LIVES,
         threads: int = 1,
         memory: int | None = None,
+        interleave: int = 0,
         **_ignored: Any,
     ) -> None:
         self.abort = abort
@@ -287,6 +288,7 @@ class CompiledNormalSolver(PositionQuestions):
         self.tt_max_entries = 1 << max(2, int(bound * TT_MEMORY_SHARE / TT_ENTRY_BYTES).bit_length() - 1)
         self.compile_lives = compile_lives
         self.threads = max(1, threads)
+        self.interleave = interleave
         self._state: State | None = None
         self._table = table
         self._hits = 0
@@ -337,6 +339,12 @@ class CompiledNormalSolver(PositionQuestions):
             for key, value in self._reference_solver.stats.items():
                 out[key] = out.get(key, 0) + value
         return out
+
+    def thread_nodes(self) -> list[int]:
+        """The nodes each thread has visited so far (thread 0 first)."""
+        if self._state is None:
+            return [0] * self.threads
+        return [int(t[core.T_TICKS]) for t in self._state.T]
 
     def _core_stats(self, st: State) -> dict[str, int]:
         return {
@@ -482,6 +490,8 @@ class CompiledNormalSolver(PositionQuestions):
     def _search(self, what: int, k: int) -> bool:
         """Is ``what`` + *k a win?  Thread 0 (this one) searches alone first; a question it does not
         settle within its first return gets ``threads - 1`` more threads of the same search."""
+        if self.interleave and self.threads > 1:
+            return self._search_interleaved(what, k)
         st = self.state
         g = st.G
         g[core.G_STOP] = 0
@@ -541,6 +551,45 @@ class CompiledNormalSolver(PositionQuestions):
             st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
             self._stall_mark = None
             self.write_facts()  # also when stopped: what was proved is kept
+
+    def _search_interleaved(self, what: int, k: int) -> bool:
+        """``_search`` with the threads' searches taken in turns of ``interleave`` nodes each, all
+        in this OS thread: the same shared arrays and virtual proof numbers as real threads, but
+        the same nodes on every run, whatever the machine's load.  For tests and benchmarks
+        of how the threads share the work (real threads' node counts vary twofold from run to
+        run); it runs no faster than one thread."""
+        st = self.state
+        g = st.G
+        g[core.G_STOP] = 0
+        g[core.G_PAUSE] = 0
+        g[core.G_THREADS] = self.threads
+        for t in st.T:
+            t[core.T_ROOT] = what
+            t[core.T_ROOTK] = k
+            t[core.T_SP] = 0
+            t[core.T_NPEND] = 0
+        try:
+            while True:
+                for i in range(self.threads):
+                    t = st.T[i]
+                    t[core.T_STOP_AT] = t[core.T_TICKS] + self.interleave
+                    status = int(core.run(st.tuple_for(i)))
+                    if status == core.DONE:
+                        return bool(t[core.T_RESULT])
+                    if st.table_full():
+                        st.table_wanted = True
+                    if status == core.NEED_ROOM or st.table_wanted:
+                        st.grow()
+                    elif status in (core.NEED_LOOKUP, core.UNSUPPORTED):
+                        self._handle(i, status)
+                    self._clock(time.monotonic())
+        finally:
+            g[core.G_STOP] = 1
+            for i in range(st.threads):
+                core.leave(st.tuple_for(i))
+            g[core.G_THREADS] = 1
+            st.BUSY[:] = 0
+            self.write_facts()
 
     def _spreading_stalled(self) -> bool:
         """True when the threads have visited ``STALL_NODES`` nodes since a land was last numbered
