@@ -286,8 +286,9 @@ def test_threads_taking_turns_give_the_same_answers_and_nodes_on_every_run(threa
     runs = [compiled(threads=threads, interleave=turns) for _ in range(2)]
     for n in range(6, 10):
         assert [s.outcome(Position.start(n)) for s in runs] == [one.outcome(Position.start(n))] * 2
-    assert runs[0].thread_nodes() == runs[1].thread_nodes()
-    assert all(nodes > 0 for nodes in runs[0].thread_nodes())  # every thread searched
+    assert runs[0].thread_counts() == runs[1].thread_counts()
+    assert runs[0].thread_counts("moves") == runs[1].thread_counts("moves")
+    assert all(nodes > 0 for nodes in runs[0].thread_counts())  # every thread searched
     land = "0*3.AB|0*2.AB"
     assert runs[0].nimber(land) == one.nimber(land)
 

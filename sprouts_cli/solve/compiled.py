@@ -340,11 +340,13 @@ class CompiledNormalSolver(PositionQuestions):
                 out[key] = out.get(key, 0) + value
         return out
 
-    def thread_nodes(self) -> list[int]:
-        """The nodes each thread has visited so far (thread 0 first)."""
+    def thread_counts(self, field: str = "nodes") -> list[int]:
+        """What each thread has done so far (thread 0 first): ``"nodes"`` visited or ``"moves"``
+        made (children computed, where most of the time goes)."""
         if self._state is None:
             return [0] * self.threads
-        return [int(t[core.T_TICKS]) for t in self._state.T]
+        index = {"nodes": core.T_TICKS, "moves": core.T_MOVES}[field]
+        return [int(t[index]) for t in self._state.T]
 
     def _core_stats(self, st: State) -> dict[str, int]:
         return {
