@@ -127,7 +127,9 @@ def test_two_objects_on_one_land_find_every_child_in_the_cores_order() -> None:
 def test_a_fresh_search_with_a_land_cache_of_two_is_right() -> None:
     """A position whose search, with lands leaving a cache of two, once lost a land's children."""
     k = "0.2.AB|AB+AB|AB"
-    tiny = MisereSolver(core_children=True, core_lives=0, tree_lives=0, combine_limit=0, land_children_cache=2)
+    tiny = MisereSolver(
+        core_children=True, core_lives=0, tree_lives=0, combine_limit=0, land_children_cache=2
+    )
     assert tiny.outcome(reachable_upto(4)[k]) == brute_misere_win(k)
 
 
