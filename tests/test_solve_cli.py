@@ -59,6 +59,14 @@ def test_misere_play_matches_brute_force(tmp_path) -> None:
         assert "nimber" not in row
 
 
+def test_misere_json_reports_the_search_nodes() -> None:
+    r = run("0*7", "--misere", "--json", "--no-db", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout)
+    assert row["outcome"] == "loss"
+    assert row["nodes"] > 0 and row["positions_solved"] > 0
+
+
 def test_a_second_run_is_answered_from_the_table(tmp_path) -> None:
     db = str(tmp_path / "t.sqlite")
     first = json.loads(run("0*5", "--json", "--db", db).stdout)

@@ -107,6 +107,32 @@ def test_core_children_match_brute_force_with_forgetting_and_tiny_caches() -> No
     assert forgetful.stats["forgets"] > 0
 
 
+def test_two_objects_on_one_land_find_every_child_in_the_cores_order() -> None:
+    """A land's children object that left the solver's cache while a newer one on the same land
+    went on still finds every child, in the order the core found them (none skipped)."""
+    numbering = CoreChildren()
+    land = "0*6"
+    first = numbering.children(land)
+    assert first.more()
+    second = numbering.children(land)
+    assert second.more() and second.more()
+    assert first.more()
+    while second.more():
+        pass
+    while first.more():
+        pass
+    assert first.found == second.found == reference(land)[0]
+
+
+def test_a_fresh_search_with_a_land_cache_of_two_is_right() -> None:
+    """A position whose search, with lands leaving a cache of two, once lost a land's children."""
+    k = "0.2.AB|AB+AB|AB"
+    tiny = MisereSolver(
+        core_children=True, core_lives=0, tree_lives=0, combine_limit=0, land_children_cache=2
+    )
+    assert tiny.outcome(reachable_upto(4)[k]) == brute_misere_win(k)
+
+
 def test_a_land_the_core_does_not_take_gets_its_children_from_the_reference(monkeypatch) -> None:
     """When the core stops on a land (a move past its packing), ``LazyChildren`` makes the rest."""
     numbering = CoreChildren()

@@ -71,6 +71,8 @@ CLOCK_EVERY = 64
 LAND_CHILDREN_CACHE = 100_000
 #: At most this many open search states keep their child states (least recently used go first).
 STATE_CHILDREN_CACHE = 50_000
+#: A land not opened yet is counted this many children a life in a state's estimate (``_count``).
+CHILDREN_PER_LIFE = 2
 #: The df-pn table of unproved states' (pn, dn) is emptied when it grows past this.
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
@@ -267,6 +269,9 @@ class MisereSolver:
             "states_searched": 0,
             "lands_expanded": 0,
             "forgets": 0,
+            # the search's visits of states (df-pn's calls; the eager references' expansions),
+            # the work normal play reports as its nodes
+            "nodes": 0,
         }
         self._outcome_table = table is not None and hasattr(table, "get_misere_outcome")
 
@@ -667,6 +672,7 @@ class MisereSolver:
         win; a searched state always has a move (its open lands have lives).
         """
         self._deadline.check()
+        self.stats["nodes"] += 1
         kids = self._state_children(state)
         if not kids.found and not kids.done:
             kids.more()
@@ -751,12 +757,21 @@ class MisereSolver:
         return kids
 
     def _count(self, state: State) -> int:
-        """About how many distinct children a state has (for the disproof number of those not made)."""
+        """About how many distinct children a state has (for the disproof number of those not made).
+
+        A land whose children are open counts those found and its estimate of the rest; any
+        other land counts ``CHILDREN_PER_LIFE`` a life, and is not opened for it: many states
+        are settled by a move in a tree or a heap, or given up, before any land child is made.
+        """
         lands, trees, heaps = state
         n = sum(heaps) + sum(len(self.store.options(t)) for t in trees)
+        open_kids = self._kids
         for land in set(lands):
-            kids = self._land_kids(land)  # moves listed, children not made yet
-            n += len(kids.found) + kids.remaining()
+            kids = open_kids.get(land)
+            if kids is None:
+                n += CHILDREN_PER_LIFE * self._land_lives(land)
+            else:
+                n += len(kids.found) + kids.remaining()
         return n
 
     def _lazy_child_states(self, state: State) -> Iterator[Child]:

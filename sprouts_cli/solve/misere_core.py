@@ -152,6 +152,10 @@ class CoreChildren:
         start, count = word >> 24, (word >> 1) & ((1 << 23) - 1)
         return [int(x) for x in st.KIDS[start : start + count]]
 
+    def made_count(self, land: int) -> int:
+        """How many children of an opened land are found so far."""
+        return (int(self.state.I64[core.L_KIDS, land]) >> 1) & ((1 << 23) - 1)
+
     def all_found(self, land: int) -> bool:
         """Whether every child of an opened land is found."""
         return bool(self.state.I64[core.L_KIDS, land] & 1)
@@ -201,6 +205,13 @@ class CoreLandChildren:
         if self.reference is not None:
             return self._more_reference()
         numbering = self.core
+        if numbering.made_count(self.number) > len(self.found):
+            # Another object on this land (made after this one left the solver's cache) found
+            # children since: they come first, so that ``found`` stays the core's list in its order
+            # (``next_child`` gives only children that no object has found yet).
+            self.found.extend(numbering.lands(x) for x in numbering.made(self.number)[len(self.found) :])
+            self.done = numbering.all_found(self.number)
+            return True
         r = numbering.next_child(self.number)
         if r >= 0:
             self.found.append(numbering.lands(r))

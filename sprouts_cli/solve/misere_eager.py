@@ -61,6 +61,7 @@ def expand(solver: MisereSolver, state: State) -> list[State]:
     """The distinct children of a state, all made at once."""
     solver._deadline.check()
     solver.stats["states_searched"] += 1
+    solver.stats["nodes"] += 1
     return list(dict.fromkeys(child_states(solver, state)))
 
 

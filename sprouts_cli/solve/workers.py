@@ -212,6 +212,7 @@ def _stats(normal: Any, misere: Any, table: Any) -> dict[str, int]:
     if misere is not None:
         out["positions_solved"] += misere.stats.get("positions_solved", 0)
         out["table_hits"] += misere.stats.get("table_hits", 0)
+        out["nodes"] += misere.stats.get("nodes", 0)
     return out
 
 
