@@ -26,10 +26,10 @@ from .grid_planner import (
 from .route_plan import FINEST_CELL, MAX_RAYS, Plan, RouteSettings, close_strip, end_cells, make_plan
 from .route_rays import Rays, _ray_segments, _thick, barrier_trees, build_rays, path_parity
 
-#: The states a parity search (``grid_planner.astar``) may expand before it is given up.
-#: A search whose straight-line heuristic says nothing of the parities it must fix walks nearly
-#: every (cell, parity) state it can reach: with seven parity bits on a fine grid, over 10 CPU s
-#: (docs/performance.md).  The searches of the quality bench that drew their move took fewer.
+#: The states a parity search (``grid_planner.astar``) may expand before it is given up.  Its
+#: straight-line heuristic says nothing of the parities the way must fix, so with many parity bits
+#: on a fine grid it walks nearly every (cell, parity) state it can reach, the slowest part of the
+#: slowest moves (the figures are in docs/performance.md); past the bound the ladder climbs.
 PARITY_POPS = 1_000_000
 
 
