@@ -81,6 +81,7 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
     rungs: list[str] = []
     spent: list[dict[str, float]] = []
     work: list[dict[str, int]] = []
+    notes: list[list[str]] = []
     drawn_by: dict[str, int] = {}
     cpu0 = cpu_seconds()
     cut = refused = False
@@ -101,6 +102,7 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
         rungs.append(r.drawn_by)
         spent.append({k: round(v, 3) for k, v in r.rung_seconds.items()})
         work.append(dict(r.rung_work))
+        notes.append(list(r.notes))
         drawn_by[r.drawn_by] = drawn_by.get(r.drawn_by, 0) + 1
         pic, a = r.picture, r.analysis
     row: dict = {"spots": spots, "seed": seed, "moves": len(cpu), "cpu": cpu, "cut": cut, "refused": refused}
@@ -108,6 +110,7 @@ def play(spots: int, seed: int, limit: float, jobs: int) -> dict:
     row["rungs"] = rungs
     row["rung_seconds"] = spent
     row["rung_work"] = work
+    row["notes"] = notes
     row["move_by_move"] = measures(pic)
     try:
         fresh = layout_position(a.position, WIDTH, HEIGHT, jobs=jobs)

@@ -263,12 +263,13 @@ def test_a_ghost_from_the_routers_plan_is_the_ghost_planned_afresh() -> None:
 
 
 def test_a_drawn_move_says_what_each_rung_tried_cost() -> None:
-    """``Result.rung_seconds`` and ``rung_work``: every rung tried, by name (the bench's slow-move list)."""
+    """``Result.rung_seconds`` and ``rung_work``: every rung tried, by name (the bench's slow-move list).
+    (A push given up at its budget passes A over: R is the next rung tried.)"""
     pic, a, m = _saved_case(*PUSH_CASE)
     r = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a, budgets=Budgets(push=1_000))
-    assert {"route", "slide", "push", "adjust"} <= set(r.rung_seconds)
+    assert {"route", "slide", "push", "rearrange"} <= set(r.rung_seconds)
     assert all(t >= 0.0 for t in r.rung_seconds.values())
-    assert r.rung_work["push"] > 0 and {"route", "slide", "push", "adjust"} <= set(r.rung_work)
+    assert r.rung_work["push"] > 0 and {"route", "slide", "push", "rearrange"} <= set(r.rung_work)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -409,3 +410,99 @@ def test_a_spot_whose_disc_is_clear_of_the_widest_way_is_not_slid(monkeypatch: p
         target = apply_move(a.position, m2)
         room._slide_or_push(pic, a, m2, target, RouteSettings(), None, reason, [])
         assert (s in slid) == tried
+
+
+# --------------------------------------------------------------------------- the slow rungs bounded
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_parity_search_given_up_past_its_bound_or_the_same_way(seed: int) -> None:
+    """``astar`` with ``max_pops``: given up (state −2, no way) once it has expanded that many
+    states, else exactly the unbounded search's length and way; compiled and plain Python alike."""
+    import math
+
+    from sprouts_cli.picture import grid_planner as gp
+
+    rng = np.random.default_rng(seed)
+    nx, ny, n_bits = 19, 14, 3
+    n = nx * ny
+    free = rng.random(n) > 0.25
+    free[0] = free[-1] = True
+    rays = np.array([[2.0, 13.0, 9.0, 6.0], [15.0, 0.0, 11.0, 9.0], [4.0, 2.0, 4.0, 11.0]])
+    cross = gp.crossing_masks(nx, ny, rays, np.array([1, 2, 4], np.int64), gp.STEPS, *gp.SHIFT)
+    goal_cost = np.full(n, np.inf)
+    goal_cost[-1] = 0.0
+    for target in range(1 << n_bits):
+        args = (
+            nx, free, gp.STEPS, cross, n_bits, np.array([0]), np.array([0.0]), np.array([0], np.int64),
+            goal_cost, np.zeros(n, np.int64), target, float(nx - 1), float(ny - 1),
+        )  # fmt: skip
+        cost, path, end = gp.astar(*args)
+        given_up = 0
+        for bound in (0, 1, 10, 100, 1_000, 10**9):
+            for fn in (gp.astar, gp.astar.py_func):
+                c, p, e = fn(*args, bound)
+                if e == -2:
+                    assert not math.isfinite(c) and not len(p)
+                    given_up += 1
+                else:
+                    assert (c, e) == (cost, end) or not (math.isfinite(c) or math.isfinite(cost))
+                    assert np.array_equal(p, path)
+        assert 2 <= given_up < 12  # the bound 0 gives up, 10**9 never does
+
+
+def test_a_route_whose_parity_search_is_given_up_still_draws_a_move_that_reads_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loop round chosen seeds needs parity bits; with the search's bound far too small every
+    search with bits is given up, the router draws no wrong picture and the ladder draws the move."""
+    import random
+
+    from test_router import seeds_picture, spread_points
+
+    from sprouts_cli.engine.moves import Move
+    from sprouts_cli.picture import route_search
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+
+    pic, a = seeds_picture(spread_points(random.Random(7), 6))
+    p = a.position
+    bx = next(k for k in range(len(p.regions[0])) if p.regions[0][k] == (0,))
+    others = [k for k in range(len(p.regions[0])) if k != bx]
+    m = Move(0, bx, 0, bx, 0, frozenset(others[:2]))
+    plan = make_plan(pic, a, m, RouteSettings())
+    rays = route_search.close_strips(plan)
+    assert rays is not None and len(rays.boundaries) >= 2
+    monkeypatch.setattr(route_search, "PARITY_POPS", 20)
+    with pytest.raises(route_search.SearchGivenUp):
+        route_search.search(plan, rays, [0, 1], (1, 2))
+    r = draw(pic, m, analysis=a)
+    _reads_back(r, p, m)
+
+
+def test_a_is_passed_over_after_a_push_that_ran_out_of_work() -> None:
+    """A push given up at its budget has relaxed the curves along the way: A, which keeps the spots
+    and moves curves only across themselves, is not tried after it, and R or Z draws the move."""
+    pic, a, m = _saved_case(*PUSH_CASE)
+    r = draw(pic, m, analysis=a, budgets=Budgets(push=1_000))
+    assert any(n.startswith("push curves: given up after") for n in r.notes)
+    assert any(n.endswith("A passed over") for n in r.notes)
+    assert "adjust" not in r.rung_seconds
+    assert r.drawn_by in ("rearrange", "layout")
+    _reads_back(r, a.position, m)
+
+
+def test_a_tidy_is_not_tried_where_the_move_left_the_least_room_as_it_was() -> None:
+    """The tidying R runs only when the move made the thinnest region thinner than before: on a
+    picture whose thinnest region is the one it already had, the move's own picture is kept."""
+    from sprouts_cli.picture.room import _tidied
+    from sprouts_cli.picture.route_plan import Drawn, RouteSettings
+
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    plain = draw(pic, m, ladder=("M",), analysis=a)
+    d = Drawn(plain.picture, plain.analysis, plain.clearance)
+    d0 = RouteSettings().d0
+    notes: list[str] = []
+    assert _tidied(d, d0, True, notes, before=(plain.picture, plain.analysis)) is d
+    assert notes and "no less than before the move" in notes[0]
+    widened = _tidied(d, d0, True, [], before=(pic, a))
+    assert widened is not d

@@ -401,6 +401,7 @@ def astar(
     target: int,
     hx: float,
     hy: float,
+    max_pops: int = -1,
 ) -> tuple[float, np.ndarray, int]:
     """Shortest way (grid units) from a start cell to a goal cell arriving with parity ``target``.
 
@@ -410,7 +411,8 @@ def astar(
     states when it is first reached, from a pool that doubles when full, so
     memory grows with the cells reached, not with ``cells · 2^bits``.  Returns the
     length (inf if none), the cells of the way and the state it ended in
-    (``cell << bits | bits``).
+    (``cell << bits | bits``).  With ``max_pops`` ≥ 0 the search is given up once it has
+    expanded that many states: it then returns an infinite length and the state −2.
     """
     n = free.shape[0]
     block = 1 << n_bits
@@ -437,6 +439,7 @@ def astar(
     best = np.inf
     best_state = -1
     diag = math.sqrt(2.0)
+    pops = 0
     while heap:
         f, st = heapq.heappop(heap)
         if f >= best:
@@ -446,6 +449,9 @@ def astar(
         at = slot[k] * block + bits
         if done[at]:
             continue
+        pops += 1
+        if 0 <= max_pops < pops:
+            return np.inf, np.zeros(0, dtype=np.int64), -2
         done[at] = True
         g = dist[at]
         if goal_cost[k] < np.inf and (bits ^ goal_bits[k]) == target:

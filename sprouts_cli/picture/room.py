@@ -68,7 +68,7 @@ DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller"
 #: move, ghosts and tries included: above what most pushes that drew their move took in the quality
 #: bench's 20-spot games, well below what pushes that failed ran to before they gave up (the
 #: figures are in docs/performance.md).  A push that needs more climbs to A, R and Z instead.
-PUSH_WORK = 180_000
+PUSH_WORK = 120_000
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def draw(
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
         if "R" in ladder and how in ("route", "slide", "push"):
-            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy)
+            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis))
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
 
@@ -212,6 +212,7 @@ def draw(
     # a route drawn that read back as another position went round the wrong things: M and A, which
     # keep the spots (or slide them along their curves), give the planner the same sides again
     sides = bool(getattr(reason, "other_position", False))
+    pass_a = sides
     if sides and ("M" in ladder or "A" in ladder):
         notes.append("the route went round other things than the move's: M and A passed over")
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
@@ -227,16 +228,18 @@ def draw(
             return done(*got)
         lap("slide")
         planned = getattr(reason, "planned", None)
+        stopped: list[str] = []
         with metered(math.inf) as meter:
             pushed = push_curves(current, current_a, move, settings, player, notes,
-                                 work=budgets.push, planned=planned)
+                                 work=budgets.push, planned=planned, stopped=stopped)
         did["push"] = meter.done
         if pushed is not None:
             return done(pushed, "push")
         lap("push")
+        pass_a = pass_a or _a_after_push_passed_over(stopped, ladder, notes)
     tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
-        if rung not in ladder or (rung == "A" and sides):
+        if rung not in ladder or (rung == "A" and pass_a):
             continue
         lap(tried)
         tried = how
@@ -277,6 +280,17 @@ def draw(
     raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
 
 
+def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes: list[str]) -> bool:
+    """Is A passed over after a push that drew nothing?  Yes when the push relaxed the curves along
+    the way until its budget ran out or the room stopped growing: it has done near the way what A
+    would do there (A moves curves only across themselves and keeps the spots), and A seldom drew
+    a move after such a push in the quality bench (docs/performance.md)."""
+    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"]):
+        return False
+    notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
+    return True
+
+
 class _Laps:
     """CPU seconds of this process since the last lap, added to ``spent[rung]`` (no rung: not kept)."""
 
@@ -297,7 +311,14 @@ TIDY_BELOW = 1.0
 THIN = 1.0
 
 
-def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str], work: float = math.inf) -> Drawn:
+def _tidied(
+    d: Drawn,
+    d0: float,
+    moved: bool,
+    notes: list[str],
+    work: float = math.inf,
+    before: tuple[Picture, Analysis] | None = None,
+) -> Drawn:
     """The picture rearranged (R) when the move left a region thinner than ``THIN · d0``.
 
     A move drawn into the picture as it stands takes the way there is: drawn tight
@@ -308,6 +329,11 @@ def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str], work: float = ma
     curves apart, and kept only if the least room of its regions grows (by a
     quarter of ``d0`` at least) and it still reads as the same position.  R is given up (the
     move's picture kept) past ``work`` units (``work.metered``).
+
+    With ``before`` (the picture before the move and its analysis), R runs only when the move
+    made the thinnest region thinner than it was: a sliver the picture already had was left by
+    an earlier move's R, A or Z, each of which relaxed or drew the whole picture, or by an
+    earlier tidy that could not widen it, and R tried again on every later move seldom widens it.
     """
     from .quality import region_rooms
 
@@ -316,6 +342,11 @@ def _tidied(d: Drawn, d0: float, moved: bool, notes: list[str], work: float = ma
     rooms = region_rooms(d.picture, d.analysis, px=2.0)
     if not len(rooms) or float(rooms.min()) >= THIN * d0:
         return d
+    if before is not None:
+        old = region_rooms(before[0], before[1], px=2.0)
+        if len(old) and float(rooms.min()) >= float(old.min()):
+            notes.append(f"tidy: the least room {rooms.min():.1f} px is no less than before the move")
+            return d
     try:
         with metered(work):
             out = _relax(d.picture, "rearrange", d0)
@@ -470,7 +501,7 @@ def _slide_or_push(
 PUSH_UNITS = 24
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
-IDLE_SLIDES = 2
+IDLE_SLIDES = 1
 WIDER = 0.5
 
 
@@ -876,6 +907,7 @@ def push_curves(
     units: int | None = None,
     work: float = PUSH_WORK,
     planned: Planned | None = None,
+    stopped: list[str] | None = None,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
@@ -890,12 +922,19 @@ def push_curves(
     than ``d0`` with the ghost as an obstacle, checks that the picture still
     reads as the same position without squeezing anything below its clearance,
     and tries the move again.
+
+    When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
+    (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
+    relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
+    all beside the move's own spots).
     """
+    why = stopped if stopped is not None else []
     try:
         with metered(work):
-            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned)
+            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
+        why.append("budget")
         return None
 
 
@@ -909,6 +948,7 @@ def _push_rounds(
     rounds: int,
     units: int | None,
     planned: Planned | None = None,
+    stopped: list[str] | None = None,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -921,18 +961,22 @@ def _push_rounds(
     floor = min(analysis.min_clearance, need)
     current, ca = pic, analysis
     last_room = -math.inf
+    why = stopped if stopped is not None else []
     left = PUSH_UNITS if units is None else units
     for rnd in range(rounds):
         if left <= 0:
             notes.append(f"push curves: {PUSH_UNITS if units is None else units} curves relaxed, no more")
+            why.append("units")
             return None
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
         ghost = ghost_of(current, ca, move, settings, planned)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
+            why.append("nothing")
             return None
         if ghost.widest <= last_room + 0.25 and rnd:
             notes.append(f"push curves: the room stopped growing at {ghost.widest:.1f} px")
+            why.append("stalled")
             return None
         last_room = ghost.widest
         try:
@@ -947,6 +991,7 @@ def _push_rounds(
         away = (np.hypot(*(G[:, None, :] - ends[None]).transpose(2, 0, 1)) > reach).all(axis=1)
         if away.sum() < 2:
             notes.append("push curves: the way is all beside the move's own spots")
+            why.append("nothing")
             return None
         inner = G[away]
         # the curves in the way: closer to the ghost than d0, or (when the ghost has that much room
@@ -978,6 +1023,7 @@ def _push_rounds(
             pushed.extend(unit.curves)
         if not pushed:
             notes.append(f"push curves, round {rnd + 1}: no curve could be moved")
+            why.append("nothing")
             return None
         planned = None
         try:
@@ -988,4 +1034,5 @@ def _push_rounds(
         except PictureError as e:
             notes.append(f"push curves, round {rnd + 1}: {e}")
         current, ca = moved, ma
+    why.append("rounds")
     return None

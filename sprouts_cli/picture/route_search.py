@@ -26,6 +26,16 @@ from .grid_planner import (
 from .route_plan import FINEST_CELL, MAX_RAYS, Plan, RouteSettings, close_strip, end_cells, make_plan
 from .route_rays import Rays, _ray_segments, _thick, barrier_trees, build_rays, path_parity
 
+#: The states a parity search (``grid_planner.astar``) may expand before it is given up.  Its
+#: straight-line heuristic says nothing of the parities the way must fix, so with many parity bits
+#: on a fine grid it walks nearly every (cell, parity) state it can reach, the slowest part of the
+#: slowest moves (the figures are in docs/performance.md); past the bound the ladder climbs.
+PARITY_POPS = 1_000_000
+
+
+class SearchGivenUp(Exception):
+    """A parity search expanded ``PARITY_POPS`` states without reaching the goal."""
+
 
 def barrier_route(plan: Plan, rays: Rays, halves: tuple[int, int]) -> np.ndarray | None:
     """The shortest way that uses no cell of either tree, with one ray's parity as the extra bit."""
@@ -50,6 +60,8 @@ def _barrier_search(plan: Plan, rays: Rays, halves: tuple[int, int], with_arc: b
             range(len(rays.boundaries))
         )[:1]
         return search(plan, rays, bit, halves)
+    except SearchGivenUp:
+        return None
     finally:
         plan.free = saved
 
@@ -62,7 +74,8 @@ def search(
 ) -> np.ndarray | None:
     """The shortest way (world polyline from x to y) with the chosen rays' parities as wanted.
 
-    ``halves`` says through which gate beside its strip a loop leaves and returns.
+    ``halves`` says through which gate beside its strip a loop leaves and returns.  Raises
+    ``SearchGivenUp`` when the search expands more than ``PARITY_POPS`` states.
     """
     g = plan.grid
     pic = plan.pic
@@ -90,10 +103,12 @@ def search(
         assert rays is not None
         if rays.want_odd[rays.boundaries[i]]:
             target |= 1 << bit
-    cost, path, _ = astar(
+    cost, path, end = astar(
         g.nx, plan.free, STEPS, cross, n_bits, start.astype(np.int64), start_len.astype(float),
-        start_bits, goal_cost, goal_bits, target, float(gy[0]), float(gy[1]),
+        start_bits, goal_cost, goal_bits, target, float(gy[0]), float(gy[1]), PARITY_POPS,
     )  # fmt: skip
+    if end == -2:
+        raise SearchGivenUp(f"the parity search was given up after {PARITY_POPS:,} states")
     if not math.isfinite(cost):
         return None
     return np.array([pic.spots[plan.x], *g.centres()[path], pic.spots[plan.y]])
@@ -225,10 +240,18 @@ def _extend_strip(plan: Plan, rays: Rays, boundary: int) -> None:
 
 
 def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.ndarray | None:
-    if rays is None:
-        return search(plan, None, [], halves)
-    chosen: list[int] = []
-    path = search(plan, rays, chosen, halves)
+    """The shortest way, then again with the parity of every ray it got wrong as a bit, and so on.
+
+    A search given up (``SearchGivenUp``) ends it as running out of rays does: the last way found
+    is returned and the judge (the picture read back) says whether it is right.
+    """
+    try:
+        if rays is None:
+            return search(plan, None, [], halves)
+        chosen: list[int] = []
+        path = search(plan, rays, chosen, halves)
+    except SearchGivenUp:
+        return None
     for _ in range(MAX_RAYS + 1):
         if path is None:
             return None
@@ -239,7 +262,10 @@ def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.
         if not wrong or len(chosen) >= MAX_RAYS:
             return path  # the judge will say whether it is right
         chosen.extend(wrong[: MAX_RAYS - len(chosen)])
-        path = search(plan, rays, chosen, halves)
+        try:
+            path = search(plan, rays, chosen, halves)
+        except SearchGivenUp:
+            return path
     return path
 
 
