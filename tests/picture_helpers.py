@@ -46,3 +46,17 @@ def ring_with_a_gap() -> tuple:
     r = a.position.regions
     ri = next(i for i, reg in enumerate(r) if (2,) in reg and (3,) in reg)
     return pic, a, Move(ri, r[ri].index((2,)), 0, r[ri].index((3,)), 0)
+
+
+def parity_grid(seed: int) -> tuple:
+    """A random 19 x 14 grid (a quarter of its cells blocked, the corners free) and three rays
+    with their crossing masks, for the router's parity search: (nx, ny, n_bits, free, cross)."""
+    from sprouts_cli.picture import grid_planner as gp
+
+    rng = np.random.default_rng(seed)
+    nx, ny, n_bits = 19, 14, 3
+    free = rng.random(nx * ny) > 0.25
+    free[0] = free[-1] = True
+    rays = np.array([[2.0, 13.0, 9.0, 6.0], [15.0, 0.0, 11.0, 9.0], [4.0, 2.0, 4.0, 11.0]])
+    cross = gp.crossing_masks(nx, ny, rays, np.array([1, 2, 4], np.int64), gp.STEPS, *gp.SHIFT)
+    return nx, ny, n_bits, free, cross

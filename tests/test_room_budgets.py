@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from picture_helpers import parity_grid
 from test_router_cases import _saved_case
 
 from sprouts_cli.engine.moves import apply_move
@@ -423,13 +424,8 @@ def test_the_parity_search_given_up_past_its_bound_or_the_same_way(seed: int) ->
 
     from sprouts_cli.picture import grid_planner as gp
 
-    rng = np.random.default_rng(seed)
-    nx, ny, n_bits = 19, 14, 3
+    nx, ny, n_bits, free, cross = parity_grid(seed)
     n = nx * ny
-    free = rng.random(n) > 0.25
-    free[0] = free[-1] = True
-    rays = np.array([[2.0, 13.0, 9.0, 6.0], [15.0, 0.0, 11.0, 9.0], [4.0, 2.0, 4.0, 11.0]])
-    cross = gp.crossing_masks(nx, ny, rays, np.array([1, 2, 4], np.int64), gp.STEPS, *gp.SHIFT)
     goal_cost = np.full(n, np.inf)
     goal_cost[-1] = 0.0
     for target in range(1 << n_bits):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from picture_helpers import picture, ring_with_a_gap
+from picture_helpers import parity_grid, picture, ring_with_a_gap
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.moves import Move, apply_move
@@ -155,13 +155,8 @@ def test_the_parity_search_agrees_with_dijkstra_on_the_product_graph(seed: int) 
 
     from sprouts_cli.picture import grid_planner as gp
 
-    rng = np.random.default_rng(seed)
-    nx, ny, n_bits = 19, 14, 3
+    nx, ny, n_bits, free, cross = parity_grid(seed)
     n = nx * ny
-    free = rng.random(n) > 0.25
-    free[0] = free[-1] = True
-    rays = np.array([[2.0, 13.0, 9.0, 6.0], [15.0, 0.0, 11.0, 9.0], [4.0, 2.0, 4.0, 11.0]])
-    cross = gp.crossing_masks(nx, ny, rays, np.array([1, 2, 4], np.int64), gp.STEPS, *gp.SHIFT)
     rows, cols, w = [], [], []
     for k in range(n):
         if not free[k]:
