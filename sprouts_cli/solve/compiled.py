@@ -494,16 +494,8 @@ class CompiledNormalSolver(PositionQuestions):
         settle within its first return gets ``threads - 1`` more threads of the same search."""
         if self.interleave and self.threads > 1:
             return self._search_interleaved(what, k)
-        st = self.state
+        st = self._begin(what, k, threads=1)
         g = st.G
-        g[core.G_STOP] = 0
-        g[core.G_PAUSE] = 0
-        g[core.G_THREADS] = 1
-        for t in st.T:
-            t[core.T_ROOT] = what
-            t[core.T_ROOTK] = k
-            t[core.T_SP] = 0
-            t[core.T_NPEND] = 0
         helpers: list[threading.Thread] = []
         shared = _Shared(self.threads)
         try:
@@ -547,12 +539,8 @@ class CompiledNormalSolver(PositionQuestions):
             shared.barrier.abort()
             for h in helpers:
                 h.join()
-            for i in range(st.threads):
-                core.leave(st.tuple_for(i))
-            g[core.G_THREADS] = 1
-            st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
             self._stall_mark = None
-            self.write_facts()  # also when stopped: what was proved is kept
+            self._end()
 
     def _search_interleaved(self, what: int, k: int) -> bool:
         """``_search`` with the threads' searches taken in turns of ``interleave`` nodes each, all
@@ -560,16 +548,7 @@ class CompiledNormalSolver(PositionQuestions):
         the same nodes on every run, whatever the machine's load.  For tests and benchmarks
         of how the threads share the work (real threads' node counts vary twofold from run to
         run); it runs no faster than one thread."""
-        st = self.state
-        g = st.G
-        g[core.G_STOP] = 0
-        g[core.G_PAUSE] = 0
-        g[core.G_THREADS] = self.threads
-        for t in st.T:
-            t[core.T_ROOT] = what
-            t[core.T_ROOTK] = k
-            t[core.T_SP] = 0
-            t[core.T_NPEND] = 0
+        st = self._begin(what, k, threads=self.threads)
         try:
             while True:
                 for i in range(self.threads):
@@ -586,12 +565,31 @@ class CompiledNormalSolver(PositionQuestions):
                         self._handle(i, status)
                     self._clock(time.monotonic())
         finally:
-            g[core.G_STOP] = 1
-            for i in range(st.threads):
-                core.leave(st.tuple_for(i))
-            g[core.G_THREADS] = 1
-            st.BUSY[:] = 0
-            self.write_facts()
+            st.G[core.G_STOP] = 1
+            self._end()
+
+    def _begin(self, what: int, k: int, threads: int) -> State:
+        """Every thread set to search ``what`` + *k from an empty stack, ``threads`` of them at once."""
+        st = self.state
+        g = st.G
+        g[core.G_STOP] = 0
+        g[core.G_PAUSE] = 0
+        g[core.G_THREADS] = threads
+        for t in st.T:
+            t[core.T_ROOT] = what
+            t[core.T_ROOTK] = k
+            t[core.T_SP] = 0
+            t[core.T_NPEND] = 0
+        return st
+
+    def _end(self) -> None:
+        """Every thread's stack dropped, and the facts proved written (also when stopped)."""
+        st = self.state
+        for i in range(st.threads):
+            core.leave(st.tuple_for(i))
+        st.G[core.G_THREADS] = 1
+        st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
+        self.write_facts()
 
     def _spreading_stalled(self) -> bool:
         """True when the threads have visited ``STALL_NODES`` nodes since a land was last numbered

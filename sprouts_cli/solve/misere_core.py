@@ -145,33 +145,37 @@ class CoreChildren:
             st.grow()
             t = st.T[0]
 
+    def _kids(self, land: int) -> tuple[int, int, bool]:
+        """(start in KIDS, count, all found) of an opened land's children: its one word, read
+        as ``pncore._kids`` reads it."""
+        word = int(self.state.I64[core.L_KIDS, land])
+        return word >> 24, (word >> 1) & ((1 << 23) - 1), bool(word & 1)
+
     def made(self, land: int) -> list[int]:
         """The children of an opened land found so far (numbers, in the order found)."""
-        st = self.state
-        word = int(st.I64[core.L_KIDS, land])
-        start, count = word >> 24, (word >> 1) & ((1 << 23) - 1)
-        return [int(x) for x in st.KIDS[start : start + count]]
+        start, count, _ = self._kids(land)
+        return [int(x) for x in self.state.KIDS[start : start + count]]
 
     def made_count(self, land: int) -> int:
         """How many children of an opened land are found so far."""
-        return (int(self.state.I64[core.L_KIDS, land]) >> 1) & ((1 << 23) - 1)
+        return self._kids(land)[1]
 
     def all_found(self, land: int) -> bool:
         """Whether every child of an opened land is found."""
-        return bool(self.state.I64[core.L_KIDS, land] & 1)
+        return self._kids(land)[2]
 
     def remaining(self, land: int) -> int:
         """An estimate of the distinct children of an opened land not found yet, as
         ``LazyChildren.remaining`` makes it (the moves left, scaled by the share of new children)."""
         st = self.state
-        word = int(st.I64[core.L_KIDS, land])
-        if word & 1:
+        _, count, done = self._kids(land)
+        if done:
             return 0
         nxt = int(st.I32[core.L_KNEXT, land])
         left = int(st.I32[core.L_KMOVES, land]) - nxt
         if nxt == 0:
             return left
-        return max(1, left * ((word >> 1) & ((1 << 23) - 1)) // nxt)
+        return max(1, left * count // nxt)
 
     def children(self, land: str) -> CoreLandChildren:
         """The lazy children of a land over this numbering."""
