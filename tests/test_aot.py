@@ -205,6 +205,17 @@ def test_a_solve_on_the_built_kernels_loads_neither_numba_nor_llvmlite(built) ->
     assert jit[:2] == [False, 1]  # 0*8 a loss, 0*5 a win (n mod 6 in 3, 4, 5)
 
 
+def test_on_the_built_kernels_even_small_questions_go_to_the_core(built) -> None:
+    # loading the build costs milliseconds, not numba's compilation: no question waits for the reference
+    code = (
+        "from sprouts_cli.solve.compiled import CompiledNormalSolver\n"
+        "s = CompiledNormalSolver()\n"
+        "print(s.outcome('0*3'), s.loaded)\n"
+    )
+    done = _run_python(code, aot.kernels_dir())
+    assert done.stdout.split() == ["True", "True"], done.stderr
+
+
 def _copy_build(into: Path) -> Path:
     folder = aot.built_folder()
     if folder is None:
@@ -342,7 +353,7 @@ def test_the_built_core_is_checked_against_its_state_before_it_reads_it() -> Non
 CORE_WITHOUT_THE_GIL = """
 import json, sys, threading, time
 import numpy as np
-from sprouts_cli.engine import backend
+from sprouts_cli.engine import aot, backend
 from sprouts_cli.solve import compiled
 from sprouts_cli.solve.session import Session
 answers = [Session(None, jobs=2).outcome("0*11"), Session(None, jobs=1).nimber("0*9")]
@@ -373,7 +384,8 @@ while runner.is_alive():
     now = time.perf_counter()
     gap, last = max(gap, now - last), now
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("numba", "llvmlite"))
-print(json.dumps({"answers": answers, "kernels": backend.kernels_in_use(), "loaded": loaded,
+kernels = aot.kernel_path() if compiled.core is not None else backend.kernels_in_use()  # as `solve --json`
+print(json.dumps({"answers": answers, "kernels": kernels, "loaded": loaded,
                   "gap": gap, "longest": max(calls), "result": int(st.T[0][core.T_RESULT])}))
 """
 

@@ -154,6 +154,19 @@ def test_a_table_that_overflows_doubles_within_its_memory_and_keeps_the_answers(
     assert bounded.stats["table_entries"] > 1 << 8
 
 
+def test_the_table_is_sized_for_the_first_question_and_doubles_before_a_larger_one() -> None:
+    from sprouts_cli.solve.compiled import TT_ENTRIES, first_table_entries
+
+    solver = compiled()
+    assert solver.outcome(Position.start(5)) is True
+    assert solver.stats["table_entries"] == first_table_entries(15) < TT_ENTRIES
+    assert solver.outcome(Position.start(11)) is True
+    assert solver.stats["table_entries"] >= first_table_entries(33) == TT_ENTRIES
+    chosen = compiled(tt_entries=1 << 16)
+    assert chosen.outcome(Position.start(11)) is True
+    assert chosen.stats["table_entries"] < TT_ENTRIES  # the caller's size, doubled only when it overflowed
+
+
 def test_the_state_grows_as_the_search_needs() -> None:
     solver = compiled()
     assert solver.outcome(Position.start(10)) is True

@@ -40,8 +40,10 @@ from .nimbers import (
 #: ``pncore``, once loaded (``_load_core``): importing it loads numba.
 core: Any = None
 
-#: Entries of the transposition table (buckets of four; a power of two).
+#: Entries of the transposition table (buckets of four; a power of two) at most at first.
 TT_ENTRIES = 1 << 20
+#: ... and at least.
+TT_FIRST_MIN = 1 << 14
 #: The table doubles once it has overwritten 1/TT_GROW_SHARE of its entries since it last grew.
 TT_GROW_SHARE = 8
 #: Bytes an entry of the transposition table takes (its key and ``pncore.NV`` numbers).
@@ -60,11 +62,19 @@ STALL_NODES = 2_000_000
 RETURN_SECONDS = 0.02
 #: Facts are written to the table at least this often while a search runs.
 WRITE_SECONDS = 0.5
-#: Questions on fewer lives than this go to the reference while the core is not loaded.
+#: Questions on fewer lives than this go to the reference while numba has not compiled the
+#: core (``jit`` path; the ahead-of-time build loads in milliseconds, so then none do).
 COMPILE_LIVES = 30
 _WINS_MASK = (1 << 63) - 1
 #: As ``pncore.HEAP_LIMIT`` (heaps of a node stay below it).
 HEAP_LIMIT = 63
+
+
+def first_table_entries(lives: int) -> int:
+    """The table's first size for a search whose first question has ``lives`` lives: about
+    what such a search keeps (a small question touches few entries, but every page of a table
+    it spreads them over), ``TT_FIRST_MIN`` to ``TT_ENTRIES``; it doubles when it is short."""
+    return max(TT_FIRST_MIN, min(TT_ENTRIES, 1 << (lives // 2 + 4)))
 
 
 def _load_core() -> Any:
@@ -258,8 +268,10 @@ class CompiledNormalSolver(PositionQuestions):
 
     ``table``, ``abort``, ``progress``, ``progress_seconds`` and ``refresh_seconds`` mean
     what they mean for ``NormalSolver``; ``tt_entries`` is the transposition table's first
-    size, and it doubles while what it overwrites is many and it fits in ``TT_MEMORY_SHARE``
-    of ``memory`` (bytes; default ``memory_bound.default_memory()``, which ``--memory`` sets).
+    size (by default ``first_table_entries`` of each question's lives: the first size, then
+    doubled before a larger question), and it doubles while what it overwrites is many and
+    it fits in ``TT_MEMORY_SHARE`` of ``memory`` (bytes; default
+    ``memory_bound.default_memory()``, which ``--memory`` sets).
     """
 
     def __init__(
@@ -271,8 +283,8 @@ class CompiledNormalSolver(PositionQuestions):
         progress_seconds: float = 0.25,
         refresh_seconds: float | None = None,
         small_lives: int | None = None,
-        tt_entries: int = TT_ENTRIES,
-        compile_lives: int = COMPILE_LIVES,
+        tt_entries: int | None = None,
+        compile_lives: int | None = None,
         threads: int = 1,
         memory: int | None = None,
         interleave: int = 0,
@@ -284,8 +296,11 @@ class CompiledNormalSolver(PositionQuestions):
         self.refresh_seconds = refresh_seconds
         self.small_lives = SMALL_LIVES if small_lives is None else small_lives
         self.tt_entries = tt_entries
+        self._fit_tables = tt_entries is None
         bound = default_memory() if memory is None else memory
         self.tt_max_entries = 1 << max(2, int(bound * TT_MEMORY_SHARE / TT_ENTRY_BYTES).bit_length() - 1)
+        if compile_lives is None:
+            compile_lives = COMPILE_LIVES if aot.kernel_path() == "jit" else 0
         self.compile_lives = compile_lives
         self.threads = max(1, threads)
         self.interleave = interleave
@@ -307,9 +322,9 @@ class CompiledNormalSolver(PositionQuestions):
         """The core's arrays (loading the core the first time)."""
         if self._state is None:
             _load_core()
-            self._state = State(
-                self.small_lives, self._table is not None, self.tt_entries, self.threads, self.tt_max_entries
-            )
+            entries = TT_ENTRIES if self.tt_entries is None else self.tt_entries
+            has_table = self._table is not None
+            self._state = State(self.small_lives, has_table, entries, self.threads, self.tt_max_entries)
         return self._state
 
     @property
@@ -438,8 +453,10 @@ class CompiledNormalSolver(PositionQuestions):
     # ============================================================ the questions
     def sum_wins(self, lands: Lands, k: int) -> bool:
         """Is ``lands[0] + lands[1] + … + *k`` a win for the player to move?"""
-        if not self.loaded and sum(land_lives(x) for x in lands) < self.compile_lives:
+        lives = sum(land_lives(x) for x in lands)
+        if not self.loaded and lives < self.compile_lives:
             return self._reference().sum_wins(lands, k)
+        self._fit_table(lives)
         if k >= HEAP_LIMIT:  # beyond the cores' masks: by the nimbers
             for land in lands:
                 k ^= self.land_nimber(land)
@@ -449,6 +466,21 @@ class CompiledNormalSolver(PositionQuestions):
             return self._search(what, k)
         except Unsupported:
             return self._reference().sum_wins(lands, k)
+
+    def _fit_table(self, lives: int) -> None:
+        """Unless the caller chose the table's size: the first size, or doubling before a search
+        larger than the table was made for (a table that doubles only once it overwrites loses
+        what it overwrote, and a search that outgrows a small table badly can take twice the
+        nodes)."""
+        if not self._fit_tables:
+            return
+        want = first_table_entries(lives)
+        if self._state is None:
+            self.tt_entries = max(self.tt_entries or 0, want)
+            return
+        st = self._state
+        while st.TTK.shape[0] < want and 2 * st.TTK.shape[0] <= st.tt_max_entries:
+            st.grow_table()
 
     def land_nimber(self, land: str) -> int:
         """The nimber of one land: the least k for which land + *k is a loss (the mex rule)."""
