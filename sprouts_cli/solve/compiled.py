@@ -182,11 +182,18 @@ class State:
         return sum(int(t[field]) for t in self.T)
 
     def table_full(self) -> bool:
-        """Has the transposition table overwritten an eighth of its size since it last grew, and
-        may it still double?  Then the search forgets what it would search again."""
+        """Should the transposition table double (and may it)?  Below ``TT_ENTRIES`` entries, once
+        the nodes visited are half its size (before it overwrites much: a search whose table was
+        made for fewer nodes than it visits keeps its entries); at any size, once it has
+        overwritten an eighth of its size since it last grew (then the search forgets what it
+        would search again)."""
         size = self.TTK.shape[0]
+        if 2 * size > self.tt_max_entries:
+            return False
+        if size < TT_ENTRIES and 2 * self.total(core.T_TICKS) > size:
+            return True
         evicted = self.total(core.T_EVICTED) - self._evicted_at_growth
-        return evicted * TT_GROW_SHARE > size and 2 * size <= self.tt_max_entries
+        return evicted * TT_GROW_SHARE > size
 
     def grow_table(self) -> None:
         """Double the transposition table, keeping its entries.  No thread may be in the core."""
