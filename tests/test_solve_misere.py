@@ -407,3 +407,35 @@ def test_a_forget_in_mid_search_numbers_states_afresh_and_the_search_starts_agai
     for state, number in solver._ids.items():
         assert solver._of[number] == state
     assert solver._won[0] == 1 and solver._won[1] == 2  # the two settled states come first
+
+
+# --------------------------------------------------------------- children smallest first
+@pytest.mark.parametrize("core_lives", [0, 99])
+def test_ordered_children_are_every_child_of_the_land_smallest_first(small_positions, core_lives):
+    """A small land's children, all made (by the compiled core when it is there, core_lives=0, or
+    in Python) and sorted (fewest lives of the largest land, then fewest lands), are exactly the
+    children the lazy reference finds one at a time."""
+    from sprouts_cli.solve.children import LazyChildren, land_shape
+
+    solver = MisereSolver(order_lives=99, core_lives=core_lives)
+    lands = sorted({land for p in small_positions.values() for land in reduced_lands(p)})
+    assert len(lands) > 200
+    for land in lands[::3]:
+        ordered = solver._ordered_kids(solver._land_kids(land))
+        reference = LazyChildren(land).all()
+        assert sorted(ordered) == sorted(reference), land
+        keys = [(max((land_shape(x)[0] for x in cl), default=0), len(cl)) for cl in ordered]
+        assert keys == sorted(keys), land
+
+
+@pytest.mark.parametrize("order_lives", [4, 99])
+def test_children_smallest_first_give_the_brute_force_answers(small_positions, order_lives):
+    """With some or every land's children ordered, the search (no trees: every answer its own)
+    still finds the brute-force outcomes, and the published ones to 7 spots."""
+    sample = random.Random(order_lives).sample(sorted(small_positions), 300)
+    solver = MisereSolver(order_lives=order_lives, tree_lives=0, combine_limit=0)
+    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
+    assert not wrong, wrong[:5]
+    ordered = MisereSolver(order_lives=order_lives, core_lives=0)
+    for n in range(1, 8):
+        assert ordered.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n

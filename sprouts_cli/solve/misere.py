@@ -73,6 +73,11 @@ LAND_CHILDREN_CACHE = 100_000
 STATE_CHILDREN_CACHE = 50_000
 #: A land not opened yet is counted this many children a life in a state's estimate (``_count``).
 CHILDREN_PER_LIFE = 2
+#: A land with at most this many lives has its children all made when a state first asks for one,
+#: and its child states come smallest first (``_ordered_kids``); larger lands make theirs one at
+#: a time in the core's order.  0, the default, orders none: the search's work swings both ways
+#: with this bound from one start to the next (docs/performance.md, issue 28).
+ORDER_LIVES = 0
 #: The df-pn table of unproved states' (pn, dn) is emptied when it grows past this.
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
@@ -205,6 +210,7 @@ class MisereSolver:
         memory: int | None = None,
         core_children: bool | None = None,
         core_lives: int = CORE_LIVES,
+        order_lives: int = ORDER_LIVES,
         timed: bool = False,
     ) -> None:
         if method not in METHODS:
@@ -232,6 +238,7 @@ class MisereSolver:
         #: Make the children of lands on the compiled core (None: when numba is there).
         self.core_children = core_children_available() if core_children is None else core_children
         self.core_lives = core_lives
+        self.order_lives = order_lives
         self._core: CoreChildren | None = None
         #: The lives of the lands met (from the core's numbering when it made them, else read off
         #: the string), and (lives, lives of the largest region) for the eager searches' order.
@@ -796,6 +803,10 @@ class MisereSolver:
                 continue
             others = lands[:i] + lands[i + 1 :]
             kids = self._land_kids(land)
+            if self._land_lives(land) <= self.order_lives:
+                for cl in self._ordered_kids(kids):
+                    yield settled(self._state(others + cl, trees, heaps))
+                continue
             found = _tuples(kids)
             j = 0
             while True:
@@ -805,6 +816,21 @@ class MisereSolver:
                     yield settled(self._state(others + cl, trees, heaps))
                 elif kids.done or not self._more_land_kids(kids):
                     break
+
+    def _ordered_kids(self, kids: LazyChildren | CoreLandChildren) -> list[tuple[str, ...]]:
+        """Every child of a land, smallest first: fewest lives of its largest land, then fewest lands.
+
+        df-pn proves a state by one losing child and prices a child not searched yet by its
+        lives, so the small children, cheap to settle, are best made and tried first.
+        """
+        if not kids.done:
+            clock = self._clock
+            t = clock() if clock else 0.0
+            kids.all()
+            if clock:
+                self.timing["children"] += clock() - t
+        lives = self._land_lives
+        return sorted(_tuples(kids), key=lambda cl: (max(map(lives, cl), default=0), len(cl)))
 
     def _settled(self, state: State) -> Child:
         """A child state's number, or ``WON``/``LOST`` if its outcome is known already."""
