@@ -357,15 +357,19 @@ class MisereSolver:
         self.timing["children"] += clock() - t
         return found
 
-    def _children(self, land: str) -> Children:
-        """Every child of a land as (sorted reduced lands, heaps): a land's children have no heaps."""
-        kids = self._land_kids(land)
+    def _every_kid(self, kids: LazyChildren | CoreLandChildren) -> None:
+        """Make every child of a land not made yet (timed as the children's making)."""
         if not kids.done:
             clock = self._clock
             t = clock() if clock else 0.0
             kids.all()
             if clock:
                 self.timing["children"] += clock() - t
+
+    def _children(self, land: str) -> Children:
+        """Every child of a land as (sorted reduced lands, heaps): a land's children have no heaps."""
+        kids = self._land_kids(land)
+        self._every_kid(kids)
         return tuple((lands, ()) for lands in _tuples(kids))
 
     def _known_tree(self, land: str) -> int | None:
@@ -823,12 +827,7 @@ class MisereSolver:
         df-pn proves a state by one losing child and prices a child not searched yet by its
         lives, so the small children, cheap to settle, are best made and tried first.
         """
-        if not kids.done:
-            clock = self._clock
-            t = clock() if clock else 0.0
-            kids.all()
-            if clock:
-                self.timing["children"] += clock() - t
+        self._every_kid(kids)
         lives = self._land_lives
         return sorted(_tuples(kids), key=lambda cl: (max(map(lives, cl), default=0), len(cl)))
 
