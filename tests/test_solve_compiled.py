@@ -167,6 +167,14 @@ def test_the_table_is_sized_for_the_first_question_and_doubles_before_a_larger_o
     assert chosen.stats["table_entries"] < TT_ENTRIES  # the caller's size, doubled only when it overflowed
 
 
+def test_a_table_below_its_usual_size_doubles_with_the_nodes_before_it_overwrites() -> None:
+    small = compiled(tt_entries=1 << 12)
+    assert small.outcome(Position.start(8)) is False
+    stats = small.stats
+    assert stats["table_entries"] > stats["nodes"]  # grown while the nodes were half its size
+    assert stats["table_overwrites"] < stats["nodes"] / 100  # (grown on overwrites only: about a sixth)
+
+
 def test_the_state_grows_as_the_search_needs() -> None:
     solver = compiled()
     assert solver.outcome(Position.start(10)) is True

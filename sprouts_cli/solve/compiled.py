@@ -381,6 +381,7 @@ class CompiledNormalSolver(PositionQuestions):
             "lands_reduced": st.total(core.T_REDUCED),
             "stacks_cut": st.total(core.T_CUTS),
             "table_entries": int(st.TTK.shape[0]),
+            "table_overwrites": st.total(core.T_EVICTED),
         }
 
     # ========================================== public (and those of PositionQuestions)
