@@ -192,3 +192,38 @@ def test_a_descent_stops_after_its_work():
     out = descend(sk, "rearrange", params, max_steps=800, respace_every=0, work=3 * points)
     assert out.work == 3 * points
     assert out.steps <= 4
+
+
+def test_a_spline_out_of_the_picture_is_not_read_and_only_its_chain_falls_back(monkeypatch):
+    """A chain whose smooth spline leaves the drawing area (a fit that overshot, by a million px in
+    a 30-spot game's A) goes to its next level before the picture is read: such a picture is
+    refused anyway, and certifying it refined the far curve into tens of thousands of legs.
+    The other chains keep their smooth fits."""
+    from sprouts_cli.picture import skeleton as skel
+
+    pic = layout_position(random_game_position(6, 6, 6), 800, 600, jobs=1)
+    expected = analyse_picture(pic).position.canonical()
+    corners = skel.picture_corners(pic)
+    sk = skel.skeleton_from_picture(pic, analyse_picture(pic), skel.Params().spacing, corners)
+    (chain, _), *_ = skel.smooth_chains(sk)
+    overshoot = chain[0][0]
+    real_picture, real_analyse = skel.skeleton_picture, skel.analyse_picture
+    levels_seen: list[dict[int, int]] = []
+    read_outside: list[bool] = []
+
+    def drawn(sk, smooth=True, levels=None):
+        out = real_picture(sk, smooth, levels)
+        levels_seen.append(dict(levels or {}))
+        if (levels or {}).get(0, 0) == 0:
+            out.curves[overshoot].pieces[0, 1] = (-1e6, 300.0)
+        return out
+
+    def read(p, *args):
+        read_outside.append(not p.bounds_ok())
+        return real_analyse(p, *args)
+
+    monkeypatch.setattr(skel, "skeleton_picture", drawn)
+    monkeypatch.setattr(skel, "analyse_picture", read)
+    out = skel.smooth_and_certify(sk, expected)
+    assert out.bounds_ok() and not any(read_outside)
+    assert levels_seen[-1][0] == 1 and all(v == 0 for k, v in levels_seen[-1].items() if k != 0)

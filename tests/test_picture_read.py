@@ -362,3 +362,47 @@ def test_piece_lengths_are_those_of_the_sampled_polylines() -> None:
     one_by_one = [np.hypot(*np.diff(bezier_points(p, ts), axis=0).T).sum() for p in pieces]
     assert np.allclose(piece_lengths(pieces), one_by_one, rtol=1e-12, atol=1e-9)
     assert len(piece_lengths(np.zeros((0, 4, 2)))) == 0
+
+
+def _hairpin_legs(far: float, gap: float, step: float):
+    """A curve that runs out to ``x = -far`` and back ``gap`` px above itself (a fit that overshot,
+    refined into legs ``step`` px long, one piece a leg), and a short curve 5 px beside its ends."""
+    out = [(-x, 0.0) for x in np.arange(0.0, far + step / 2, step)]
+    back = [(-x, gap) for x in np.arange(far, -step / 2, -step)]
+    pts = np.array(out + back)
+    short = np.array([(-60.0 + 10 * k, 5.0) for k in range(6)])
+    legs = np.concatenate([np.hstack([pts[:-1], pts[1:]]), np.hstack([short[:-1], short[1:]])])
+    n0, n1 = len(pts) - 1, len(short) - 1
+    leg_piece = np.arange(n0 + n1, dtype=np.int64)
+    piece_curve = np.array([0] * n0 + [1] * n1, dtype=np.int64)
+    piece_seq = np.concatenate([np.arange(n0), np.arange(n1)]).astype(np.int64)
+    spot0 = np.full(n0 + n1, -1, dtype=np.int64)
+    spot1 = np.full(n0 + n1, -1, dtype=np.int64)
+    spot0[0], spot1[n0 - 1], spot0[n0], spot1[n0 + n1 - 1] = 0, 1, 2, 3
+    spots = np.array([pts[0], pts[-1], short[0], short[-1]])
+    lengths = np.hypot(*(legs[:, 2:] - legs[:, :2]).T)
+    arc = np.concatenate([np.cumsum(np.r_[0.0, lengths[: n0 - 1]]), np.cumsum(np.r_[0.0, lengths[n0:-1]])])
+    return (
+        legs, np.full(n0 + n1, 0.05), leg_piece, piece_curve, piece_seq, spot0, spot1,
+        np.array([0, 2], dtype=np.int64), np.array([1, 3], dtype=np.int64), spots, np.full(4, 4.0), arc,
+    )  # fmt: skip
+
+
+def test_a_curve_far_out_of_the_picture_is_swept_in_few_pairs() -> None:
+    """A curve that runs a million px out and back (a smooth fit that overshot, in a 30-spot game's
+    A) is swept first, its legs ordered by least x; the least clearance found among its own legs
+    is the hairpin's width.  Swept against that, every one of its legs was paired with all those
+    within that width in x (here about 600 pairs a leg; in the game, 800 million pairs and
+    minutes for one certificate).  Each leg is now paired first only with those that could fail
+    against it, and then on from there against the least clearance of all the near pairs: a
+    few pairs a leg, and the answer of every pair."""
+    from sprouts_cli.picture import geometry as g
+
+    args = (*_hairpin_legs(1e6, 2e5, 1e3), 64)
+    n = len(args[0])
+    best, _, nf, visits = g.leg_pair_sweep(*args)
+    best_r, _, nf_r = g.leg_pair_check_all_pairs(*args)
+    assert best == best_r and nf == nf_r and 4.0 < best < 5.0
+    assert visits <= 4 * n
+    small = (*_hairpin_legs(1e4, 2e3, 1e2), 64)
+    assert g.leg_pair_sweep.py_func(*small)[:3:2] == g.leg_pair_check_all_pairs.py_func(*small)[::2]

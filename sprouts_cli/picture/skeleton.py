@@ -544,8 +544,23 @@ def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] |
 LAST_LEVEL = 3
 
 
+def curves_outside(pic: Picture) -> list[int]:
+    """The curves with a control point outside the drawing area (``Picture.bounds_ok``, curve by curve)."""
+    out = []
+    for e, c in enumerate(pic.curves):
+        p = c.pieces.reshape(-1, 2)
+        if (p < 0).any() or (p[:, 0] > pic.width).any() or (p[:, 1] > pic.height).any():
+            out.append(e)
+    return out
+
+
 def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) -> Picture:
-    """Splines through the relaxed polylines, with fallbacks, checked to read back as ``expected``."""
+    """Splines through the relaxed polylines, with fallbacks, checked to read back as ``expected``.
+
+    A chain whose spline leaves the drawing area goes to its next level before the picture
+    is read: such a picture is refused anyway, and a fit that overshot by far (millions of
+    px) would be refined into tens of thousands of legs for the certificate to no purpose.
+    """
     n_chains = len(smooth_chains(sk))
     levels = dict.fromkeys(range(n_chains), 0)
     chain_of_curve = {}
@@ -556,6 +571,12 @@ def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) ->
     for _ in range(LAST_LEVEL * n_chains + 3):
         check_stop(stop)
         pic = skeleton_picture(sk, True, levels)
+        outside = curves_outside(pic)
+        if outside and any(levels[chain_of_curve[e]] < LAST_LEVEL for e in outside):
+            last_error = "the smooth curves leave the drawing area"
+            for ci in {chain_of_curve[e] for e in outside}:
+                levels[ci] = min(LAST_LEVEL, levels[ci] + 1)
+            continue
         try:
             a = analyse_picture(pic)
             if a.position.canonical() == expected and a.min_clearance > 0 and pic.bounds_ok():
