@@ -155,6 +155,8 @@ ROOM_KIDS = 1 << 15
 ROOM_CODE = 1 << 16
 ROOM_STACK = 8
 BUCKET = 4
+#: A small letter's token in a code's key bytes is above this (``land_code._key_bytes``).
+SMALL_TOKEN = 1 << 30
 #: Rows of TTV: pn, dn, work, and the check (node ^ pn ^ dn ^ work): an entry torn by two
 #: threads writing at once fails its check and is read as absent.
 V_PN = 0
@@ -565,6 +567,35 @@ def sum_number(S, lands, n):  # type: ignore[no-untyped-def]
 
 
 @core_kernel(refcounts=False)
+def _pack_code(code, n, out):  # type: ignore[no-untyped-def]
+    """Write a code's key bytes ``code[:n]`` (``land_code._key_bytes``: four big-endian bytes a
+    token, each at least 1) into ``out`` in about a quarter of the room, one to one, and return
+    the length: a token below 128 as one byte, a small letter's (2**30 + 1 to 2**30 + 127) as
+    one byte with the high bit set, any other as 0x80 and its four bytes.  The codes kept are
+    most of the core's memory on the large starts."""
+    m = 0
+    for i in range(0, n - 3, 4):
+        w = (np.int64(code[i]) << 24) | (np.int64(code[i + 1]) << 16) | (np.int64(code[i + 2]) << 8)
+        w |= np.int64(code[i + 3])
+        if w < 128:
+            out[m] = w
+            m += 1
+        elif w > SMALL_TOKEN and w - SMALL_TOKEN < 128:
+            out[m] = 128 | (w - SMALL_TOKEN)
+            m += 1
+        else:
+            out[m] = 128
+            for j in range(4):
+                out[m + 1 + j] = code[i + j]
+            m += 5
+    for i in range(n - n % 4, n):  # never: key bytes come in fours
+        out[m] = 128
+        out[m + 1] = code[i]
+        m += 2
+    return m
+
+
+@core_kernel(refcounts=False)
 def _code_land(S, code, n):  # type: ignore[no-untyped-def]
     """The land number kept for a land's code (``code[:n]``), or ``-1 - slot``."""
     ctab = S[S_CTAB]
@@ -875,11 +906,11 @@ def _child_of_move(S, word):  # type: ignore[no-untyped-def]
     )
     n = land_off.shape[0] - 1
     lands = np.empty(max(n, 1), np.int64)
+    code = np.empty(2 * keys.shape[0] + 8, np.uint8)
     for i in range(n):
-        code = keys[key_off[i] : key_off[i + 1]]
-        nc = code.shape[0]
-        if nc == 0:
+        if key_off[i + 1] == key_off[i]:
             return _stop(S, UNSUPPORTED)
+        nc = _pack_code(keys[key_off[i] : key_off[i + 1]], key_off[i + 1] - key_off[i], code)
         x = _code_land(S, code, nc)
         if x < 0:
             S[S_T][T_REDUCED] += 1
