@@ -175,6 +175,25 @@ def test_a_table_below_its_usual_size_doubles_with_the_nodes_before_it_overwrite
     assert stats["table_overwrites"] < stats["nodes"] / 100  # (grown on overwrites only: about a sixth)
 
 
+def test_codes_are_packed_one_to_one_and_alike_compiled_and_plain() -> None:
+    import numpy as np
+
+    from sprouts_cli.solve import pncore
+
+    rng = np.random.default_rng(1)
+    tokens = [1, 2, 127, 128, 300, (1 << 30) + 1, (1 << 30) + 127, (1 << 30) + 128, 5_000_000]
+    seen: dict[bytes, bytes] = {}
+    for _ in range(400):
+        picked = rng.choice(tokens, size=int(rng.integers(1, 10)))
+        code = np.array([(int(t) >> shift) & 255 for t in picked for shift in (24, 16, 8, 0)], np.uint8)
+        out, plain = np.zeros(2 * code.size + 8, np.uint8), np.zeros(2 * code.size + 8, np.uint8)
+        m = pncore._pack_code(code, code.size, out)
+        assert m == pncore._pack_code.py_func(code, code.size, plain) and (out[:m] == plain[:m]).all()
+        assert m <= 5 * len(picked)
+        assert seen.setdefault(bytes(out[:m]), bytes(code)) == bytes(code)  # no two codes packed alike
+    assert len(seen) > 300
+
+
 def test_the_state_grows_as_the_search_needs() -> None:
     solver = compiled()
     assert solver.outcome(Position.start(10)) is True
