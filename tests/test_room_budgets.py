@@ -418,8 +418,9 @@ def test_a_spot_whose_disc_is_clear_of_the_widest_way_is_not_slid(monkeypatch: p
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_parity_search_given_up_past_its_bound_or_the_same_way(seed: int) -> None:
-    """``astar`` with ``max_pops``: given up (state −2, no way) once it has expanded that many
-    states, else exactly the unbounded search's length and way; compiled and plain Python alike."""
+    """``astar`` with ``max_pops``: given up (state −2, no way) once it has expanded more than that
+    many states, else exactly the unbounded search's length, way and states expanded (what a push
+    is charged); compiled and plain Python alike."""
     import math
 
     from sprouts_cli.picture import grid_planner as gp
@@ -433,17 +434,17 @@ def test_the_parity_search_given_up_past_its_bound_or_the_same_way(seed: int) ->
             nx, free, gp.STEPS, cross, n_bits, np.array([0]), np.array([0.0]), np.array([0], np.int64),
             goal_cost, np.zeros(n, np.int64), target, float(nx - 1), float(ny - 1),
         )  # fmt: skip
-        cost, path, end = gp.astar(*args)
+        cost, path, end, pops = gp.astar(*args)
         given_up = 0
         for bound in (0, 1, 10, 100, 1_000, 10**9):
             for fn in (gp.astar, gp.astar.py_func):
-                c, p, e = fn(*args, bound)
+                c, p, e, k = fn(*args, bound)
                 if e == -2:
-                    assert not math.isfinite(c) and not len(p)
+                    assert not math.isfinite(c) and not len(p) and k == bound + 1
                     given_up += 1
                 else:
                     assert (c, e) == (cost, end) or not (math.isfinite(c) or math.isfinite(cost))
-                    assert np.array_equal(p, path)
+                    assert np.array_equal(p, path) and k == pops <= bound
         assert 2 <= given_up < 12  # the bound 0 gives up, 10**9 never does
 
 
@@ -502,3 +503,59 @@ def test_a_tidy_is_not_tried_where_the_move_left_the_least_room_as_it_was() -> N
     assert notes and "no less than before the move" in notes[0]
     widened = _tidied(d, d0, True, [], before=(pic, a))
     assert widened is not d
+
+
+# --------------------------------------------------------------------------- a push's searches counted
+
+
+def test_grid_search_states_count_only_in_blocks_that_ask() -> None:
+    """``work.charge_states``: ``STATES_PER_UNIT`` states to a unit, rounded up, in the blocks opened
+    with ``searches`` (an outer block that does not ask is not charged); ``states_left`` is what the
+    tightest such block still allows, -1 when none does."""
+    from sprouts_cli.picture.work import STATES_PER_UNIT, OverBudget, charge_states, metered, states_left
+
+    assert states_left() == -1
+    with metered(1_000) as outer, metered(100, searches=True) as inner:
+        assert states_left() == 100 * STATES_PER_UNIT
+        charge_states(1)
+        charge_states(99 * STATES_PER_UNIT)
+        assert (inner.done, outer.done) == (100, 0) and states_left() == 0
+        with pytest.raises(OverBudget):
+            charge_states(1)
+    with metered(10):
+        charge_states(10**9)  # a block that counts energies only
+
+
+def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The push plans its ghost afresh (no ``planned``): every state its A\\* searches expand and
+    every cell its plans cover is work in its one budget (charged before the plan is made), so a
+    small budget stops it inside its searches, and the states they expanded are within it."""
+    import math
+
+    from sprouts_cli.picture import route_search
+    from sprouts_cli.picture.room import push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.work import STATES_PER_UNIT, metered
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    expanded: list[int] = []
+    real = route_search.astar
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        got = real(*args)
+        expanded.append(int(got[3]))
+        return got
+
+    monkeypatch.setattr(route_search, "astar", counted)
+    settings = RouteSettings()
+    with metered(math.inf, searches=True) as whole:
+        full = push_curves(pic, a, m, settings, None, [])
+    assert full is not None and sum(expanded) > 0
+    for work in (2_000, 8_000):
+        expanded.clear()
+        stopped: list[str] = []
+        notes: list[str] = []
+        assert push_curves(pic, a, m, settings, None, notes, work=work, stopped=stopped) is None
+        assert stopped == ["budget"] and notes[-1].startswith("push curves: given up after")
+        assert work < whole.done
+        assert sum(expanded) <= work * STATES_PER_UNIT

@@ -242,7 +242,7 @@ def test_grid_shortest_way_agrees_with_scipy_dijkstra() -> None:
         np.array([0], np.int64), goal_cost, np.zeros(nx * ny, np.int64), 0, float(nx - 1), float(ny - 1),
     )  # fmt: skip
     for fn in (gp.astar, gp.astar.py_func):
-        cost, _path, _ = fn(*args)
+        cost, _path, _, _pops = fn(*args)
         assert cost == pytest.approx(ref) if math.isfinite(ref) else not math.isfinite(cost)
     w_fast = gp.widest(nx, free.astype(float), gp.STEPS, np.array([0]), np.arange(nx * ny) == nx * ny - 1)
     w_slow = gp.widest.py_func(

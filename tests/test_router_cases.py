@@ -179,7 +179,7 @@ def test_the_parity_search_agrees_with_dijkstra_on_the_product_graph(seed: int) 
             goal_cost, np.zeros(n, np.int64), target, float(nx - 1), float(ny - 1),
         )  # fmt: skip
         for fn in (gp.astar, gp.astar.py_func):
-            cost, path, _ = fn(*args)
+            cost, path, _, _pops = fn(*args)
             if math.isfinite(want):
                 assert cost == pytest.approx(want)
                 assert path[0] == 0 and path[-1] == n - 1
@@ -369,15 +369,15 @@ def test_a_move_that_leaves_a_sliver_is_tidied_by_rearranging() -> None:
 
 
 def test_pushing_gives_up_past_its_band_work_and_the_ladder_climbs() -> None:
-    """The push rung is bounded in work (``PUSH_WORK`` band point-evaluations): a move it draws
-    within the bound is drawn the same with a bound just above what it used, and given up
-    (with a note saying so) with one below it."""
+    """The push rung is bounded in work (``PUSH_WORK`` band point-evaluations and its searches'
+    states): a move it draws within the bound is drawn the same with a bound just above what it
+    used, and given up (with a note saying so) with one below it."""
     from sprouts_cli.picture import work
     from sprouts_cli.picture.room import push_curves
 
     pic, a, m = _saved_case("push_at_the_moves_end.json", "24 → 28 enclosing 7, 26", "0+122")
     settings = RouteSettings()
-    with work.metered(float("inf")) as meter:
+    with work.metered(float("inf"), searches=True) as meter:
         whole = push_curves(pic, a, m, settings, None, [])
     assert whole is not None and meter.done > 0
     enough = push_curves(pic, a, m, settings, None, [], work=meter.done)

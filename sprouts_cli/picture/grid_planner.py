@@ -402,7 +402,7 @@ def astar(
     hx: float,
     hy: float,
     max_pops: int = -1,
-) -> tuple[float, np.ndarray, int]:
+) -> tuple[float, np.ndarray, int, int]:
     """Shortest way (grid units) from a start cell to a goal cell arriving with parity ``target``.
 
     States are (cell, bits); the heuristic is the straight distance to the goal
@@ -410,9 +410,10 @@ def astar(
     the cells the search reaches (Alfeld §3.3): a cell gets a block of ``2^bits``
     states when it is first reached, from a pool that doubles when full, so
     memory grows with the cells reached, not with ``cells · 2^bits``.  Returns the
-    length (inf if none), the cells of the way and the state it ended in
-    (``cell << bits | bits``).  With ``max_pops`` ≥ 0 the search is given up once it has
-    expanded that many states: it then returns an infinite length and the state −2.
+    length (inf if none), the cells of the way, the state it ended in
+    (``cell << bits | bits``) and the states it expanded (the work it did, ``work.charge_states``).
+    With ``max_pops`` ≥ 0 the search is given up once it has expanded more than that many
+    states: it then returns an infinite length and the state −2.
     """
     n = free.shape[0]
     block = 1 << n_bits
@@ -451,7 +452,7 @@ def astar(
             continue
         pops += 1
         if 0 <= max_pops < pops:
-            return np.inf, np.zeros(0, dtype=np.int64), -2
+            return np.inf, np.zeros(0, dtype=np.int64), -2, pops
         done[at] = True
         g = dist[at]
         if goal_cost[k] < np.inf and (bits ^ goal_bits[k]) == target:
@@ -478,7 +479,7 @@ def astar(
                 h = math.hypot(j % nx - hx, j // nx - hy)
                 heapq.heappush(heap, (ng + h, np.int64((j << n_bits) | nb)))
     if best_state < 0:
-        return np.inf, np.zeros(0, dtype=np.int64), -1
+        return np.inf, np.zeros(0, dtype=np.int64), -1, pops
     count = 0
     st = best_state
     while st >= 0:
@@ -489,7 +490,7 @@ def astar(
     for i in range(count - 1, -1, -1):
         path[i] = st >> n_bits
         st = prev[slot[st >> n_bits] * block + (st & mask)]
-    return best, path, best_state
+    return best, path, best_state, pops
 
 
 @kernel

@@ -64,10 +64,11 @@ if TYPE_CHECKING:  # pragma: no cover
 RUNGS = ("M", "A", "R", "Z", ".")
 DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller")
 
-#: The band work (point-evaluations of a band's energy, ``work.metered``) pushing may do for one
-#: move, ghosts and tries included: above what most pushes that drew their move took in the quality
-#: bench's 20-spot games, well below what pushes that failed ran to before they gave up (the
-#: figures are in docs/performance.md).  A push that needs more climbs to A, R and Z instead.
+#: The work (point-evaluations of a band's energy, and the states of the grid searches,
+#: ``work.metered(searches=True)``) pushing may do for one move, ghosts and tries included: above
+#: what most pushes that drew their move took in the quality bench's 20-spot games, well below what
+#: pushes that failed ran to before they gave up (the figures are in docs/performance.md).  A push
+#: that needs more climbs to A, R and Z instead.
 PUSH_WORK = 120_000
 
 
@@ -229,7 +230,7 @@ def draw(
         lap("slide")
         planned = getattr(reason, "planned", None)
         stopped: list[str] = []
-        with metered(math.inf) as meter:
+        with metered(math.inf, searches=True) as meter:
             pushed = push_curves(current, current_a, move, settings, player, notes,
                                  work=budgets.push, planned=planned, stopped=stopped)
         did["push"] = meter.done
@@ -912,9 +913,10 @@ def push_curves(
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
     At most ``units`` curves (or pairs of curves) are relaxed for one move, over all
-    rounds (``PUSH_UNITS``), and the bands of its ghosts, pushes and tries may do at most
-    ``work`` units (``PUSH_WORK``): in a large picture many curves lie near a long way,
-    and relaxing them all took minutes; the rung then gives up and the ladder climbs.
+    rounds (``PUSH_UNITS``), and the bands of its ghosts, pushes and tries, with the grid
+    searches that find the ghosts and the tries (``work.charge_states``), may do at most ``work``
+    units (``PUSH_WORK``): in a large picture many curves lie near a long way, and relaxing them
+    all took minutes; the rung then gives up and the ladder climbs.
 
     Each round finds the ghost (``router.ghost_of``), first tries the move along
     it (the widest way may have room enough for the certificate though not for
@@ -930,7 +932,7 @@ def push_curves(
     """
     why = stopped if stopped is not None else []
     try:
-        with metered(work):
+        with metered(work, searches=True):
             return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")

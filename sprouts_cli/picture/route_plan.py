@@ -23,6 +23,7 @@ from .grid_planner import (
     room_field,
 )
 from .model import COMFORT, MIN_CLEARANCE, Picture
+from .work import charge_states
 
 MAX_RAYS = 7
 FINEST_CELL = 2.0  # px: the planner's cells are never narrower (Alfeld §3.2)
@@ -286,6 +287,7 @@ def _segs_near(segs: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarra
 def make_plan(pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings) -> Plan:
     region = analysis.map.regions[move.region]
     grid = Grid.over(pic.width, pic.height, settings.d0)
+    charge_states(grid.size)  # the room of every cell (``work.charge_states``: pushing counts it)
     radius = 1.0 + float(max(pic.sizes)) if len(pic.sizes) else 6.0
     cx = corner_of(pic, analysis, move.region, move.boundary, move.corner, radius + grid.cell)
     cy = corner_of(pic, analysis, move.region, move.boundary2, move.corner2, radius + grid.cell)

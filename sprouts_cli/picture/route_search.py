@@ -25,6 +25,7 @@ from .grid_planner import (
 )
 from .route_plan import FINEST_CELL, MAX_RAYS, Plan, RouteSettings, close_strip, end_cells, make_plan
 from .route_rays import Rays, _ray_segments, _thick, barrier_trees, build_rays, path_parity
+from .work import charge_states, states_left
 
 #: The states a parity search (``grid_planner.astar``) may expand before it is given up.  Its
 #: straight-line heuristic says nothing of the parities the way must fix, so with many parity bits
@@ -75,7 +76,9 @@ def search(
     """The shortest way (world polyline from x to y) with the chosen rays' parities as wanted.
 
     ``halves`` says through which gate beside its strip a loop leaves and returns.  Raises
-    ``SearchGivenUp`` when the search expands more than ``PARITY_POPS`` states.
+    ``SearchGivenUp`` when the search expands more than ``PARITY_POPS`` states.  Its states are
+    charged to the open blocks that count searches (``work.charge_states``), and it stops at what
+    they have left (``OverBudget``).
     """
     g = plan.grid
     pic = plan.pic
@@ -103,10 +106,14 @@ def search(
         assert rays is not None
         if rays.want_odd[rays.boundaries[i]]:
             target |= 1 << bit
-    cost, path, end = astar(
+    # in a block that counts searches (pushing) the search stops where the block's budget would
+    left = states_left()
+    bound = PARITY_POPS if left < 0 else min(PARITY_POPS, left)
+    cost, path, end, pops = astar(
         g.nx, plan.free, STEPS, cross, n_bits, start.astype(np.int64), start_len.astype(float),
-        start_bits, goal_cost, goal_bits, target, float(gy[0]), float(gy[1]), PARITY_POPS,
+        start_bits, goal_cost, goal_bits, target, float(gy[0]), float(gy[1]), bound,
     )  # fmt: skip
+    charge_states(pops)
     if end == -2:
         raise SearchGivenUp(f"the parity search was given up after {PARITY_POPS:,} states")
     if not math.isfinite(cost):
@@ -334,6 +341,7 @@ def widest_way(plan: Plan, fine: bool = True) -> tuple[float, np.ndarray | None]
         room[~plan.free & (room >= plan.settings.d0)] = 0.0
     goal_mask = np.zeros(g.size, dtype=np.bool_)
     goal_mask[goal] = True
+    charge_states(g.size)  # the room found and searched: up to every cell once
     w, path = widest(g.nx, room, STEPS, start.astype(np.int64), goal_mask)
     if (not len(path) or w < 1.5 * LEAKPROOF * g.cell) and fine:
         # the grid cannot see ways much narrower than its cells: look again on the finest grid
