@@ -346,7 +346,7 @@ def test_the_sweep_over_legs_gives_every_pairs_answer(seed: int, fast: bool) -> 
     for eps_scale, max_fail in ((0.05, 64), (3.0, 8), (3.0, 4096)):
         args = (*_random_legs(seed, 3 + seed, 8 + 4 * seed, eps_scale), max_fail)
         sweep = g.leg_pair_check if fast else g.leg_pair_check.py_func
-        best, fails, nf = sweep(*args)
+        best, fails, nf, _ = sweep(*args)
         best_r, fails_r, nf_r = g.leg_pair_check_all_pairs.py_func(*args)
         assert best == best_r and nf == nf_r
         k = min(nf, max_fail)
@@ -400,9 +400,9 @@ def test_a_curve_far_out_of_the_picture_is_swept_in_few_pairs() -> None:
 
     args = (*_hairpin_legs(1e6, 2e5, 1e3), 64)
     n = len(args[0])
-    best, _, nf, visits = g.leg_pair_sweep(*args)
+    best, _, nf, visits = g.leg_pair_check(*args)
     best_r, _, nf_r = g.leg_pair_check_all_pairs(*args)
     assert best == best_r and nf == nf_r and 4.0 < best < 5.0
     assert visits <= 4 * n
     small = (*_hairpin_legs(1e4, 2e3, 1e2), 64)
-    assert g.leg_pair_sweep.py_func(*small)[:3:2] == g.leg_pair_check_all_pairs.py_func(*small)[::2]
+    assert g.leg_pair_check.py_func(*small)[:3:2] == g.leg_pair_check_all_pairs.py_func(*small)[::2]

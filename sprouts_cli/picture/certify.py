@@ -92,7 +92,7 @@ def certify(
         arrays = _leg_arrays(pic, sub)
         legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, piece_index = arrays
         arc = _leg_arc(legs, leg_piece, piece_curve)
-        best, fails, nf = leg_pair_check(
+        best, fails, nf, _ = leg_pair_check(
             legs, eps, leg_piece, piece_curve, piece_seq, spot0, spot1, curve_a, curve_b, spots, near, arc, 64
         )
         best_s, fails_s, nfs = spot_leg_check(

@@ -90,33 +90,9 @@ def leg_pair_check(
     near: np.ndarray,
     leg_arc: np.ndarray,
     max_fail: int,
-) -> tuple[float, np.ndarray, int]:
-    """``leg_pair_check_all_pairs``'s answer, by a sweep along x instead of every pair
-    (``leg_pair_sweep``, which also counts the pairs it visits)."""
-    best, fails, nf, _ = leg_pair_sweep(
-        legs, eps, leg_piece, piece_curve, piece_seq, piece_spot0, piece_spot1, curve_a, curve_b,
-        spots, near, leg_arc, max_fail,
-    )  # fmt: skip
-    return best, fails, nf
-
-
-@kernel
-def leg_pair_sweep(
-    legs: np.ndarray,
-    eps: np.ndarray,
-    leg_piece: np.ndarray,
-    piece_curve: np.ndarray,
-    piece_seq: np.ndarray,
-    piece_spot0: np.ndarray,
-    piece_spot1: np.ndarray,
-    curve_a: np.ndarray,
-    curve_b: np.ndarray,
-    spots: np.ndarray,
-    near: np.ndarray,
-    leg_arc: np.ndarray,
-    max_fail: int,
 ) -> tuple[float, np.ndarray, int, int]:
-    """``leg_pair_check``'s answer, and the number of pairs of legs the sweep visited.
+    """``leg_pair_check_all_pairs``'s answer (least clearance, first failed pairs, their number),
+    by a sweep along x instead of every pair, and the number of pairs of legs the sweep visited.
 
     The legs are taken in order of their least x; a leg is paired only with those
     after it whose least x is within reach of its own largest x: once the gap in x

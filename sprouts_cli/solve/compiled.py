@@ -40,9 +40,10 @@ from .nimbers import (
 #: ``pncore``, once loaded (``_load_core``): importing it loads numba.
 core: Any = None
 
-#: Entries of the transposition table (buckets of four; a power of two) at most at first.
+#: The transposition table's first size (entries, in buckets of four; a power of two) for the
+#: largest questions (``first_table_entries``), and below which it also doubles with the nodes.
 TT_ENTRIES = 1 << 20
-#: ... and at least.
+#: The table's first size for the smallest questions.
 TT_FIRST_MIN = 1 << 14
 #: The table doubles once it has overwritten 1/TT_GROW_SHARE of its entries since it last grew.
 TT_GROW_SHARE = 8

@@ -569,12 +569,12 @@ def sum_number(S, lands, n):  # type: ignore[no-untyped-def]
 @core_kernel(refcounts=False)
 def _pack_code(code, n, out):  # type: ignore[no-untyped-def]
     """Write a code's key bytes ``code[:n]`` (``land_code._key_bytes``: four big-endian bytes a
-    token, each at least 1) into ``out`` in about a quarter of the room, one to one, and return
-    the length: a token below 128 as one byte, a small letter's (2**30 + 1 to 2**30 + 127) as
-    one byte with the high bit set, any other as 0x80 and its four bytes.  The codes kept are
-    most of the core's memory on the large starts."""
+    token, each at least 1, so ``n`` is a multiple of four) into ``out`` in about a quarter of
+    the room, one to one, and return the length: a token below 128 as one byte, a small
+    letter's (2**30 + 1 to 2**30 + 127) as one byte with the high bit set, any other as 0x80
+    and its four bytes.  The codes kept are most of the core's memory on the large starts."""
     m = 0
-    for i in range(0, n - 3, 4):
+    for i in range(0, n, 4):
         w = (np.int64(code[i]) << 24) | (np.int64(code[i + 1]) << 16) | (np.int64(code[i + 2]) << 8)
         w |= np.int64(code[i + 3])
         if w < 128:
@@ -588,10 +588,6 @@ def _pack_code(code, n, out):  # type: ignore[no-untyped-def]
             for j in range(4):
                 out[m + 1 + j] = code[i + j]
             m += 5
-    for i in range(n - n % 4, n):  # never: key bytes come in fours
-        out[m] = 128
-        out[m + 1] = code[i]
-        m += 2
     return m
 
 
@@ -906,7 +902,7 @@ def _child_of_move(S, word):  # type: ignore[no-untyped-def]
     )
     n = land_off.shape[0] - 1
     lands = np.empty(max(n, 1), np.int64)
-    code = np.empty(2 * keys.shape[0] + 8, np.uint8)
+    code = np.empty(keys.shape[0] + keys.shape[0] // 4, np.uint8)  # room for every token escaped
     for i in range(n):
         if key_off[i + 1] == key_off[i]:
             return _stop(S, UNSUPPORTED)
