@@ -48,7 +48,7 @@ TT_FIRST_MIN = 1 << 14
 #: The table doubles once it has overwritten 1/TT_GROW_SHARE of its entries since it last grew.
 TT_GROW_SHARE = 8
 #: Bytes an entry of the transposition table takes (its key and ``pncore.NV`` numbers).
-TT_ENTRY_BYTES = 8 * 5
+TT_ENTRY_BYTES = 8 * 3
 #: The share of the solver's memory bound the transposition table may grow to.
 TT_MEMORY_SHARE = 0.5
 #: What another thread at a child adds to its numbers when a thread chooses the child to search
@@ -75,7 +75,7 @@ def first_table_entries(lives: int) -> int:
     """The table's first size for a search whose first question has ``lives`` lives: about
     what such a search keeps (a small question touches few entries, but every page of a table
     it spreads them over), ``TT_FIRST_MIN`` to ``TT_ENTRIES``; it doubles when it is short."""
-    return max(TT_FIRST_MIN, min(TT_ENTRIES, 1 << (lives // 2 + 4)))
+    return max(TT_FIRST_MIN, min(TT_ENTRIES, 1 << (lives // 2)))
 
 
 def _load_core() -> Any:
@@ -137,10 +137,10 @@ class State:
         self.I32 = np.zeros((core.N32, n), np.int32)
         self.TEXT = np.zeros(1 << 17, np.uint8)
         self.SUMS = np.zeros(1 << 14, np.int64)
-        self.KIDS = np.zeros(1 << 16, np.int64)
-        self.HTAB = np.zeros(1 << 14, np.int64)
-        self.STAB = np.zeros(1 << 14, np.int64)
-        self.CTAB = np.zeros(1 << 14, np.int64)
+        self.KIDS = np.zeros(1 << 16, np.int32)
+        self.HTAB = np.zeros(1 << 14, np.int32)
+        self.STAB = np.zeros(1 << 14, np.int32)
+        self.CTAB = np.zeros(1 << 14, np.int32)
         self.CE = np.zeros((3, n), np.int64)
         self.CODE = np.zeros(1 << 17, np.uint8)
         size = 1 << max(2, (tt_entries - 1).bit_length())
@@ -244,7 +244,7 @@ class State:
                 size = table.shape[0]
                 while size < need:
                     size *= 2
-                setattr(self, name, np.zeros(size, np.int64))
+                setattr(self, name, np.zeros(size, np.int32))
                 rehash = True
         self.S = self.tuple_for(0)
         if rehash:

@@ -157,13 +157,14 @@ ROOM_STACK = 8
 BUCKET = 4
 #: A small letter's token in a code's key bytes is above this (``land_code._key_bytes``).
 SMALL_TOKEN = 1 << 30
-#: Rows of TTV: pn, dn, work, and the check (node ^ pn ^ dn ^ work): an entry torn by two
-#: threads writing at once fails its check and is read as absent.
-V_PN = 0
-V_DN = 1
-V_WORK = 2
-V_CHECK = 3
-NV = 4
+#: Rows of TTV, two words an entry: pn << 32 | dn, and work << 32 | check, each number held in
+#: 31 bits (``TT_CAP``, read back as INF).  The check is 32 bits of a mix of the node and the
+#: other words: an entry torn by two threads writing it at once fails it and is read as absent.
+V_NUMBERS = 0
+V_WORK_CHECK = 1
+NV = 2
+TT_CAP = (1 << 31) - 1
+LOW32 = (1 << 32) - 1
 
 # the places of the arrays in the state tuple
 S_G = 0
@@ -192,7 +193,8 @@ S_BUSY = 17  # threads at each node, by a hash of the node (no keys: a collision
 #: (dtype, rank) of each array of the state tuple (``State.tuple_for``; their places are the ``S_*``).
 _STATE_ARRAYS = [
     (np.dtype(np.int64), 1), (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int32), 2),
-    (np.dtype(np.uint8), 1), *[(np.dtype(np.int64), 1)] * 5, (np.dtype(np.int64), 2), (np.dtype(np.uint8), 1),
+    (np.dtype(np.uint8), 1), (np.dtype(np.int64), 1), *[(np.dtype(np.int32), 1)] * 4, (np.dtype(np.int64), 2),
+    (np.dtype(np.uint8), 1),
     (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int64), 2), *[(np.dtype(np.int64), 1)] * 3,
 ]  # fmt: skip
 #: The state tuple as a numba type (C-contiguous arrays).
@@ -325,7 +327,7 @@ K = engine_kernels()
 
 
 def _cas_plain(arr, index, old, new):  # type: ignore[no-untyped-def]
-    """Compare-and-swap of ``arr[index]`` (a 1-D int64 array): the value found; ``new`` is stored
+    """Compare-and-swap of ``arr[index]`` (a 1-D int32 or int64 array): the value found; ``new`` is stored
     if that was ``old``.  Compiled, one ``cmpxchg`` (sequentially consistent, so it also orders
     the stores around it); as plain Python, the same steps (one thread)."""
     found = arr[index]
@@ -342,9 +344,9 @@ def _make_cas() -> Any:
 
     @intrinsic
     def cas(typingctx, arr, index, old, new):  # type: ignore[no-untyped-def]
-        if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.ndim == 1):
+        if not (isinstance(arr, types.Array) and arr.dtype in (types.int32, types.int64) and arr.ndim == 1):
             return None
-        sig = types.int64(arr, types.intp, types.int64, types.int64)
+        sig = arr.dtype(arr, types.intp, arr.dtype, arr.dtype)
 
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
             aryty = signature.args[0]
@@ -459,7 +461,7 @@ def _find_text(S, src, s0, n):  # type: ignore[no-untyped-def]
     mask = htab.shape[0] - 1
     i = _hash_bytes(src, s0, n) & mask
     while True:
-        e = htab[i]
+        e = np.int64(htab[i])
         if e == 0:
             return -1 - i
         land = e - 1
@@ -535,7 +537,7 @@ def sum_number(S, lands, n):  # type: ignore[no-untyped-def]
     while True:  # found without the lock, or looked for again under it and numbered
         i = _hash_ints(lands, 0, n) & mask
         while True:
-            e = stab[i]
+            e = np.int64(stab[i])
             if e == 0:
                 break
             x = e - 1
@@ -600,7 +602,7 @@ def _code_land(S, code, n):  # type: ignore[no-untyped-def]
     mask = ctab.shape[0] - 1
     i = _hash_bytes(code, 0, n) & mask
     while True:
-        e = ctab[i]
+        e = np.int64(ctab[i])
         if e == 0:
             return -1 - i
         c = e - 1
@@ -682,6 +684,24 @@ def rehash(S):  # type: ignore[no-untyped-def]
 
 
 @core_kernel(refcounts=False)
+def _tt_check(node, numbers, work):  # type: ignore[no-untyped-def]
+    """The 32-bit check of an entry (``V_WORK_CHECK``'s low word)."""
+    return _mix(node ^ numbers ^ (work << 32)) & LOW32
+
+
+@core_kernel(refcounts=False)
+def _tt_number(x):  # type: ignore[no-untyped-def]
+    """A number as an entry holds it: at most ``TT_CAP``, which stands for INF and above."""
+    return np.int64(x) if x < TT_CAP else np.int64(TT_CAP)
+
+
+@core_kernel(refcounts=False)
+def _tt_value(x):  # type: ignore[no-untyped-def]
+    """A number read back from an entry (``TT_CAP`` is INF)."""
+    return np.int64(INF) if x >= TT_CAP else x
+
+
+@core_kernel(refcounts=False)
 def _tt_get(S, node):  # type: ignore[no-untyped-def]
     """(pn, dn) of an unproved node kept in the table, or (-1, -1).
 
@@ -693,10 +713,12 @@ def _tt_get(S, node):  # type: ignore[no-untyped-def]
     b = (_mix(node) & (ttk.shape[0] // BUCKET - 1)) * BUCKET
     for i in range(b, b + BUCKET):
         if ttk[i] == node:
-            pn = ttv[V_PN, i]
-            dn = ttv[V_DN, i]
-            if ttv[V_CHECK, i] != node ^ pn ^ dn ^ ttv[V_WORK, i]:
+            numbers = ttv[V_NUMBERS, i]
+            wc = ttv[V_WORK_CHECK, i]
+            if wc & LOW32 != _tt_check(node, numbers, wc >> 32):
                 break
+            pn = _tt_value(numbers >> 32)
+            dn = _tt_value(numbers & LOW32)
             return max(pn, 1), max(dn, 1)
     return np.int64(-1), np.int64(-1)
 
@@ -717,7 +739,7 @@ def _tt_put(S, node, pn, dn, work):  # type: ignore[no-untyped-def]
         if ttk[i] < 0:
             if free < 0:
                 free = i
-        elif ttv[V_WORK, i] < ttv[V_WORK, least]:
+        elif ttv[V_WORK_CHECK, i] < ttv[V_WORK_CHECK, least]:  # by work: the high word
             least = i
     if slot < 0:
         if free >= 0:
@@ -725,11 +747,11 @@ def _tt_put(S, node, pn, dn, work):  # type: ignore[no-untyped-def]
         else:
             slot = least
             S[S_T][T_EVICTED] += 1
+    numbers = (_tt_number(pn) << 32) | _tt_number(dn)
+    w = _tt_number(work)
     ttk[slot] = node
-    ttv[V_PN, slot] = pn
-    ttv[V_DN, slot] = dn
-    ttv[V_WORK, slot] = work
-    ttv[V_CHECK, slot] = node ^ pn ^ dn ^ work
+    ttv[V_NUMBERS, slot] = numbers
+    ttv[V_WORK_CHECK, slot] = (w << 32) | _tt_check(node, numbers, w)
     for i in range(b, b + BUCKET):  # a copy another thread wrote at the same time goes
         if i != slot and ttk[i] == node:
             ttk[i] = -1
@@ -741,11 +763,10 @@ def tt_move(S, oldk, oldv):  # type: ignore[no-untyped-def]
     for i in range(oldk.shape[0]):
         node = oldk[i]
         if node >= 0:
-            pn = oldv[V_PN, i]
-            dn = oldv[V_DN, i]
-            work = oldv[V_WORK, i]
-            if oldv[V_CHECK, i] == node ^ pn ^ dn ^ work:
-                _tt_put(S, node, pn, dn, work)
+            numbers = oldv[V_NUMBERS, i]
+            wc = oldv[V_WORK_CHECK, i]
+            if wc & LOW32 == _tt_check(node, numbers, wc >> 32):
+                _tt_put(S, node, _tt_value(numbers >> 32), _tt_value(numbers & LOW32), wc >> 32)
 
 
 @core_kernel
@@ -1044,7 +1065,7 @@ def _small_nimber(S, root):  # type: ignore[no-untyped-def]
         i = fr[1, d]
         kstart, kcount, _done = _kids(S, land)
         if i < kcount:
-            child = S[S_KIDS][kstart + i]
+            child = np.int64(S[S_KIDS][kstart + i])
             if i32[L_KIND, child] == K_LAND:
                 m = i32[L_NIM, child]
                 if m < 0:
@@ -1320,7 +1341,7 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
     looked = i32[L_LOOKED]
     wins = i64[L_WINS]
     for i in range(count + k):
-        x = kids[start + i] if i < count else land
+        x = np.int64(kids[start + i]) if i < count else land
         kx = k if i < count else i - count
         # node_of's first case without the call (a land whose nimber or wins are known): a call
         # counts a reference to every array of the state and back, which costs more than the case
@@ -1686,7 +1707,7 @@ def next_child(S, land):  # type: ignore[no-untyped-def]
     if r == 0:
         return NO_CHILD_LEFT
     start, cnt, _done = _kids(S, land)
-    return S[S_KIDS][start + cnt - 1]
+    return np.int64(S[S_KIDS][start + cnt - 1])
 
 
 __all__ = [
