@@ -4,6 +4,8 @@ back as its position.  Also the exact fast paths behind the drawing's speed, bes
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from picture_helpers import parity_grid
@@ -179,8 +181,11 @@ def test_pushing_from_the_routers_own_plan_draws_the_same_as_planning_again() ->
     with pytest.raises(NoRoom) as e:
         draw_move(pic, m, a, settings)
     assert e.value.planned is not None
-    again = push_curves(pic, a, m, settings, None, [])
-    reused = push_curves(pic, a, m, settings, None, [], planned=e.value.planned)
+    # planned again, this ghost takes more than a push lets it take (``GHOST_WORK``, ``PUSH_WORK``): no
+    # bounds here, the same curves are the question
+    inf = math.inf
+    again = push_curves(pic, a, m, settings, None, [], work=inf, ghost_work=inf)
+    reused = push_curves(pic, a, m, settings, None, [], work=inf, ghost_work=inf, planned=e.value.planned)
     assert again is not None and reused is not None
     pairs = zip(again.picture.curves, reused.picture.curves, strict=True)
     assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
@@ -549,7 +554,7 @@ def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pyt
     monkeypatch.setattr(route_search, "astar", counted)
     settings = RouteSettings()
     with metered(math.inf, searches=True) as whole:
-        full = push_curves(pic, a, m, settings, None, [])
+        full = push_curves(pic, a, m, settings, None, [], work=math.inf, ghost_work=math.inf)
     assert full is not None and sum(expanded) > 0
     for work in (2_000, 8_000):
         expanded.clear()
@@ -559,3 +564,41 @@ def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pyt
         assert stopped == ["budget"] and notes[-1].startswith("push curves: given up after")
         assert work < whole.done
         assert sum(expanded) <= work * STATES_PER_UNIT
+
+
+def test_a_push_whose_ghost_takes_more_than_its_share_gives_up_there() -> None:
+    """Finding one ghost may do ``ghost_work`` units (``room.GHOST_WORK``), searches counted: past
+    that the push stops with ``ghost`` and a note, whatever its own budget has left; A is passed
+    over after it; below it the push draws as before."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.room import GHOST_WORK, PUSH_WORK, _a_after_push_passed_over, push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import draw_move
+
+    assert GHOST_WORK < PUSH_WORK
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as e:
+        draw_move(pic, m, a, settings)
+    planned = e.value.planned  # as the ladder gives it: the router's own plan, not planned again
+    drawn = push_curves(pic, a, m, settings, None, [], planned=planned)
+    assert drawn is not None
+    stopped: list[str] = []
+    notes: list[str] = []
+    got = push_curves(pic, a, m, settings, None, notes, planned=planned, ghost_work=500, stopped=stopped)
+    assert got is None
+    assert stopped == ["ghost"]
+    assert notes[-1].startswith("push curves, round 1: finding the ghost was given up after")
+    # the push's own budget spent first: that is the push's budget, not the ghost's
+    stopped.clear()
+    got = push_curves(pic, a, m, settings, None, [], planned=planned, work=300, ghost_work=1e12,
+                      stopped=stopped)  # fmt: skip
+    assert got is None
+    assert stopped == ["budget"]
+    ladder_notes: list[str] = []
+    assert _a_after_push_passed_over(["ghost"], ("M", "A", "R"), ladder_notes)
+    assert ladder_notes[0].endswith("A passed over")
+    wide = push_curves(pic, a, m, settings, None, [], planned=planned, ghost_work=1e12)
+    assert wide is not None
+    pairs = zip(wide.picture.curves, drawn.picture.curves, strict=True)
+    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)

@@ -25,7 +25,7 @@ A move drawn by the router or M that runs tight beside other curves, or pushed
 them aside, may leave a region a sliver; with R on the ladder the picture is then
 rearranged, and kept if that widens the thinnest region (``_tidied``).  Each rung
 has a bound in work, not in seconds: a fixed number of slides and pushes, at
-most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps, and a
+most ``PUSH_UNITS`` curves relaxed, A ``relax.RELAX_WORK`` point-steps and R ``R_WORK``, and a
 budget of energy evaluations (``Budgets``, ``work.metered``) past which the rung is
 given up and the ladder climbs.
 
@@ -53,7 +53,7 @@ from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
 from .router import Planned, draw_move
 from .sizes import smaller_spots
-from .work import OverBudget, metered
+from .work import Meter, OverBudget, metered
 
 if TYPE_CHECKING:  # pragma: no cover
     from scipy.interpolate import BSpline
@@ -66,10 +66,20 @@ DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller"
 
 #: The work (point-evaluations of a band's energy, and the states of the grid searches,
 #: ``work.metered(searches=True)``) pushing may do for one move, ghosts and tries included: above
-#: what most pushes that drew their move took in the quality bench's 20-spot games, well below what
-#: pushes that failed ran to before they gave up (the figures are in docs/performance.md).  A push
-#: that needs more climbs to A, R and Z instead.
-PUSH_WORK = 120_000
+#: what all but a few pushes that drew their move took in the quality bench's 20-spot games, below
+#: what half the pushes that failed ran to before they gave up (the figures are in
+#: docs/performance.md).  A push that needs more climbs to A, R and Z instead.
+PUSH_WORK = 80_000
+#: The work (the same units, searches counted) finding one ghost may do inside a push: its plans at
+#: narrower widths, their searches and the ghost's band.  A way so tangled that finding it takes
+#: more is seldom opened by pushing (such pushes ran out of their whole budget in the quality
+#: bench, docs/performance.md): the push gives up there, and the ladder climbs sooner.
+GHOST_WORK = 60_000
+#: The point-steps of R's descent on the ladder (``relax.relax``'s ``work``; A and the tidying R take
+#: ``relax.RELAX_WORK``, twice this).  R there makes room for one move in a picture pushing could not
+#: open; the move drawn after it is the other half of R's time, and it found its way after half the
+#: descent about as often as after all of it (docs/performance.md).
+R_WORK = 60_000
 
 
 @dataclass(frozen=True)
@@ -248,7 +258,7 @@ def draw(
         try:
             with metered(budgets.relax) as meter:
                 try:
-                    relaxed = _relax(current, mode, settings.d0)
+                    relaxed = _relax(current, mode, settings.d0, R_WORK if rung == "R" else None)
                     ra = analyse_picture(relaxed)
                 except PictureError as e:
                     notes.append(f"{how}: {e}")
@@ -285,10 +295,15 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     """Is A passed over after a push that drew nothing?  Yes when the push relaxed the curves along
     the way until its budget ran out or the room stopped growing: it has done near the way what A
     would do there (A moves curves only across themselves and keeps the spots), and A seldom drew
-    a move after such a push in the quality bench (docs/performance.md)."""
-    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"]):
+    a move after such a push in the quality bench (docs/performance.md).  Nor after a push whose
+    ghost could not be found within its work (``GHOST_WORK``): those pushes ran out of their whole
+    budget before, and A after them was passed over as above."""
+    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["ghost"]):
         return False
-    notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
+    if stopped[0] == "ghost":
+        notes.append("push curves stopped (ghost): the way is too tangled to find, A passed over")
+    else:
+        notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
     return True
 
 
@@ -368,10 +383,11 @@ def _tidied(
     return Drawn(out, oa, d.clearance, d.energy, d.notes)
 
 
-def _relax(pic: Picture, mode: str, d0: float) -> Picture:
-    from .relax import relax
+def _relax(pic: Picture, mode: str, d0: float, work: float | None = None) -> Picture:
+    """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``)."""
+    from .relax import RELAX_WORK, relax
 
-    out = relax(pic, mode, d0=d0)
+    out = relax(pic, mode, work=RELAX_WORK if work is None else work, d0=d0)
     out.meta = pic.meta
     return out
 
@@ -909,6 +925,7 @@ def push_curves(
     work: float = PUSH_WORK,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
+    ghost_work: float = GHOST_WORK,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
@@ -916,7 +933,8 @@ def push_curves(
     rounds (``PUSH_UNITS``), and the bands of its ghosts, pushes and tries, with the grid
     searches that find the ghosts and the tries (``work.charge_states``), may do at most ``work``
     units (``PUSH_WORK``): in a large picture many curves lie near a long way, and relaxing them
-    all took minutes; the rung then gives up and the ladder climbs.
+    all took minutes; the rung then gives up and the ladder climbs.  Finding one ghost may do at
+    most ``ghost_work`` of them (``GHOST_WORK``).
 
     Each round finds the ghost (``router.ghost_of``), first tries the move along
     it (the widest way may have room enough for the certificate though not for
@@ -926,14 +944,16 @@ def push_curves(
     and tries the move again.
 
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
-    (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
-    relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
-    all beside the move's own spots).
+    (past ``work``), ``ghost`` (finding a ghost past ``ghost_work``), ``stalled`` (the room
+    stopped growing), ``units`` (``PUSH_UNITS`` curves relaxed), ``rounds`` (all rounds run), or
+    ``nothing`` (no way, no curve to move, or the way all beside the move's own spots).
     """
     why = stopped if stopped is not None else []
     try:
         with metered(work, searches=True):
-            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
+            return _push_rounds(
+                pic, analysis, move, settings, player, notes, rounds, units, planned, why, ghost_work
+            )
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         why.append("budget")
@@ -951,6 +971,7 @@ def _push_rounds(
     units: int | None,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
+    ghost_work: float = GHOST_WORK,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -971,7 +992,16 @@ def _push_rounds(
             why.append("units")
             return None
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
-        ghost = ghost_of(current, ca, move, settings, planned)
+        finding = Meter(ghost_work)
+        try:
+            with metered(ghost_work, searches=True) as finding:
+                ghost = ghost_of(current, ca, move, settings, planned)
+        except OverBudget as spent:
+            if finding.done <= finding.budget:
+                raise  # the push's own budget ran out first
+            notes.append(f"push curves, round {rnd + 1}: finding the ghost was given up after {spent}")
+            why.append("ghost")
+            return None
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             why.append("nothing")
