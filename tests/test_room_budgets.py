@@ -181,11 +181,10 @@ def test_pushing_from_the_routers_own_plan_draws_the_same_as_planning_again() ->
     with pytest.raises(NoRoom) as e:
         draw_move(pic, m, a, settings)
     assert e.value.planned is not None
-    # planned again, this ghost takes more than a push lets it take (``GHOST_WORK``, ``PUSH_WORK``): no
-    # bounds here, the same curves are the question
-    inf = math.inf
-    again = push_curves(pic, a, m, settings, None, [], work=inf, ghost_work=inf)
-    reused = push_curves(pic, a, m, settings, None, [], work=inf, ghost_work=inf, planned=e.value.planned)
+    # planned again, this push takes more than its budget (``PUSH_WORK``): unbounded here, the same
+    # curves are the question
+    again = push_curves(pic, a, m, settings, None, [], work=math.inf)
+    reused = push_curves(pic, a, m, settings, None, [], work=math.inf, planned=e.value.planned)
     assert again is not None and reused is not None
     pairs = zip(again.picture.curves, reused.picture.curves, strict=True)
     assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
@@ -554,7 +553,7 @@ def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pyt
     monkeypatch.setattr(route_search, "astar", counted)
     settings = RouteSettings()
     with metered(math.inf, searches=True) as whole:
-        full = push_curves(pic, a, m, settings, None, [], work=math.inf, ghost_work=math.inf)
+        full = push_curves(pic, a, m, settings, None, [], work=math.inf)
     assert full is not None and sum(expanded) > 0
     for work in (2_000, 8_000):
         expanded.clear()
@@ -566,39 +565,33 @@ def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pyt
         assert sum(expanded) <= work * STATES_PER_UNIT
 
 
-def test_a_push_whose_ghost_takes_more_than_its_share_gives_up_there() -> None:
-    """Finding one ghost may do ``ghost_work`` units (``room.GHOST_WORK``), searches counted: past
-    that the push stops with ``ghost`` and a note, whatever its own budget has left; A is passed
-    over after it; below it the push draws as before."""
-    from sprouts_cli.errors import NoRoom
-    from sprouts_cli.picture.room import GHOST_WORK, PUSH_WORK, _a_after_push_passed_over, push_curves
-    from sprouts_cli.picture.route_plan import RouteSettings
-    from sprouts_cli.picture.router import draw_move
+def test_r_on_the_ladder_relaxes_for_r_work_and_a_and_the_tidy_for_relax_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R on the ladder makes room for one move: its descent takes ``room.R_WORK`` point-steps; A on
+    the ladder and the tidying R (which widens a sliver) take ``relax.RELAX_WORK``."""
+    import importlib
 
-    assert GHOST_WORK < PUSH_WORK
+    from sprouts_cli.picture.room import R_WORK
+
+    relax_module = importlib.import_module("sprouts_cli.picture.relax")
+    real = relax_module.relax
+    seen: list[tuple[str, float]] = []
+
+    def spy(pic, mode="adjust", work=relax_module.RELAX_WORK, d0=6.0):  # type: ignore[no-untyped-def]
+        seen.append((mode, work))
+        return real(pic, mode, work, d0)
+
+    monkeypatch.setattr(relax_module, "relax", spy)
+    assert R_WORK < relax_module.RELAX_WORK
     pic, a, m = _saved_case(*PUSH_CASE)
-    settings = RouteSettings()
-    with pytest.raises(NoRoom) as e:
-        draw_move(pic, m, a, settings)
-    planned = e.value.planned  # as the ladder gives it: the router's own plan, not planned again
-    drawn = push_curves(pic, a, m, settings, None, [], planned=planned)
-    assert drawn is not None
-    stopped: list[str] = []
-    notes: list[str] = []
-    got = push_curves(pic, a, m, settings, None, notes, planned=planned, ghost_work=500, stopped=stopped)
-    assert got is None
-    assert stopped == ["ghost"]
-    assert notes[-1].startswith("push curves, round 1: finding the ghost was given up after")
-    # the push's own budget spent first: that is the push's budget, not the ghost's
-    stopped.clear()
-    got = push_curves(pic, a, m, settings, None, [], planned=planned, work=300, ghost_work=1e12,
-                      stopped=stopped)  # fmt: skip
-    assert got is None
-    assert stopped == ["budget"]
-    ladder_notes: list[str] = []
-    assert _a_after_push_passed_over(["ghost"], ("M", "A", "R"), ladder_notes)
-    assert ladder_notes[0].endswith("A passed over")
-    wide = push_curves(pic, a, m, settings, None, [], planned=planned, ghost_work=1e12)
-    assert wide is not None
-    pairs = zip(wide.picture.curves, drawn.picture.curves, strict=True)
-    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
+    full = relax_module.RELAX_WORK
+    for ladder, mode, work in ((("R", "Z"), "rearrange", R_WORK), (("A", "Z"), "adjust", full)):
+        seen.clear()
+        r = draw(pic, m, ladder=ladder, analysis=a)
+        assert seen[0] == (mode, work)
+        _reads_back(r, a.position, m)
+    seen.clear()
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    draw(pic, m, ladder=("M", "R"), analysis=a)
+    assert ("rearrange", full) in seen

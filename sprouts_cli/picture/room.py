@@ -53,7 +53,7 @@ from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
 from .router import Planned, draw_move
 from .sizes import smaller_spots
-from .work import Meter, OverBudget, metered
+from .work import OverBudget, metered
 
 if TYPE_CHECKING:  # pragma: no cover
     from scipy.interpolate import BSpline
@@ -70,11 +70,6 @@ DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller"
 #: what half the pushes that failed ran to before they gave up (the figures are in
 #: docs/performance.md).  A push that needs more climbs to A, R and Z instead.
 PUSH_WORK = 80_000
-#: The work (the same units, searches counted) finding one ghost may do inside a push: its plans at
-#: narrower widths, their searches and the ghost's band.  A way so tangled that finding it takes
-#: more is seldom opened by pushing (such pushes ran out of their whole budget in the quality
-#: bench, docs/performance.md): the push gives up there, and the ladder climbs sooner.
-GHOST_WORK = 60_000
 #: The point-steps of R's descent on the ladder (``relax.relax``'s ``work``; A and the tidying R take
 #: ``relax.RELAX_WORK``, twice this).  R there makes room for one move in a picture pushing could not
 #: open; the move drawn after it is the other half of R's time, and it found its way after half the
@@ -295,15 +290,10 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     """Is A passed over after a push that drew nothing?  Yes when the push relaxed the curves along
     the way until its budget ran out or the room stopped growing: it has done near the way what A
     would do there (A moves curves only across themselves and keeps the spots), and A seldom drew
-    a move after such a push in the quality bench (docs/performance.md).  Nor after a push whose
-    ghost could not be found within its work (``GHOST_WORK``): those pushes ran out of their whole
-    budget before, and A after them was passed over as above."""
-    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["ghost"]):
+    a move after such a push in the quality bench (docs/performance.md)."""
+    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"]):
         return False
-    if stopped[0] == "ghost":
-        notes.append("push curves stopped (ghost): the way is too tangled to find, A passed over")
-    else:
-        notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
+    notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
     return True
 
 
@@ -925,7 +915,6 @@ def push_curves(
     work: float = PUSH_WORK,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
-    ghost_work: float = GHOST_WORK,
 ) -> Drawn | None:
     """Curves in the move's way pushed apart (Alfeld §4.4), in rounds while the room keeps growing.
 
@@ -933,8 +922,7 @@ def push_curves(
     rounds (``PUSH_UNITS``), and the bands of its ghosts, pushes and tries, with the grid
     searches that find the ghosts and the tries (``work.charge_states``), may do at most ``work``
     units (``PUSH_WORK``): in a large picture many curves lie near a long way, and relaxing them
-    all took minutes; the rung then gives up and the ladder climbs.  Finding one ghost may do at
-    most ``ghost_work`` of them (``GHOST_WORK``).
+    all took minutes; the rung then gives up and the ladder climbs.
 
     Each round finds the ghost (``router.ghost_of``), first tries the move along
     it (the widest way may have room enough for the certificate though not for
@@ -944,16 +932,14 @@ def push_curves(
     and tries the move again.
 
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
-    (past ``work``), ``ghost`` (finding a ghost past ``ghost_work``), ``stalled`` (the room
-    stopped growing), ``units`` (``PUSH_UNITS`` curves relaxed), ``rounds`` (all rounds run), or
-    ``nothing`` (no way, no curve to move, or the way all beside the move's own spots).
+    (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
+    relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
+    all beside the move's own spots).
     """
     why = stopped if stopped is not None else []
     try:
         with metered(work, searches=True):
-            return _push_rounds(
-                pic, analysis, move, settings, player, notes, rounds, units, planned, why, ghost_work
-            )
+            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         why.append("budget")
@@ -971,7 +957,6 @@ def _push_rounds(
     units: int | None,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
-    ghost_work: float = GHOST_WORK,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -992,16 +977,7 @@ def _push_rounds(
             why.append("units")
             return None
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
-        finding = Meter(ghost_work)
-        try:
-            with metered(ghost_work, searches=True) as finding:
-                ghost = ghost_of(current, ca, move, settings, planned)
-        except OverBudget as spent:
-            if finding.done <= finding.budget:
-                raise  # the push's own budget ran out first
-            notes.append(f"push curves, round {rnd + 1}: finding the ghost was given up after {spent}")
-            why.append("ghost")
-            return None
+        ghost = ghost_of(current, ca, move, settings, planned)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             why.append("nothing")
