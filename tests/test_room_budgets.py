@@ -4,6 +4,8 @@ back as its position.  Also the exact fast paths behind the drawing's speed, bes
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from picture_helpers import parity_grid
@@ -179,8 +181,10 @@ def test_pushing_from_the_routers_own_plan_draws_the_same_as_planning_again() ->
     with pytest.raises(NoRoom) as e:
         draw_move(pic, m, a, settings)
     assert e.value.planned is not None
-    again = push_curves(pic, a, m, settings, None, [])
-    reused = push_curves(pic, a, m, settings, None, [], planned=e.value.planned)
+    # planned again, this push takes more than its budget (``PUSH_WORK``): unbounded here, the same
+    # curves are the question
+    again = push_curves(pic, a, m, settings, None, [], work=math.inf)
+    reused = push_curves(pic, a, m, settings, None, [], work=math.inf, planned=e.value.planned)
     assert again is not None and reused is not None
     pairs = zip(again.picture.curves, reused.picture.curves, strict=True)
     assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
@@ -549,7 +553,7 @@ def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pyt
     monkeypatch.setattr(route_search, "astar", counted)
     settings = RouteSettings()
     with metered(math.inf, searches=True) as whole:
-        full = push_curves(pic, a, m, settings, None, [])
+        full = push_curves(pic, a, m, settings, None, [], work=math.inf)
     assert full is not None and sum(expanded) > 0
     for work in (2_000, 8_000):
         expanded.clear()
@@ -559,3 +563,35 @@ def test_a_push_counts_its_searches_and_stops_within_its_budget(monkeypatch: pyt
         assert stopped == ["budget"] and notes[-1].startswith("push curves: given up after")
         assert work < whole.done
         assert sum(expanded) <= work * STATES_PER_UNIT
+
+
+def test_r_on_the_ladder_relaxes_for_r_work_and_a_and_the_tidy_for_relax_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R on the ladder makes room for one move: its descent takes ``room.R_WORK`` point-steps; A on
+    the ladder and the tidying R (which widens a sliver) take ``relax.RELAX_WORK``."""
+    import importlib
+
+    from sprouts_cli.picture.room import R_WORK
+
+    relax_module = importlib.import_module("sprouts_cli.picture.relax")
+    real = relax_module.relax
+    seen: list[tuple[str, float]] = []
+
+    def spy(pic, mode="adjust", work=relax_module.RELAX_WORK, d0=6.0):  # type: ignore[no-untyped-def]
+        seen.append((mode, work))
+        return real(pic, mode, work, d0)
+
+    monkeypatch.setattr(relax_module, "relax", spy)
+    assert R_WORK < relax_module.RELAX_WORK
+    pic, a, m = _saved_case(*PUSH_CASE)
+    full = relax_module.RELAX_WORK
+    for ladder, mode, work in ((("R", "Z"), "rearrange", R_WORK), (("A", "Z"), "adjust", full)):
+        seen.clear()
+        r = draw(pic, m, ladder=ladder, analysis=a)
+        assert seen[0] == (mode, work)
+        _reads_back(r, a.position, m)
+    seen.clear()
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    draw(pic, m, ladder=("M", "R"), analysis=a)
+    assert ("rearrange", full) in seen

@@ -25,7 +25,7 @@ A move drawn by the router or M that runs tight beside other curves, or pushed
 them aside, may leave a region a sliver; with R on the ladder the picture is then
 rearranged, and kept if that widens the thinnest region (``_tidied``).  Each rung
 has a bound in work, not in seconds: a fixed number of slides and pushes, at
-most ``PUSH_UNITS`` curves relaxed, A and R ``relax.RELAX_WORK`` point-steps, and a
+most ``PUSH_UNITS`` curves relaxed, A ``relax.RELAX_WORK`` point-steps and R ``R_WORK``, and a
 budget of energy evaluations (``Budgets``, ``work.metered``) past which the rung is
 given up and the ladder climbs.
 
@@ -66,10 +66,15 @@ DRAWN_BY = ("route", "slide", "push", "adjust", "rearrange", "layout", "smaller"
 
 #: The work (point-evaluations of a band's energy, and the states of the grid searches,
 #: ``work.metered(searches=True)``) pushing may do for one move, ghosts and tries included: above
-#: what most pushes that drew their move took in the quality bench's 20-spot games, well below what
-#: pushes that failed ran to before they gave up (the figures are in docs/performance.md).  A push
-#: that needs more climbs to A, R and Z instead.
-PUSH_WORK = 120_000
+#: what all but a few pushes that drew their move took in the quality bench's 20-spot games, below
+#: what half the pushes that failed ran to before they gave up (the figures are in
+#: docs/performance.md).  A push that needs more climbs to A, R and Z instead.
+PUSH_WORK = 80_000
+#: The point-steps of R's descent on the ladder (``relax.relax``'s ``work``; A and the tidying R take
+#: ``relax.RELAX_WORK``, twice this).  R there makes room for one move in a picture pushing could not
+#: open; the move drawn after it is the other half of R's time, and it found its way after half the
+#: descent about as often as after all of it (docs/performance.md).
+R_WORK = 60_000
 
 
 @dataclass(frozen=True)
@@ -248,7 +253,7 @@ def draw(
         try:
             with metered(budgets.relax) as meter:
                 try:
-                    relaxed = _relax(current, mode, settings.d0)
+                    relaxed = _relax(current, mode, settings.d0, R_WORK if rung == "R" else None)
                     ra = analyse_picture(relaxed)
                 except PictureError as e:
                     notes.append(f"{how}: {e}")
@@ -368,10 +373,11 @@ def _tidied(
     return Drawn(out, oa, d.clearance, d.energy, d.notes)
 
 
-def _relax(pic: Picture, mode: str, d0: float) -> Picture:
-    from .relax import relax
+def _relax(pic: Picture, mode: str, d0: float, work: float | None = None) -> Picture:
+    """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``)."""
+    from .relax import RELAX_WORK, relax
 
-    out = relax(pic, mode, d0=d0)
+    out = relax(pic, mode, work=RELAX_WORK if work is None else work, d0=d0)
     out.meta = pic.meta
     return out
 
