@@ -76,7 +76,8 @@ def search(
     """The shortest way (world polyline from x to y) with the chosen rays' parities as wanted.
 
     ``halves`` says through which gate beside its strip a loop leaves and returns.  Raises
-    ``SearchGivenUp`` when the search expands more than ``PARITY_POPS`` states.  Its states are
+    ``SearchGivenUp`` when the search expands more than ``PARITY_POPS`` states (or what the
+    blocks that count searches have left, whichever is less).  Its states are
     charged to the open blocks that count searches (``work.charge_states``), and it stops at what
     they have left (``OverBudget``).
     """
@@ -115,7 +116,7 @@ def search(
     )  # fmt: skip
     charge_states(pops)
     if end == -2:
-        raise SearchGivenUp(f"the parity search was given up after {PARITY_POPS:,} states")
+        raise SearchGivenUp(f"the parity search was given up after {bound:,} states")
     if not math.isfinite(cost):
         return None
     return np.array([pic.spots[plan.x], *g.centres()[path], pic.spots[plan.y]])
