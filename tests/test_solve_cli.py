@@ -67,6 +67,18 @@ def test_misere_json_reports_the_search_nodes() -> None:
     assert row["nodes"] > 0 and row["positions_solved"] > 0
 
 
+def test_misere_play_runs_in_one_process_unless_jobs_are_asked_for(monkeypatch) -> None:
+    # its workers share only proved lands through the table: slower than one process
+    import sprouts_cli.cli.solve as solve_cli
+
+    monkeypatch.setattr(solve_cli, "usable_cpus", lambda: 4)
+    misere = json.loads(run("0*4", "--misere", "--json", "--no-db").stdout)
+    normal = json.loads(run("0*4", "--json", "--no-db").stdout)
+    asked = json.loads(run("0*4", "--misere", "--json", "--no-db", "--jobs", "2").stdout)
+    assert misere["workers"] == 1 and normal["workers"] == 4 and asked["workers"] == 2
+    assert misere["outcome"] == asked["outcome"] == "loss"
+
+
 def test_a_second_run_is_answered_from_the_table(tmp_path) -> None:
     db = str(tmp_path / "t.sqlite")
     first = json.loads(run("0*5", "--json", "--db", db).stdout)

@@ -13,7 +13,7 @@ from games import reachable_upto
 
 from sprouts_cli.engine.position import Position
 from sprouts_cli.engine.reduce import reduced_lands
-from sprouts_cli.errors import OutOfTime
+from sprouts_cli.errors import OutOfTime, SolveInterrupted
 from sprouts_cli.solve.clock import Deadline
 from sprouts_cli.solve.memory_bound import MEMORY_ENV, default_memory, parse_memory
 from sprouts_cli.solve.misere import MisereSolver
@@ -262,6 +262,54 @@ def test_deadline_stops_the_search_and_keeps_the_solver_usable():
     assert isinstance(OutOfTime("x"), TimeoutError)
     assert solver.outcome(Position.start(4)) is False
     assert solver.outcome(Position.start(5)) is True
+
+
+class CountingTable(DictTable):
+    """A table that counts the trees asked for, and can be given trees proved elsewhere."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def get_misere(self, key: str) -> str | None:
+        self.asked.append(key)
+        return super().get_misere(key)
+
+
+def test_a_land_missing_from_the_table_is_asked_for_once_then_after_a_refresh():
+    table = CountingTable()
+    assert MisereSolver(table).outcome(Position.start(7)) is False
+    assert table.asked and len(table.asked) == len(set(table.asked))  # each land once
+    # another process proves a land meanwhile: the solver sees it once it looks again
+    table = CountingTable()
+    solver = MisereSolver(table)
+    land = reduced_lands(Position.from_string("0*3"))[0]
+    assert solver._known_tree(land) is None and solver._known_tree(land) is None
+    assert table.asked == [land]
+    text = MisereSolver().tree_text(land)
+    table.trees[land] = text
+    assert solver._known_tree(land) is None  # not asked again yet
+    solver.forget_lookups()
+    assert solver._known_tree(land) is not None
+    assert solver.store.to_text(solver._trees[land]) == text
+
+
+def test_lookups_refresh_every_refresh_seconds(monkeypatch):
+    table = CountingTable()
+    solver = MisereSolver(table, refresh_seconds=0.0)
+    solver.memory_every = 1
+    assert solver.outcome(Position.start(7)) is False
+    assert len(table.asked) > len(set(table.asked))  # asked again after each refresh
+
+
+def test_abort_stops_the_search_and_keeps_the_solver_usable():
+    asked = {"stop": True}
+    solver = MisereSolver(abort=lambda: asked["stop"])
+    with pytest.raises(SolveInterrupted):
+        solver.outcome(Position.start(8))
+    asked["stop"] = False
+    assert solver.outcome(Position.start(5)) is True
+    assert solver.outcome(Position.start(7)) is False
 
 
 def test_positions_as_strings_and_the_empty_position():

@@ -185,6 +185,25 @@ def test_a_stop_asked_before_the_worker_started_waits_for_it(tmp_path) -> None:
                     w.task = None
 
 
+def test_a_misere_worker_stops_when_asked(tmp_path) -> None:
+    # the root decided, a worker's misère search is no longer needed: it stops, keeping its facts
+    Table(tmp_path / "t.sqlite").close()
+    with WorkerPool(1, tmp_path / "t.sqlite") as pool:
+        (w,) = pool._workers.values()
+        w.ask(0, 0, ("misere", "0*12"))  # minutes of search
+        while not w.started:
+            for worker, msg in pool._messages():
+                if msg[0] == "started":
+                    worker.on_started(msg[1])
+        time.sleep(1.0)
+        w.stop()
+        end = time.monotonic() + 30
+        kinds: list[str] = []
+        while "stopped" not in kinds and time.monotonic() < end:
+            kinds += [msg[0] for _, msg in pool._messages()]
+        assert "stopped" in kinds
+
+
 def test_a_ctrl_c_while_kernels_load_is_raised_when_they_are_loaded() -> None:
     # numba drops a KeyboardInterrupt raised inside its C code: the pool holds it instead
     from sprouts_cli.solve.workers import ctrl_c_held

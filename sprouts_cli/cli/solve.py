@@ -48,7 +48,7 @@ def _kernels_used() -> str:
     default=None,
     help=(
         "Threads of one search (normal play), or worker processes (misère play) for large"
-        " positions [default: the CPUs this process may use]."
+        " positions [default: the CPUs this process may use; misère play: 1]."
     ),
 )
 @click.option(
@@ -185,7 +185,8 @@ def solve_command(
                 from .solve_cluster import make_backend
 
                 backend = make_backend(cluster, address, jobs)
-            _solve_all(positions, table, misere, nimber, moves, jobs or usable_cpus(), as_json, backend)
+            jobs = jobs or default_jobs(misere)
+            _solve_all(positions, table, misere, nimber, moves, jobs, as_json, backend)
         if export is not None:
             _export(export, table, misere)
         if table is not None:
@@ -198,6 +199,16 @@ def solve_command(
                 table.close()
     if wrong:
         raise SystemExit(1)
+
+
+def default_jobs(misere: bool) -> int:
+    """``--jobs`` when not given: normal play's threads share one search, so every usable CPU.
+
+    Misère play runs in one process: its workers are processes that share only the lands
+    they prove, through the table, and each loses what the others hold in memory, so two
+    were slower than one on every start measured (docs/performance.md, issue 28).
+    """
+    return 1 if misere else usable_cpus()
 
 
 def _verify(table: Table, jobs: int, as_json: bool) -> int:

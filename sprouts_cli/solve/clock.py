@@ -15,8 +15,9 @@ own to keep.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
-from ..errors import OutOfTime
+from ..errors import OutOfTime, SolveInterrupted
 
 
 class Deadline:
@@ -57,4 +58,26 @@ class Deadline:
             raise OutOfTime(self.message)
 
 
-__all__ = ["Deadline", "OutOfTime"]
+class StopClock(Deadline):
+    """A ``Deadline`` that also asks ``should_stop`` at every reading of the clock and raises
+    ``SolveInterrupted`` when told to (a worker whose answer is no longer needed)."""
+
+    __slots__ = ("should_stop",)
+
+    def __init__(
+        self, should_stop: Callable[[], bool], every: int = 1, message: str = "the search ran out of time"
+    ) -> None:
+        super().__init__(every=every, message=message)
+        self.should_stop = should_stop
+
+    def check(self) -> None:
+        self._polls += 1
+        if self._polls % self.every:
+            return
+        if self.should_stop():
+            raise SolveInterrupted("the search was asked to stop")
+        if self.at is not None and time.monotonic() > self.at:
+            raise OutOfTime(self.message)
+
+
+__all__ = ["Deadline", "OutOfTime", "StopClock"]

@@ -42,14 +42,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol, cast
 
 from ..engine.caches import BoundedCache, clear_caches
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren, land_shape
-from .clock import Deadline
+from .clock import Deadline, StopClock
 from .memory_bound import default_memory, rss_bytes
 from .misere_core import CoreChildren, CoreLandChildren, core_children_available
 from .misere_eager import INF, depth_first, proof_number_search
@@ -89,6 +89,10 @@ MEMORY_EVERY = 128
 #: once it is loaded; the first such land loads it (numba and the core: about a second), which
 #: small questions never pay.
 CORE_LIVES = 30
+#: A land the table had no tree for is not asked for again until this many seconds have passed
+#: (``refresh_seconds``: other processes sharing the table may prove it meanwhile); without
+#: other processes it is never asked again (``MisereSolver``'s default, None).
+REFRESH_SECONDS = 1.0
 #: The search methods: depth-first proof-number search with lazy children (the default), and
 #: the first two, which make every child of a state at once (kept as references for the tests).
 METHODS = ("dfpn", "pns", "dfs")
@@ -193,7 +197,10 @@ class MisereSolver:
     ``tree(land)`` is a land's canonical tree id in ``self.store``;
     ``winning_moves(position)`` lists the children that are misère losses for the
     opponent.  A ``deadline`` (a ``time.monotonic()`` value) makes the search raise
-    ``OutOfTime`` when it passes.
+    ``OutOfTime`` when it passes; ``abort`` (asked at the same readings of the clock)
+    makes it raise ``SolveInterrupted`` when it says True.  A land the table had no
+    tree for is not asked for again, or not before ``refresh_seconds`` when other
+    processes write to the same table.
     """
 
     def __init__(
@@ -212,6 +219,8 @@ class MisereSolver:
         core_lives: int = CORE_LIVES,
         order_lives: int = ORDER_LIVES,
         timed: bool = False,
+        refresh_seconds: float | None = None,
+        abort: Callable[[], bool] | None = None,
     ) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
@@ -230,6 +239,12 @@ class MisereSolver:
         #: The memory the process held before the search (what forgetting cannot free).
         self._base = rss_bytes()
         self.table = table
+        #: Lands the table had no tree for when asked (not asked again: a lookup is a query or
+        #: two of SQLite, and a land searched is met in every state that holds it), emptied
+        #: every ``refresh_seconds`` when other processes write to the same table.
+        self._absent: set[str] = set()
+        self.refresh_seconds = refresh_seconds
+        self._refreshed = time.monotonic()
         self.tree_lives = tree_lives
         self.sum_tree_lives = sum_tree_lives
         self.combine_limit = combine_limit
@@ -263,7 +278,11 @@ class MisereSolver:
         self._generation = 0
         self._number_settled()
         self._state_kids: BoundedCache[int, StateChildren] = BoundedCache(state_children_cache)
-        self._deadline = Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
+        self._deadline = (
+            Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
+            if abort is None
+            else StopClock(abort, every=CLOCK_EVERY, message="misère search stopped at its deadline")
+        )
         #: CPU seconds spent by the engine making children (where the time goes), when ``timed``:
         #: the process's clock is read around every child, a system call that a loaded machine
         #: often answers by running another process first, so a plain solve does not read it.
@@ -374,12 +393,19 @@ class MisereSolver:
 
     def _known_tree(self, land: str) -> int | None:
         t = self._trees.get(land)
-        if t is None and self.table is not None:
+        if t is None and self.table is not None and land not in self._absent:
             text = self.table.get_misere(land)
-            if text is not None:
+            if text is None:
+                self._absent.add(land)
+            else:
                 t = self._trees[land] = self.store.from_text(text)
                 self.stats["table_hits"] += 1
         return t
+
+    def forget_lookups(self) -> None:
+        """Ask the table again for every land not known here (it holds what others proved since)."""
+        self._absent.clear()
+        self._refreshed = time.monotonic()
 
     def _tree(self, land: str) -> int:
         """A land's tree from the trees of its children (each a sum of lands and heaps)."""
@@ -590,6 +616,7 @@ class MisereSolver:
             + len(self._kids)
             + len(self._lives)
             + len(self._shapes)
+            + len(self._absent)
             + self.store.cached()
         )
 
@@ -633,6 +660,7 @@ class MisereSolver:
         self._kids.clear()
         self._lives.clear()
         self._shapes.clear()
+        self._absent.clear()
         if self._core is not None:
             # a fresh numbering: the old one goes with the last children on it
             self._core = CoreChildren(self._lives)
@@ -755,6 +783,9 @@ class MisereSolver:
         if kids is None or kids.broken:
             self._opened += 1
             if self._opened % self.memory_every == 0:
+                refresh = self.refresh_seconds
+                if refresh is not None and time.monotonic() - self._refreshed >= refresh:
+                    self.forget_lookups()
                 generation = self._generation
                 self._check_memory()
                 if self._generation != generation:

@@ -177,7 +177,7 @@ def _serve(db_path: str, use_imports: bool) -> None:
                     if misere is None:
                         from .misere import MisereSolver
 
-                        misere = MisereSolver(table)
+                        misere = MisereSolver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
                     answer = misere.outcome(question[1])
                 else:
                     raise ValueError(f"unknown question {question[0]!r}")
