@@ -204,6 +204,24 @@ def test_a_misere_worker_stops_when_asked(tmp_path) -> None:
         assert "stopped" in kinds
 
 
+def test_a_misere_worker_reports_what_it_proved_while_it_searches(tmp_path) -> None:
+    # the progress line and "N facts proved were kept" on Ctrl-C read these reports
+    Table(tmp_path / "t.sqlite").close()
+    with WorkerPool(1, tmp_path / "t.sqlite") as pool:
+        (w,) = pool._workers.values()
+        w.ask(0, 0, ("misere", "0*12"))
+        end = time.monotonic() + 60
+        solved = 0
+        while not solved and time.monotonic() < end:
+            for worker, msg in pool._messages():
+                if msg[0] == "started":
+                    worker.on_started(msg[1])
+                elif msg[0] == "stats":
+                    solved = msg[3].get("positions_solved", 0)
+        assert solved > 0
+        w.stop()
+
+
 def test_a_ctrl_c_while_kernels_load_is_raised_when_they_are_loaded() -> None:
     # numba drops a KeyboardInterrupt raised inside its C code: the pool holds it instead
     from sprouts_cli.solve.workers import ctrl_c_held

@@ -161,6 +161,11 @@ def _serve(db_path: str, use_imports: bool) -> None:
             _send(out, ("stats", None, None, _stats(normal, misere, table)))
 
     normal.progress = report
+
+    def misere_abort() -> bool:
+        report()  # the misère search has no progress callback: its clock's readings report for it
+        return stop["asked"]
+
     try:
         while True:
             item = _receive(inp)
@@ -177,7 +182,7 @@ def _serve(db_path: str, use_imports: bool) -> None:
                     if misere is None:
                         from .misere import MisereSolver
 
-                        misere = MisereSolver(table, abort=lambda: stop["asked"], refresh_seconds=1.0)
+                        misere = MisereSolver(table, abort=misere_abort, refresh_seconds=1.0)
                     answer = misere.outcome(question[1])
                 else:
                     raise ValueError(f"unknown question {question[0]!r}")
