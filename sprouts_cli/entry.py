@@ -8,7 +8,7 @@ one line) as soon as ``procs`` is loaded.
 
 import signal
 
-_STOP = (signal.SIGINT, signal.SIGTERM)
+_STOP = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
 
 
 def main() -> None:

@@ -11,14 +11,14 @@ mechanisms, so that one failing is not fatal:
 * everywhere, a watchdog thread in the worker notices that its parent changed
   (``os.getppid()``) within half a second and sends the worker SIGTERM itself.
 
-A worker ends on SIGTERM silently (no traceback, no BrokenPipeError), and ignores
-Ctrl-C: the parent decides what to keep and when to stop.
+A worker ends on SIGTERM (and SIGHUP) silently (no traceback, no BrokenPipeError), and
+ignores Ctrl-C: the parent decides what to keep and when to stop.
 
 The main process (``stops_cleanly``, entered by the ``sprouts`` script before the
 command line is even imported, and by the command line's group for every command)
-turns SIGINT into ``KeyboardInterrupt`` and SIGTERM into ``Terminated`` (a
-``KeyboardInterrupt`` too), so that both take one clean path (keeping what was
-proved or drawn) and the command exits with 130 or 143.
+turns SIGINT into ``KeyboardInterrupt`` and SIGTERM or SIGHUP (a closed terminal) into
+``Terminated`` (a ``KeyboardInterrupt`` too), so that all take one clean path (keeping
+what was proved or drawn) and the command exits with 130, 143 or 129.
 
 A signal's Python handler runs wherever the interpreter next checks for signals, and
 that may be Python code that numba's compiled code calls back (it unpickles the
@@ -65,10 +65,19 @@ WAIT_SECONDS = 0.1
 #: Exit codes of a command stopped by Ctrl-C and by SIGTERM (128 + the signal's number).
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+#: The signals that stop a command cleanly: Ctrl-C, SIGTERM, and SIGHUP where there is one
+#: (the terminal went away: what was proved is kept as for SIGTERM, and the exit code is 129).
+STOP_SIGNALS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM) + (
+    (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+)
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM reached the main process: stop as for Ctrl-C, keeping what was proved."""
+    """SIGTERM (or SIGHUP) reached the main process: stop as for Ctrl-C, keeping what was proved."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__()
+        self.signum = signum
 
 
 # ------------------------------------------------------------------ never inside numba
@@ -242,20 +251,20 @@ def deferred_in_compiled(handler: Handler) -> Handler:
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
-    if signum == signal.SIGTERM:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
-        raise Terminated()
+    if signum != signal.SIGINT:
+        signal.signal(signum, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
+        raise Terminated(signum)
     raise KeyboardInterrupt()
 
 
-#: The handler of SIGINT and SIGTERM in the main process.
+#: The handler of the stop signals (``STOP_SIGNALS``) in the main process.
 on_stop_signal = deferred_in_compiled(_raise_interrupt)
 
 
 @contextlib.contextmanager
-def stops_cleanly(signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
-    """While inside, SIGINT raises ``KeyboardInterrupt`` and SIGTERM ``Terminated`` in the main
-    thread, never inside numba's code; the handlers before are put back at the end.
+def stops_cleanly(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+    """While inside, SIGINT raises ``KeyboardInterrupt`` and SIGTERM or SIGHUP ``Terminated`` in
+    the main thread, never inside numba's code; the handlers before are put back at the end.
 
     A signal ignored when the block starts stays ignored (a shell's background job
     ignores Ctrl-C).  Outside the main thread, or nested, it does nothing.
@@ -282,8 +291,8 @@ def stops_cleanly(signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) ->
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM raises ``Terminated`` in the main thread (a ``KeyboardInterrupt``)."""
-    with stops_cleanly((signal.SIGTERM,)):
+    """While inside, SIGTERM and SIGHUP raise ``Terminated`` in the main thread (a ``KeyboardInterrupt``)."""
+    with stops_cleanly(tuple(x for x in STOP_SIGNALS if x != signal.SIGINT)):
         yield
 
 
@@ -299,8 +308,8 @@ def stops_cleanly_on_sigterm(command: Callable[..., T]) -> Callable[..., T]:
 
 
 def interrupted_exit_code(error: BaseException) -> int:
-    """130 for Ctrl-C, 143 for SIGTERM."""
-    return EXIT_TERMINATED if isinstance(error, Terminated) else EXIT_INTERRUPTED
+    """130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP (128 + the signal's number)."""
+    return 128 + error.signum if isinstance(error, Terminated) else EXIT_INTERRUPTED
 
 
 def run_stoppable(work: Callable[[], T], stop: Callable[[], None], deadline: float | None = None) -> T:
@@ -398,7 +407,7 @@ def die_with_parent(
 ) -> None:
     """Make this worker end when ``parent`` (default: the current parent) ends, by any signal.
 
-    ``on_term`` handles SIGTERM (default: exit at once, silently); a handler given is
+    ``on_term`` handles SIGTERM and SIGHUP (default: exit at once, silently); a handler given is
     never run inside numba's code (``deferred_in_compiled``).  Ctrl-C is ignored,
     or with ``quit_on_interrupt`` ends the worker silently (a pool worker in the
     terminal's process group: the parent gets the same Ctrl-C and stops the work).
@@ -407,7 +416,10 @@ def die_with_parent(
     """
     parent = os.getppid() if parent is None else parent
     signal.signal(signal.SIGINT, _quiet_exit if quit_on_interrupt else signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, deferred_in_compiled(on_term) if on_term else _quiet_exit)
+    term = deferred_in_compiled(on_term) if on_term else _quiet_exit
+    signal.signal(signal.SIGTERM, term)
+    if hasattr(signal, "SIGHUP"):  # the terminal went away: the parent stops too, the worker as on SIGTERM
+        signal.signal(signal.SIGHUP, term)
     _ask_kernel_for_parent_death_signal()
     if os.getppid() != parent:  # the parent died before the kernel was asked
         os.kill(os.getpid(), signal.SIGTERM)

@@ -1,6 +1,6 @@
 """A killed solve leaves no worker behind, a sound table, and what it proved.
 
-The solve is ended by SIGTERM, SIGINT and SIGKILL of the main process; its workers
+The solve is ended by SIGTERM, SIGINT, SIGHUP and SIGKILL of the main process; its workers
 must be gone within a few seconds every time (SIGKILL cannot be caught: the workers
 notice by themselves), the table must pass ``PRAGMA integrity_check``, and a rerun
 on the same table must give the right answer.  Worker processes are what ``--jobs``
@@ -89,7 +89,9 @@ def wait_for(condition, seconds: float) -> bool:
     return condition()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=lambda s: s.name)
+@pytest.mark.parametrize(
+    "sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name
+)
 def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite"
     proc = solve(db, "0*11", "--jobs", "2")
@@ -105,6 +107,8 @@ def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, 
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     if sig == signal.SIGTERM:
         assert proc.returncode == 143 and "terminated" in err
+    elif sig == signal.SIGHUP:  # the terminal went away: as SIGTERM, with SIGHUP's own code
+        assert proc.returncode == 129 and "terminated" in err
     elif sig == signal.SIGINT:
         assert proc.returncode == 130 and "interrupted" in err
     with sqlite3.connect(db) as con:
@@ -114,7 +118,7 @@ def test_a_killed_solve_leaves_no_worker_and_a_sound_table(sig: signal.Signals, 
             assert con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_signal_stops_the_threads_of_a_solve_cleanly(sig: signal.Signals, tmp_path: Path) -> None:
     """Normal play's ``--jobs 2`` on the compiled core: two threads in one process; a signal
     while they search ends it with its exit code and one line, keeping what was proved."""
@@ -131,7 +135,7 @@ def test_a_signal_stops_the_threads_of_a_solve_cleanly(sig: signal.Signals, tmp_
     err = stopped_by(proc, sig, proved, "nothing was proved")
     assert not workers_of(db)  # threads, not worker processes
     assert "Traceback" not in err, err
-    assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
+    assert proc.returncode == 128 + sig, err
     assert len(err.strip().splitlines()) == 1, err
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -32,8 +32,8 @@ from sprouts_cli import procs
 from sprouts_cli.cli import main
 
 ON_LINUX = Path("/proc").is_dir()
-EXIT = {signal.SIGTERM: 143, signal.SIGINT: 130}
-WORD = {signal.SIGTERM: "terminated", signal.SIGINT: "interrupted"}
+EXIT = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}
+WORD = {signal.SIGTERM: "terminated", signal.SIGINT: "interrupted", signal.SIGHUP: "terminated"}
 
 
 # ------------------------------------------------------------------ in this process
@@ -67,10 +67,10 @@ def boxing_kernel():
     return busy
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_signal_during_kernel_calls_comes_out_as_itself(boxing_kernel, sig: signal.Signals) -> None:
     """Without the deferral about nine in ten of these end in ``SystemError``."""
-    want = procs.Terminated if sig == signal.SIGTERM else KeyboardInterrupt
+    want = KeyboardInterrupt if sig == signal.SIGINT else procs.Terminated
     rng = random.Random(sig)
     for _ in range(25):
         caught: BaseException | None = None
@@ -85,6 +85,7 @@ def test_a_signal_during_kernel_calls_comes_out_as_itself(boxing_kernel, sig: si
                 caught = e
             timer.join()
         assert type(caught) is want, repr(caught)
+        assert getattr(caught, "signum", signal.SIGINT) == sig  # and its exit code is 128 + it
 
 
 def test_a_signal_kept_for_a_frame_that_never_runs_again_is_not_lost(monkeypatch, tmp_path: Path) -> None:
@@ -322,7 +323,8 @@ def game_log(tmp_path_factory) -> Path:
 @needs_proc
 @SIGNALS
 def test_play_save_stops_cleanly(sig: signal.Signals, tmp_path: Path) -> None:
-    args = ["play", "--spots", "10", "--first", "random", "--second", "random", "--save", "st.json"]
+    # 12 spots: about 13 s of drawing here (10 spots, 6 s, could end before a late signal on a fast machine)
+    args = ["play", "--spots", "12", "--first", "random", "--second", "random", "--save", "st.json"]
     stop_at_random([*args, "-q", "--seed", "3", "--no-db"], sig, tmp_path, 2, 5.0)
 
 
@@ -347,10 +349,10 @@ def test_dots_solve_stops_cleanly(sig: signal.Signals, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @needs_proc
-@SIGNALS
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name)
 def test_many_moments_in_every_command(sig: signal.Signals, tmp_path: Path, game_log: Path) -> None:
-    play = ["play", "--spots", "10", "--first", "random", "--second", "random", "--save", "st.json"]
-    stop_at_random([*play, "-q", "--seed", "3", "--no-db"], sig, tmp_path, 8, 25.0)
-    stop_at_random(["layout", BIG, "-o", "big.svg"], sig, tmp_path, 6, 12.0)
+    play = ["play", "--spots", "14", "--first", "random", "--second", "random", "--save", "st.json"]
+    stop_at_random([*play, "-q", "--seed", "3", "--no-db"], sig, tmp_path, 8, 15.0)
+    stop_at_random(["layout", BIG, "-o", "big.svg"], sig, tmp_path, 6, 6.0)  # about 10 s of work here
     stop_at_random(["replay", str(game_log), "--html", "g.html", "--svg", "."], sig, tmp_path, 6, 15.0)
     stop_at_random(["dots", "solve", "4x4", "--must-complete"], sig, tmp_path, 6, 20.0)

@@ -69,7 +69,7 @@ class LazyGroup(click.Group):
         return (cmd.name if cmd else name), cmd, rest
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Every command stops cleanly on SIGINT (exit 130) and SIGTERM (143), never with a
+        """Every command stops cleanly on SIGINT (exit 130), SIGTERM (143) and SIGHUP (129), never with a
         traceback or click's ``Aborted!`` (``procs.stops_cleanly``)."""
         from ..procs import Terminated, interrupted_exit_code, stops_cleanly
 
