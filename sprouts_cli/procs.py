@@ -112,19 +112,33 @@ def _at_fork_hook(frame: FrameType) -> bool:
     )
 
 
+#: The standard library's weak-reference callbacks (a ``WeakKeyDictionary``'s ``remove``, a
+#: ``WeakSet``'s ``_remove``): CPython calls them as an object is freed and prints, then drops,
+#: what is raised in them, as it does for a finaliser (``__del__``).
+_WEAKREF_FILES = ("weakref.py", "_weakrefset.py")
+
+
+def _drops_exceptions(frame: FrameType) -> bool:
+    """Code where an exception is printed as "Exception ignored" and lost: a fork hook, a
+    weak-reference callback of the standard library, a finaliser."""
+    code = frame.f_code
+    return _at_fork_hook(frame) or code.co_name == "__del__" or code.co_filename.endswith(_WEAKREF_FILES)
+
+
 def outermost_compiled(frame: FrameType | None) -> FrameType | None:
     """The lowest frame of the stack from ``frame`` down where an exception cannot pass out
     as itself, or None: numba's (or llvmlite's) own Python code, called back from compiled
     code (unpickling a constant it boxes, typing arguments, compiling); or a module being
     imported, whose initialisation may be compiled code that calls Python back and turns
     whatever is raised there into its own error (pybind11's modules, scipy's among them,
-    raise ``ImportError: initialization failed``); or a hook ``os.fork`` runs around a
-    fork (logging's lock), which prints what is raised in it and drops it."""
+    raise ``ImportError: initialization failed``); or code whose exceptions CPython prints and
+    drops (``_drops_exceptions``: a hook ``os.fork`` runs around a fork, such as logging's
+    lock; a weak-reference callback; a finaliser)."""
     dirs = _compiled_dirs()
     outer = None
     while frame is not None:
         name = frame.f_code.co_filename
-        if name.startswith(_IMPORTING) or (dirs and name.startswith(dirs)) or _at_fork_hook(frame):
+        if name.startswith(_IMPORTING) or (dirs and name.startswith(dirs)) or _drops_exceptions(frame):
             outer = frame
         frame = frame.f_back
     return outer

@@ -176,6 +176,41 @@ def test_a_signal_in_a_fork_hook_waits_for_the_code_that_forked() -> None:
         assert procs.outermost_compiled(hook.f_back) is None
 
 
+def test_a_signal_in_a_finaliser_or_a_weakref_callback_waits_for_the_code_around_it() -> None:
+    """CPython prints and drops what a finaliser or a weak-reference callback raises
+    ("Exception ignored in: ... WeakKeyDictionary ... remove"): a SIGTERM landing there was
+    lost and the command ran on to its end.  It is kept for the code that freed the object."""
+    import weakref
+
+    class Freed:
+        def __del__(self) -> None:
+            procs.on_stop_signal(signal.SIGTERM, sys._getframe())  # the signal lands in here
+
+    def freeing_code() -> int:
+        x = Freed()
+        del x  # __del__ runs here: the signal comes out at the next line, as itself
+        return 1
+
+    with procs.stops_cleanly((signal.SIGTERM,)), pytest.raises(procs.Terminated):
+        freeing_code()
+    table: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+    key = Freed.__new__(Freed)
+    table[key] = 1
+    frames: list[FrameType] = []
+
+    def tracer(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code.co_name == "remove":
+            frames.append(frame)
+
+    sys.settrace(tracer)
+    try:
+        Freed.__del__ = lambda self: None  # type: ignore[method-assign]
+        del key
+    finally:
+        sys.settrace(None)
+    assert frames and procs.outermost_compiled(frames[0]) is frames[0]
+
+
 def test_handlers_are_put_back_and_an_ignored_signal_stays_ignored() -> None:
     before = signal.getsignal(signal.SIGTERM)
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)
