@@ -4,7 +4,9 @@
 parameter and the port directions imposed as the end derivatives (a clamped
 spline).  It starts with one piece and inserts one knot at a time, in the middle
 of the worst-fitting piece, until every point is within ``tol`` (1.5 px) of the
-curve.  The result is given in Bézier form, one piece per knot interval.
+curve; a knot that would leave a de Boor point without data under it goes between
+the piece's central points, or into the next worst piece (:func:`well_posed`).
+The result is given in Bézier form, one piece per knot interval.
 
 :func:`cut_at_middle` cuts the spline where half its arc length is reached (or at
 a knot within 15% of a piece's parameter length of that place), giving the move's
@@ -100,8 +102,8 @@ def well_posed(u: np.ndarray, knots: np.ndarray) -> bool:
     The unknowns are the de Boor points but the two at each end (the ends and end
     directions are imposed).  The least squares has one solution exactly when
     distinct sites can be matched to these B-splines, each site strictly inside
-    its B-spline's support (the Schoenberg–Whitney condition, de Boor, *A
-    Practical Guide to Splines*, XIII).  Matched greedily from the left, B-spline
+    its B-spline's support (the Schoenberg–Whitney condition: Schoenberg–Whitney
+    1953, de Boor 2001 ch. XIII).  Matched greedily from the left, B-spline
     ``j`` takes the first site past both the start of its support and the site
     of ``j − 1``: ``pos[j] = max(first[j], pos[j − 1] + 1)``, a running maximum.
     """
@@ -129,7 +131,7 @@ def well_posed_reference(u: np.ndarray, knots: np.ndarray) -> bool:
 
 
 def _thinned(u: np.ndarray, knots: np.ndarray) -> np.ndarray:
-    """Knots dropped from the left until every knot interval holds a site: then the fit is well posed.
+    """The knots kept from the left only with a site on each side: every knot interval holds a site.
 
     With a site in every interval, interval ``j − 2`` gives free B-spline ``j``
     its site (a clamped cubic has one more interval than inner knots and two

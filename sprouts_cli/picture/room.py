@@ -761,7 +761,7 @@ def _unit_spline(
 
     Knots are a comfort distance ``D`` apart in arc length, with one more between
     where the ghost is near; the end directions are the unit's own.  The unit is
-    sampled by arc length (points ``D / 10`` apart at most, so five or more in the
+    sampled by arc length (points about ``D / 10`` apart, so about five in the
     narrowest knot interval): a long piece sampled as sparsely as a short one left
     knot intervals without data, and the fit singular there.
     """
