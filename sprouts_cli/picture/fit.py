@@ -4,7 +4,9 @@
 parameter and the port directions imposed as the end derivatives (a clamped
 spline).  It starts with one piece and inserts one knot at a time, in the middle
 of the worst-fitting piece, until every point is within ``tol`` (1.5 px) of the
-curve.  The result is given in Bézier form, one piece per knot interval.
+curve; a knot that would leave a de Boor point without data under it goes between
+the piece's central points, or into the next worst piece (:func:`well_posed`).
+The result is given in Bézier form, one piece per knot interval.
 
 :func:`cut_at_middle` cuts the spline where half its arc length is reached (or at
 a knot within 15% of a piece's parameter length of that place), giving the move's
@@ -94,6 +96,81 @@ def clamped_with_knots(
     return BSpline(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
 
 
+def well_posed(u: np.ndarray, knots: np.ndarray) -> bool:
+    """Whether the clamped fit to sites ``u`` (increasing) with these inner knots has one solution.
+
+    The unknowns are the de Boor points but the two at each end (the ends and end
+    directions are imposed).  The least squares has one solution exactly when
+    distinct sites can be matched to these B-splines, each site strictly inside
+    its B-spline's support (the Schoenberg–Whitney condition: Schoenberg–Whitney
+    1953, de Boor 2001 ch. XIII).  Matched greedily from the left, B-spline
+    ``j`` takes the first site past both the start of its support and the site
+    of ``j − 1``: ``pos[j] = max(first[j], pos[j − 1] + 1)``, a running maximum.
+    """
+    T = np.concatenate([[u[0]] * 4, np.sort(knots), [u[-1]] * 4])
+    j = np.arange(2, len(T) - 6)
+    if not len(j):
+        return True
+    first = np.searchsorted(u, T[j], side="right")
+    k = np.arange(len(j))
+    pos = k + np.maximum.accumulate(first - k)
+    return bool(pos[-1] < len(u) and np.all(u[np.minimum(pos, len(u) - 1)] < T[j + 4]))
+
+
+def well_posed_reference(u: np.ndarray, knots: np.ndarray) -> bool:
+    """The plain reference of :func:`well_posed`: the same greedy matching, one B-spline at a time."""
+    T = [float(u[0])] * 4 + sorted(float(x) for x in knots) + [float(u[-1])] * 4
+    i = 0
+    for j in range(2, len(T) - 6):
+        while i < len(u) and u[i] <= T[j]:
+            i += 1
+        if i == len(u) or u[i] >= T[j + 4]:
+            return False
+        i += 1
+    return True
+
+
+def _thinned(u: np.ndarray, knots: np.ndarray) -> np.ndarray:
+    """The knots kept from the left only with a site on each side: every knot interval holds a site.
+
+    With a site in every interval, interval ``j − 2`` gives free B-spline ``j``
+    its site (a clamped cubic has one more interval than inner knots and two
+    fixed de Boor points at each end).
+    """
+    kept: list[float] = []
+    last = u[0]
+    for t in np.sort(knots):
+        if np.any((u > last) & (u < t)) and np.any((u > t) & (u < u[-1])):
+            kept.append(float(t))
+            last = t
+    return np.array(kept)
+
+
+def _new_knot(u: np.ndarray, bounds: np.ndarray, err: np.ndarray, tol: float) -> float | None:
+    """The knot to insert: in the worst-fitting interval that can take one and keep the fit well posed.
+
+    Intervals are tried from the worst fit down; in each, the middle, and failing
+    that the middle between the two central sites of the interval (each half then
+    keeps its share of the data).  None when no interval over ``tol`` can take a knot.
+    """
+    span = np.clip(np.searchsorted(bounds, u, side="right") - 1, 0, len(bounds) - 2)
+    worst = np.zeros(len(bounds) - 1)
+    np.maximum.at(worst, span, err)
+    inner = bounds[1:-1]
+    for s in np.argsort(-worst, kind="stable"):
+        if worst[s] <= tol:
+            break
+        a, b = bounds[s], bounds[s + 1]
+        sites = u[(u > a) & (u < b)]
+        candidates = [0.5 * (a + b)]
+        if len(sites) >= 2:
+            candidates.append(0.5 * (sites[len(sites) // 2 - 1] + sites[len(sites) // 2]))
+        for t in candidates:
+            if a < t < b and well_posed(u, np.append(inner, t)):
+                return float(t)
+    return None
+
+
 def refine_clamped(
     points: np.ndarray,
     knots: np.ndarray,
@@ -105,19 +182,30 @@ def refine_clamped(
     """The clamped fit from ``knots``, one knot inserted at a time in the piece that fits worst
     until every point is within ``tol`` (Alfeld §3.6): the spline, the points' parameters, the
     knot intervals' bounds, and whether it fits (it may not after ``rounds`` knots, or once
-    there are as many knots as the points allow)."""
+    no piece can take another knot).
+
+    Every system solved is well posed (:func:`well_posed`): given knots that leave
+    a de Boor point without data are thinned first, and a knot is inserted only
+    where the fit stays well posed, so the banded solve never meets a singular
+    normal matrix for want of data.
+    """
     Q = np.asarray(points, dtype=float)
-    inner = np.asarray(knots, dtype=float)
+    u = chord_parameters(Q)
+    inner = np.sort(np.asarray(knots, dtype=float))
+    inner = inner[(inner > u[0]) & (inner < u[-1])]
+    if not well_posed(u, inner):
+        inner = _thinned(u, inner)
     for _ in range(rounds):
         spline, u, bounds = clamped_with_knots(Q, inner, d_start, d_end)
         err = np.hypot(*(spline(u) - Q).T)
-        worst = int(np.argmax(err))
-        if err[worst] <= tol:
+        if err.max() <= tol:
             return spline, u, bounds, True
         if len(bounds) - 2 >= max(0, len(Q) - 4):
             break
-        span = min(max(int(np.searchsorted(bounds, u[worst], side="right")) - 1, 0), len(bounds) - 2)
-        inner = np.append(bounds[1:-1], 0.5 * (bounds[span] + bounds[span + 1]))
+        t = _new_knot(u, bounds, err, tol)
+        if t is None:
+            break
+        inner = np.append(bounds[1:-1], t)
     return spline, u, bounds, False
 
 
@@ -206,4 +294,14 @@ def arc_length(pieces: np.ndarray) -> float:
     return float(piece_lengths(pieces).sum())
 
 
-__all__ = ["arc_length", "cut_at", "fit_clamped", "join_parts", "math", "piece_lengths", "to_bezier"]
+__all__ = [
+    "arc_length",
+    "cut_at",
+    "fit_clamped",
+    "join_parts",
+    "math",
+    "piece_lengths",
+    "to_bezier",
+    "well_posed",
+    "well_posed_reference",
+]

@@ -760,13 +760,16 @@ def _unit_spline(
     """The unit as a clamped cubic B-spline (spline, parameters, arc length), or None (too short, no fit).
 
     Knots are a comfort distance ``D`` apart in arc length, with one more between
-    where the ghost is near; the end directions are the unit's own.
+    where the ghost is near; the end directions are the unit's own.  The unit is
+    sampled by arc length (points about ``D / 10`` apart, so about five in the
+    narrowest knot interval): a long piece sampled as sparsely as a short one left
+    knot intervals without data, and the fit singular there.
     """
     from .fit import refine_clamped
-    from .spline import sample_polyline
+    from .spline import sample_by_length
 
     d0 = settings.d0
-    pts = sample_polyline(unit.pieces, 12)
+    pts = sample_by_length(unit.pieces, settings.D / 10.0, 12)
     arc = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
     length = float(arc[-1])
     if length < 4.0 * d0:

@@ -129,6 +129,23 @@ def sample_polyline(pieces: np.ndarray, per_piece: int = 1) -> np.ndarray:
     return np.array(pts)
 
 
+def sample_by_length(pieces: np.ndarray, step: float, per_piece: int = 1) -> np.ndarray:
+    """Points of a curve about ``step`` apart or closer (``per_piece`` at least a piece), ends included.
+
+    A piece gets as many points as its control polygon (never shorter than the
+    piece) holds steps, so a long piece is sampled as densely as a short one:
+    a fit whose knots are placed by arc length then has data under every knot
+    interval (:func:`sample_polyline` gives every piece the same count).
+    """
+    pieces = np.asarray(pieces, dtype=float)
+    polygon = np.hypot(*np.diff(pieces, axis=1).transpose(2, 0, 1)).sum(axis=1)
+    counts = np.maximum(per_piece, np.ceil(polygon / step).astype(int))
+    pts = [pieces[0, 0][None]]
+    for pc, k in zip(pieces, counts, strict=True):
+        pts.append(bezier_points(pc, np.arange(1, k + 1) / k))
+    return np.concatenate(pts)
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     n = float(np.hypot(*v))
     return v / n if n > 0 else np.array([1.0, 0.0])
