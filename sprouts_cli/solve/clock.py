@@ -45,6 +45,11 @@ class Deadline:
     def __exit__(self, *exc: object) -> None:
         self.at = self._outer.pop()
 
+    @property
+    def polls(self) -> int:
+        """How many times ``check`` was called (a search's steps)."""
+        return self._polls
+
     def passed(self, now: float | None = None) -> bool:
         """Is the time past (``now`` a ``time.monotonic()`` value already read, or None to read it)?"""
         if self.at is None:
@@ -71,13 +76,9 @@ class StopClock(Deadline):
         self.should_stop = should_stop
 
     def check(self) -> None:
-        self._polls += 1
-        if self._polls % self.every:
-            return
-        if self.should_stop():
+        if (self._polls + 1) % self.every == 0 and self.should_stop():
             raise SolveInterrupted("the search was asked to stop")
-        if self.at is not None and time.monotonic() > self.at:
-            raise OutOfTime(self.message)
+        super().check()
 
 
 __all__ = ["Deadline", "OutOfTime", "StopClock"]

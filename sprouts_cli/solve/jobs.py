@@ -30,8 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SolveAborted
-from .clock import Deadline
-from .misere import CLOCK_EVERY as MISERE_CLOCK_EVERY
 from .misere import MisereSolver
 from .search import normal_solver
 
@@ -102,10 +100,6 @@ class _Outbox:
             self.outcomes[key] = bool(value)
         else:
             raise ValueError(f"unknown fact {kind!r}")
-
-
-class _BudgetExhausted(SolveAborted):
-    """The job's node budget ran out."""
 
 
 class JobSolver:
@@ -228,35 +222,16 @@ class JobSolver:
         return self._misere
 
 
-class _BudgetClock(Deadline):
-    """The misère solver's clock, also counting its steps and asking whether to stop."""
-
-    __slots__ = ("should_stop", "steps")
-
-    def __init__(self, should_stop: Callable[[], bool]) -> None:
-        super().__init__(every=MISERE_CLOCK_EVERY, message="misère search stopped at its deadline")
-        self.should_stop = should_stop
-        self.steps = 0
-
-    def check(self) -> None:
-        self.steps += 1
-        if self.steps % MISERE_CLOCK_EVERY == 0 and self.should_stop():
-            raise _BudgetExhausted("the job's budget ran out")
-        super().check()
-
-
 class _BudgetedMisereSolver(MisereSolver):
     """The misère solver whose clock also stops it when the job's budget runs out (or a stop is asked)."""
 
-    _deadline: _BudgetClock
-
     def __init__(self, table: Any, should_stop: Callable[[], bool]) -> None:
-        super().__init__(table)
-        self._deadline = _BudgetClock(should_stop)
+        super().__init__(table, abort=should_stop)
 
     @property
     def budget_nodes(self) -> int:
-        return self._deadline.steps
+        """The search's steps so far (its clock's readings), what a job's budget counts."""
+        return self._deadline.polls
 
 
 def answer_job(job: Job, budget: int | None = None, facts: list[Fact] | None = None) -> JobResult:

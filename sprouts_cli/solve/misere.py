@@ -278,10 +278,11 @@ class MisereSolver:
         self._generation = 0
         self._number_settled()
         self._state_kids: BoundedCache[int, StateChildren] = BoundedCache(state_children_cache)
+        message = "misère search stopped at its deadline"
         self._deadline = (
-            Deadline(every=CLOCK_EVERY, message="misère search stopped at its deadline")
+            Deadline(every=CLOCK_EVERY, message=message)
             if abort is None
-            else StopClock(abort, every=CLOCK_EVERY, message="misère search stopped at its deadline")
+            else StopClock(abort, every=CLOCK_EVERY, message=message)
         )
         #: CPU seconds spent by the engine making children (where the time goes), when ``timed``:
         #: the process's clock is read around every child, a system call that a loaded machine

@@ -180,9 +180,9 @@ def _serve(db_path: str, use_imports: bool) -> None:
                     answer: Any = normal.sum_wins(tuple(question[1]), question[2])
                 elif question[0] == "misere":
                     if misere is None:
-                        from .misere import MisereSolver
+                        from .misere import REFRESH_SECONDS, MisereSolver
 
-                        misere = MisereSolver(table, abort=misere_abort, refresh_seconds=1.0)
+                        misere = MisereSolver(table, abort=misere_abort, refresh_seconds=REFRESH_SECONDS)
                     answer = misere.outcome(question[1])
                 else:
                     raise ValueError(f"unknown question {question[0]!r}")
