@@ -15,10 +15,9 @@ TYPE_CHECKING = False  # typing is not imported: the script sets its signal hand
 __version__ = "0.1.0"
 
 # One thread for numpy's and scipy's OpenBLAS (read when they load, so set before either is imported),
-# unless the user chose a number.  Drawing solves small systems (a curve's least-squares fit: a
-# thousand rows, two hundred columns) where a second BLAS thread does nothing useful but spin, and on a
-# machine whose other core is busy the spinning multiplied their CPU by up to ninety
-# (docs/performance.md, 2026-12-06, issue 25).  The solver's threads are numba's, not BLAS's.
+# unless the user chose a number.  Drawing solves small systems (a curve's least-squares fit) where a
+# second BLAS thread does nothing useful but spin, which costs most on a machine whose other core is
+# busy (docs/performance.md).  The solver's threads are numba's, not BLAS's.
 import os as _os  # noqa: E402  (after the version, before anything that may load numpy)
 
 _os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

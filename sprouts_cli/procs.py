@@ -266,7 +266,7 @@ def deferred_in_compiled(handler: Handler) -> Handler:
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     if signum != signal.SIGINT:
-        signal.signal(signum, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
+        signal.signal(signum, signal.SIG_IGN)  # a second one must not cut the clean-up short
         raise Terminated(signum)
     raise KeyboardInterrupt()
 
