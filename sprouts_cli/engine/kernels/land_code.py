@@ -82,7 +82,7 @@ def _cmp_nodes(ws, buf, node_off, node_len, u, w):  # type: ignore[no-untyped-de
 @kernel
 def _walk(  # type: ignore[no-untyped-def]
     ws, out, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c, other,
-    node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+    node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c, best, nbest,
 ):
     """The code of a piece read from corner ``c0`` of boundary ``b0`` (``land_tree._walk``).
 
@@ -92,6 +92,11 @@ def _walk(  # type: ignore[no-untyped-def]
     ``step`` is +1 (as written) or -1 (the mirror image).  The boundaries in reading
     order and their starting corners go to ``order_b``/``order_c``; returns
     (length of the code, number of boundaries).
+
+    With ``nbest >= 0`` the code is compared with the one at ``best`` (``nbest`` words) as it
+    is written, and the walk gives up, returning length -1, as soon as it cannot come out
+    less: a piece tries every starting corner and keeps the least code, and most readings
+    differ from the best within a few tokens.
     """
     ws[order_b] = b0
     ws[order_c] = c0
@@ -100,6 +105,7 @@ def _walk(  # type: ignore[no-untyped-def]
     tail = 1
     ncap = 0
     pos = out
+    less = nbest < 0  # known to be less than the best so far (or there is none)
     while head < tail:
         b = ws[order_b + head]
         c = ws[order_c + head]
@@ -135,6 +141,11 @@ def _walk(  # type: ignore[no-untyped-def]
                 ws[pos] = SMALL_BASE + ws[sm + 1]
             else:
                 ws[pos] = k
+            if not less:
+                i = pos - out
+                if i >= nbest or ws[pos] > ws[best + i]:
+                    return -1, tail
+                less = ws[pos] < ws[best + i]
             pos += 1
             c += step
             if c == n:
@@ -142,15 +153,33 @@ def _walk(  # type: ignore[no-untyped-def]
             elif c < 0:
                 c = n - 1
         ws[pos] = END
+        if not less:
+            i = pos - out
+            if i >= nbest or END > ws[best + i]:
+                return -1, tail
+            less = END < ws[best + i]
         pos += 1
         r = ws[breg + b]
         if r != parent:
             start = buf + ws[node_off + r]
             m = ws[node_len + r]
-            for i in range(m):
-                ws[pos + i] = ws[start + i]
+            for j in range(m):
+                x = ws[start + j]
+                ws[pos + j] = x
+                if not less:
+                    i = pos + j - out
+                    if i >= nbest or x > ws[best + i]:
+                        return -1, tail
+                    less = x < ws[best + i]
             pos += m
     ws[pos] = END
+    if not less:
+        i = pos - out
+        if i >= nbest or END > ws[best + i]:
+            return -1, tail
+        less = END < ws[best + i]
+        if not less and i + 1 == nbest:
+            return -1, tail  # the same code as the best: the first stays
     return pos + 1 - out, tail
 
 
@@ -245,8 +274,9 @@ def _oriented(  # type: ignore[no-untyped-def]
                     ntmp, _nb = _walk(
                         ws, tmp, b, c, step, pr, spot, kind, bstart, blen, breg, corner_b, corner_c,
                         other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+                        best, nbest,
                     )
-                    if nbest < 0 or _cmp(ws, tmp, ntmp, best, nbest) < 0:
+                    if ntmp >= 0:  # less than the best so far (``_walk`` gave up otherwise)
                         nbest = ntmp
                         ws[best_b + v] = b
                         ws[best_c + v] = c
@@ -415,7 +445,7 @@ def _write(  # type: ignore[no-untyped-def]
             stamp += 1
             _n, nb = _walk(
                 ws, tmp, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c,
-                other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+                other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c, 0, -1,
             )
             for i in range(nb - 1, -1, -1):
                 b = ws[order_b + i]
