@@ -35,6 +35,9 @@ import sys
 from array import array
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
+from ..engine.kernels import tree_rules
 from .misere_trees import TreeText, misere_nim_win, normal_heaps
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -58,12 +61,17 @@ class ReducedTreeStore(TreeText):
     in use: nodes, and nodes plus ``*1`` that were met.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool = True) -> None:
         self._flat = array("i")  # the options (values) of every node, node after node
         self._start = array("q", [0])  # node n's options: _flat[_start[n]:_start[n + 1]]
         self._win = bytearray()  # the misère outcome of node n alone (1: the mover wins)
         self._win1 = bytearray()  # the misère outcome of node n + *1
         self._depth = array("i")  # node n's birthday
+        self._heapk = array("i")  # 2j when node n is the heap *2j, else -1 (rule 1 in the kernel)
+        #: numpy views of the arrays for the kernel, made again after the arrays grow.
+        self._views: tuple[np.ndarray, ...] | None = None
+        #: Rules 1-3 by the compiled kernel (``engine.kernels.tree_rules``); False: ``_reduce_plain``.
+        self.compiled = compiled
         self._index: dict[bytes, int] = {}  # a node's sorted options (bytes) -> node
         self._heap_node: list[int] = []  # the node of *2j, j = 0, 1, ...
         self._even_heap: dict[int, int] = {}  # a node that is *2j -> 2j
@@ -76,9 +84,11 @@ class ReducedTreeStore(TreeText):
         self._digests: dict[int, bytes] = {}
         #: The options of values read often, as tuples (the search asks for the same few again and again).
         self._options: dict[int, tuple[int, ...]] = {}
+        self._info = np.zeros(3, np.int64)
         self._new(())
         self._heap_node.append(0)
         self._even_heap[0] = 0
+        self._heapk[0] = 0
         self.rule_counts = {"1": 0, "2": 0, "3": 0, "4": 0, "new": 0}
 
     # ------------------------------------------------------------- reading off
@@ -137,6 +147,7 @@ class ReducedTreeStore(TreeText):
 
     # ---------------------------------------------------------------- building
     def _new(self, opts: Sequence[int]) -> int:
+        self._views = None  # an array with a view cannot grow
         n = len(self._win)
         self._flat.extend(opts)
         self._start.append(len(self._flat))
@@ -144,6 +155,7 @@ class ReducedTreeStore(TreeText):
         # node + *1: the options are the node itself and each option + *1
         self._win1.append(1 if not self._win[n] or any(not self.win(o ^ 1) for o in opts) else 0)
         self._depth.append(1 + max(self.birthday(o) for o in opts) if opts else 0)
+        self._heapk.append(-1)
         self._index[_key(opts)] = n
         return n
 
@@ -160,6 +172,7 @@ class ReducedTreeStore(TreeText):
                 n = self._new(opts)
             self._heap_node.append(n)
             self._even_heap[n] = m
+            self._heapk[n] = m
         if k & 1:
             self._flagged.add(self._heap_node[j])
         return 2 * self._heap_node[j] | (k & 1)
@@ -198,6 +211,36 @@ class ReducedTreeStore(TreeText):
 
     def _reduce(self, s: set[int]) -> int | set[int]:
         """Rules 1-3 on an option set: a value when a rule names the game, else the reduced options."""
+        if not self.compiled:
+            return self._reduce_plain(s)
+        views = self._views
+        if views is None:
+            views = self._views = (
+                np.frombuffer(self._flat, np.int32),
+                np.frombuffer(self._start, np.int64),
+                np.frombuffer(self._win, np.uint8),
+                np.frombuffer(self._win1, np.uint8),
+                np.frombuffer(self._heapk, np.int32),
+            )
+        order = np.array(sorted(s, key=self.birthday, reverse=True), np.int64)
+        out = np.empty(len(order), np.int64)
+        info = self._info
+        k = tree_rules.reduce_options_kernel(order, *views, out, info)
+        del views  # no view may outlive this call but the store's own (heap() may grow the arrays)
+        counts = self.rule_counts
+        counts["3"] += int(info[1])
+        kind = info[0]
+        if kind == tree_rules.KIND_SET:
+            return set(out[:k].tolist())
+        if kind == tree_rules.KIND_HEAP:
+            counts["1"] += 1
+            self._views = None  # heap() may add nodes
+            return self.heap(int(info[2]))
+        counts["2"] += 1
+        return ZERO
+
+    def _reduce_plain(self, s: set[int]) -> int | set[int]:
+        """``_reduce`` in plain Python, the reference of the kernel."""
         hit = self._heap_rule(s)
         if hit is not None:
             self.rule_counts["1"] += 1
