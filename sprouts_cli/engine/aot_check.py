@@ -177,9 +177,8 @@ def _workload(lands: Sequence[str]) -> None:
 
 def _tree_sums() -> None:
     """Sums of a few reduced misère trees (every rule of ``engine.kernels.tree_rules`` is used)."""
-    from ..solve.reduced_trees import ReducedTreeStore
-
-    store = ReducedTreeStore()
+    trees = importlib.import_module("sprouts_cli.solve.reduced_trees")  # as the build imports the core
+    store = trees.ReducedTreeStore()
     texts = ["{*2,*3}", "{*1,*2,{*2,*3}}", "{*2,*3};{#0,{#0,*1}}", "{*0,*2}", "{{*1}}", "{*2}", "{{*2}}"]
     games = [store.from_text(t) for t in texts] + [store.heap(k) for k in range(4)]
     for a in games:
