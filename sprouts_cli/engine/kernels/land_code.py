@@ -155,9 +155,9 @@ def _walk(  # type: ignore[no-untyped-def]
         ws[pos] = END
         if not less:
             i = pos - out
-            if i >= nbest or END > ws[best + i]:
+            if i >= nbest:
                 return -1, tail
-            less = END < ws[best + i]
+            less = ws[best + i] != END  # END is the least token
         pos += 1
         r = ws[breg + b]
         if r != parent:
@@ -175,11 +175,8 @@ def _walk(  # type: ignore[no-untyped-def]
     ws[pos] = END
     if not less:
         i = pos - out
-        if i >= nbest or END > ws[best + i]:
-            return -1, tail
-        less = END < ws[best + i]
-        if not less and i + 1 == nbest:
-            return -1, tail  # the same code as the best: the first stays
+        if i >= nbest or (ws[best + i] == END and i + 1 == nbest):
+            return -1, tail  # longer than the best with it as a prefix, or the same: the first stays
     return pos + 1 - out, tail
 
 
