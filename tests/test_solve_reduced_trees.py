@@ -202,3 +202,25 @@ def test_compiled_and_plain_rules_agree_on_games_born_on_day_5(universe):  # noq
     for (p, f), (p2, f2) in rng.sample(list(itertools.combinations(made, 2)), 600):
         assert fast.to_text(fast.add(f, f2)) == plain.to_text(plain.add(p, p2))
     assert all(fast.rule_counts[r] > 0 for r in ("1", "2", "3", "4")), fast.rule_counts
+
+
+def test_compiled_and_plain_sizes_agree_on_every_node():
+    """``size`` by ``tree_rules.tree_size_kernel`` is the plain walk's on every node of the
+    trees of the lands from 1-4 spots and of sums of them (the order sums are made in)."""
+    solver = MisereSolver(store=ReducedTreeStore(compiled=True))
+    for n in range(1, 5):
+        solver.tree(Position.start(n).canonical())
+    store = solver.store
+    assert isinstance(store, ReducedTreeStore)
+    values = sorted(set(solver._trees.values()))
+    rng = random.Random(11)
+    for _ in range(120):  # sums of sums: larger trees
+        s = store.add(*rng.sample(values, 2))
+        if store.size(s) < 60:
+            values.append(s)
+    store._sizes.clear()  # every size asked again, of the kernel
+    assert store.nodes > 200
+    for node in range(store.nodes):
+        assert store.size(2 * node) == store._size_plain(node), node
+        assert store.size(2 * node + 1) == store._size_plain(node) + 1
+    assert max(store.size(2 * node) for node in range(store.nodes)) > 20

@@ -82,6 +82,10 @@ class ReducedTreeStore(TreeText):
         self._k_win = np.zeros(1024, np.uint8)
         self._k_win1 = np.zeros(1024, np.uint8)
         self._k_heapk = np.full(1024, -1, np.int32)
+        #: ``tree_size_kernel``'s scratch: a mark a node (stamped anew each call) and a stack.
+        self._k_mark = np.zeros(1024, np.int64)
+        self._k_stack = np.empty(1024, np.int64)
+        self._stamp = 0
         #: Rules 1-3 by the compiled kernel (``engine.kernels.tree_rules``); False: ``_reduce_plain``.
         self.compiled = compiled
         self._index: dict[bytes, int] = {}  # a node's sorted options (bytes) -> node
@@ -144,18 +148,33 @@ class ReducedTreeStore(TreeText):
         hit = self._sizes.get(g >> 1)
         if hit is None:
             n0 = g >> 1
-            seen = {n0}
-            stack = [n0]
-            flat, start = self._flat, self._start
-            while stack:
-                n = stack.pop()
-                for o in flat[start[n] : start[n + 1]]:
-                    m = o >> 1
-                    if m not in seen:
-                        seen.add(m)
-                        stack.append(m)
-            hit = self._sizes[n0] = len(seen)
+            if self.compiled:
+                if len(self._k_mark) < len(self._k_start):
+                    self._k_mark = _grown(self._k_mark, len(self._k_start), 0)
+                    self._k_stack = np.empty(len(self._k_mark), np.int64)
+                self._stamp += 1
+                hit = self._sizes[n0] = int(
+                    tree_rules.tree_size_kernel(
+                        n0, self._k_flat, self._k_start, self._k_mark, self._k_stack, self._stamp
+                    )
+                )
+            else:
+                hit = self._sizes[n0] = self._size_plain(n0)
         return hit + (g & 1)
+
+    def _size_plain(self, n0: int) -> int:
+        """``size`` of node ``n0`` in plain Python, the reference of ``tree_rules.tree_size_kernel``."""
+        seen = {n0}
+        stack = [n0]
+        flat, start = self._flat, self._start
+        while stack:
+            n = stack.pop()
+            for o in flat[start[n] : start[n + 1]]:
+                m = o >> 1
+                if m not in seen:
+                    seen.add(m)
+                    stack.append(m)
+        return len(seen)
 
     # ---------------------------------------------------------------- building
     def _new(self, opts: Sequence[int]) -> int:

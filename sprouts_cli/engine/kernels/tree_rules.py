@@ -233,3 +233,30 @@ def reduce_options_kernel(order, flat, start, win, win1, heapk, out, info):  # t
             out[k] = order[i]
             k += 1
     return k
+
+
+#: ``tree_size_kernel``'s signature: the node, the store's options and starts, ``mark``, ``stack``, the stamp.
+SIZE_SIGNATURE = "int64(int64, int32[::1], int64[::1], int64[::1], int64[::1], int64)"
+
+
+@kernel(export=SIZE_SIGNATURE)
+def tree_size_kernel(n0, flat, start, mark, stack, stamp):  # type: ignore[no-untyped-def]
+    """The number of distinct nodes reachable from node ``n0``, itself included (a depth-first
+    walk; ``ReducedTreeStore._size_plain`` is the reference).  ``mark`` and ``stack`` have an
+    entry a node; no entry of ``mark`` equals ``stamp`` (each call passes a new one), and a
+    node met is marked with it."""
+    mark[n0] = stamp
+    stack[0] = n0
+    top = 1
+    count = 1
+    while top:
+        top -= 1
+        n = stack[top]
+        for i in range(start[n], start[n + 1]):
+            m = flat[i] >> 1
+            if mark[m] != stamp:
+                mark[m] = stamp
+                stack[top] = m
+                top += 1
+                count += 1
+    return count
