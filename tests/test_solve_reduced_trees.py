@@ -152,3 +152,75 @@ def test_reduced_and_full_trees_agree_on_every_land_from_1_to_4_spots():
 @pytest.mark.slow
 def test_reduced_and_full_trees_agree_on_every_land_from_1_to_5_spots():
     check_lands(5, pairs=20000)
+
+
+# --------------------------------------------------------- the compiled rules
+def plain_and_compiled_lands(spots: int) -> None:
+    """Every land reachable from 1..spots spots: the same tree text with rules 1-3 compiled
+    (``engine.kernels.tree_rules``) and in plain Python (``_reduce_plain``), and the same sums."""
+    plain = MisereSolver(store=ReducedTreeStore(compiled=False))
+    fast = MisereSolver(store=ReducedTreeStore(compiled=True))
+    for n in range(1, spots + 1):
+        land = Position.start(n).canonical()
+        plain.tree(land)
+        fast.tree(land)
+    assert plain._trees.keys() == fast._trees.keys()
+    for land, t in plain._trees.items():
+        assert fast.store.to_text(fast._trees[land]) == plain.store.to_text(t), land
+    rng = random.Random(3)
+    lands = sorted(plain._trees)
+    for a, b in (rng.sample(lands, 2) for _ in range(2000)):
+        p = plain.store.add(plain._trees[a], plain._trees[b])
+        f = fast.store.add(fast._trees[a], fast._trees[b])
+        assert fast.store.to_text(f) == plain.store.to_text(p), (a, b)
+    for rule in ("1", "2", "4", "new"):
+        assert fast.store.rule_counts[rule] == plain.store.rule_counts[rule], rule
+    assert fast.store.rule_counts["3"] > 0
+
+
+def test_compiled_and_plain_rules_agree_on_every_land_from_1_to_4_spots():
+    plain_and_compiled_lands(4)
+
+
+@pytest.mark.slow
+def test_compiled_and_plain_rules_agree_on_every_land_from_1_to_5_spots():
+    plain_and_compiled_lands(5)
+
+
+def test_compiled_and_plain_rules_agree_on_games_born_on_day_5(universe):  # noqa: F811
+    """Random option sets of the games by day 4, and their pairwise sums, in both stores."""
+    _, reps_by_day, _ = universe
+    reps = reps_by_day[-1]
+    rng = random.Random(7)
+    games = {frozenset(rng.sample(reps, rng.randint(1, 6))) for _ in range(400)}
+    plain, fast = ReducedTreeStore(compiled=False), ReducedTreeStore(compiled=True)
+    pm: dict = {}
+    fm: dict = {}
+    made = [(to_reduced(plain, g, pm), to_reduced(fast, g, fm)) for g in sorted(games, key=repr)]
+    for p, f in made:
+        assert fast.to_text(f) == plain.to_text(p)
+    for (p, f), (p2, f2) in rng.sample(list(itertools.combinations(made, 2)), 600):
+        assert fast.to_text(fast.add(f, f2)) == plain.to_text(plain.add(p, p2))
+    assert all(fast.rule_counts[r] > 0 for r in ("1", "2", "3", "4")), fast.rule_counts
+
+
+def test_compiled_and_plain_sizes_agree_on_every_node():
+    """``size`` by ``tree_rules.tree_size_kernel`` is the plain walk's on every node of the
+    trees of the lands from 1-4 spots and of sums of them (the order sums are made in)."""
+    solver = MisereSolver(store=ReducedTreeStore(compiled=True))
+    for n in range(1, 5):
+        solver.tree(Position.start(n).canonical())
+    store = solver.store
+    assert isinstance(store, ReducedTreeStore)
+    values = sorted(set(solver._trees.values()))
+    rng = random.Random(11)
+    for _ in range(120):  # sums of sums: larger trees
+        s = store.add(*rng.sample(values, 2))
+        if store.size(s) < 60:
+            values.append(s)
+    store._sizes.clear()  # every size asked again, of the kernel
+    assert store.nodes > 200
+    for node in range(store.nodes):
+        assert store.size(2 * node) == store._size_plain(node), node
+        assert store.size(2 * node + 1) == store._size_plain(node) + 1
+    assert max(store.size(2 * node) for node in range(store.nodes)) > 20

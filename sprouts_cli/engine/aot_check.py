@@ -146,7 +146,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _workload(lands: Sequence[str]) -> None:
-    """The children of ``lands`` two levels down, through the engine's compiled paths."""
+    """The children of ``lands`` two levels down, through the engine's compiled paths; and
+    sums of small misère trees, which reduce option sets by the tree rules' kernel."""
     from . import kernels
     from .backend import use_compiled_kernels
     from .caches import clear_caches
@@ -168,9 +169,21 @@ def _workload(lands: Sequence[str]) -> None:
             frontier = sorted(set(nxt))[:40]
         for land in frontier:  # the exact forms too (a whole position's lands in one call)
             canonical_lands(Position.from_string(land))
+        _tree_sums()
     finally:
         kernels.OUT = saved_out
         use_compiled_kernels(None)
+
+
+def _tree_sums() -> None:
+    """Sums of a few reduced misère trees (every rule of ``engine.kernels.tree_rules`` is used)."""
+    trees = importlib.import_module("sprouts_cli.solve.reduced_trees")  # as the build imports the core
+    store = trees.ReducedTreeStore()
+    texts = ["{*2,*3}", "{*1,*2,{*2,*3}}", "{*2,*3};{#0,{#0,*1}}", "{*0,*2}", "{{*1}}", "{*2}", "{{*2}}"]
+    games = [store.from_text(t) for t in texts] + [store.heap(k) for k in range(4)]
+    for a in games:
+        for b in games:
+            store.add(a, b)
 
 
 __all__ = ["check_against_jit", "compile_into", "kernel_modules"]

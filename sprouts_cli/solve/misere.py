@@ -126,6 +126,12 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if was:
+            # Every object made meanwhile sits in the youngest generation, which the next
+            # collection would walk whole (then the middle one, then all of them again):
+            # they go to the oldest generation unwalked, where a full collection comes
+            # only when enough objects have survived since.
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 

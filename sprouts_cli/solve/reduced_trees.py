@@ -35,6 +35,9 @@ import sys
 from array import array
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
+from ..engine.kernels import tree_rules
 from .misere_trees import TreeText, misere_nim_win, normal_heaps
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -43,6 +46,13 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 ZERO = 0
 #: The value of ``*1 = 0 + *1``.
 STAR = 1
+
+
+def _grown(a: np.ndarray, need: int, fill: int) -> np.ndarray:
+    """``a`` copied into an array of at least ``need`` entries (twice as many), ``fill`` past its end."""
+    b = np.full(max(need, 2 * len(a)), fill, a.dtype)
+    b[: len(a)] = a
+    return b
 
 
 def _key(values: Iterable[int]) -> bytes:
@@ -58,12 +68,26 @@ class ReducedTreeStore(TreeText):
     in use: nodes, and nodes plus ``*1`` that were met.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool = True) -> None:
         self._flat = array("i")  # the options (values) of every node, node after node
         self._start = array("q", [0])  # node n's options: _flat[_start[n]:_start[n + 1]]
         self._win = bytearray()  # the misère outcome of node n alone (1: the mover wins)
         self._win1 = bytearray()  # the misère outcome of node n + *1
         self._depth = array("i")  # node n's birthday
+        #: The kernel's copies of ``_flat``, ``_start``, ``_win``, ``_win1`` and of which node is
+        #: which heap (``2j`` for ``*2j``, else -1), as numpy arrays with room to grow: written as
+        #: nodes are made, passed whole (what lies past the last node is never read).
+        self._k_flat = np.zeros(1024, np.int32)
+        self._k_start = np.zeros(1024, np.int64)
+        self._k_win = np.zeros(1024, np.uint8)
+        self._k_win1 = np.zeros(1024, np.uint8)
+        self._k_heapk = np.full(1024, -1, np.int32)
+        #: ``tree_size_kernel``'s scratch: a mark a node (stamped anew each call) and a stack.
+        self._k_mark = np.zeros(1024, np.int64)
+        self._k_stack = np.empty(1024, np.int64)
+        self._stamp = 0
+        #: Rules 1-3 by the compiled kernel (``engine.kernels.tree_rules``); False: ``_reduce_plain``.
+        self.compiled = compiled
         self._index: dict[bytes, int] = {}  # a node's sorted options (bytes) -> node
         self._heap_node: list[int] = []  # the node of *2j, j = 0, 1, ...
         self._even_heap: dict[int, int] = {}  # a node that is *2j -> 2j
@@ -76,9 +100,11 @@ class ReducedTreeStore(TreeText):
         self._digests: dict[int, bytes] = {}
         #: The options of values read often, as tuples (the search asks for the same few again and again).
         self._options: dict[int, tuple[int, ...]] = {}
+        self._info = np.zeros(3, np.int64)
         self._new(())
         self._heap_node.append(0)
         self._even_heap[0] = 0
+        self._k_heapk[0] = 0
         self.rule_counts = {"1": 0, "2": 0, "3": 0, "4": 0, "new": 0}
 
     # ------------------------------------------------------------- reading off
@@ -122,18 +148,33 @@ class ReducedTreeStore(TreeText):
         hit = self._sizes.get(g >> 1)
         if hit is None:
             n0 = g >> 1
-            seen = {n0}
-            stack = [n0]
-            flat, start = self._flat, self._start
-            while stack:
-                n = stack.pop()
-                for o in flat[start[n] : start[n + 1]]:
-                    m = o >> 1
-                    if m not in seen:
-                        seen.add(m)
-                        stack.append(m)
-            hit = self._sizes[n0] = len(seen)
+            if self.compiled:
+                if len(self._k_mark) < len(self._k_start):
+                    self._k_mark = _grown(self._k_mark, len(self._k_start), 0)
+                    self._k_stack = np.empty(len(self._k_mark), np.int64)
+                self._stamp += 1
+                hit = self._sizes[n0] = int(
+                    tree_rules.tree_size_kernel(
+                        n0, self._k_flat, self._k_start, self._k_mark, self._k_stack, self._stamp
+                    )
+                )
+            else:
+                hit = self._sizes[n0] = self._size_plain(n0)
         return hit + (g & 1)
+
+    def _size_plain(self, n0: int) -> int:
+        """``size`` of node ``n0`` in plain Python, the reference of ``tree_rules.tree_size_kernel``."""
+        seen = {n0}
+        stack = [n0]
+        flat, start = self._flat, self._start
+        while stack:
+            n = stack.pop()
+            for o in flat[start[n] : start[n + 1]]:
+                m = o >> 1
+                if m not in seen:
+                    seen.add(m)
+                    stack.append(m)
+        return len(seen)
 
     # ---------------------------------------------------------------- building
     def _new(self, opts: Sequence[int]) -> int:
@@ -145,7 +186,23 @@ class ReducedTreeStore(TreeText):
         self._win1.append(1 if not self._win[n] or any(not self.win(o ^ 1) for o in opts) else 0)
         self._depth.append(1 + max(self.birthday(o) for o in opts) if opts else 0)
         self._index[_key(opts)] = n
+        self._copy_for_kernel(n, opts)
         return n
+
+    def _copy_for_kernel(self, n: int, opts: Sequence[int]) -> None:
+        """Node ``n``, just made, into the kernel's arrays (each doubled when full)."""
+        end = len(self._flat)
+        if end > len(self._k_flat):
+            self._k_flat = _grown(self._k_flat, end, 0)
+        if n + 2 > len(self._k_start):
+            self._k_start = _grown(self._k_start, n + 2, 0)
+            self._k_win = _grown(self._k_win, n + 2, 0)
+            self._k_win1 = _grown(self._k_win1, n + 2, 0)
+            self._k_heapk = _grown(self._k_heapk, n + 2, -1)
+        self._k_flat[end - len(opts) : end] = opts
+        self._k_start[n + 1] = end
+        self._k_win[n] = self._win[n]
+        self._k_win1[n] = self._win1[n]
 
     def heap(self, k: int) -> int:
         """The value of the nim heap ``*k`` (``*2j`` a node, ``*(2j+1) = *2j + *1``)."""
@@ -160,6 +217,7 @@ class ReducedTreeStore(TreeText):
                 n = self._new(opts)
             self._heap_node.append(n)
             self._even_heap[n] = m
+            self._k_heapk[n] = m
         if k & 1:
             self._flagged.add(self._heap_node[j])
         return 2 * self._heap_node[j] | (k & 1)
@@ -198,6 +256,27 @@ class ReducedTreeStore(TreeText):
 
     def _reduce(self, s: set[int]) -> int | set[int]:
         """Rules 1-3 on an option set: a value when a rule names the game, else the reduced options."""
+        if not self.compiled:
+            return self._reduce_plain(s)
+        order = np.array(sorted(s, key=self.birthday, reverse=True), np.int64)
+        out = np.empty(len(order), np.int64)
+        info = self._info
+        k = tree_rules.reduce_options_kernel(
+            order, self._k_flat, self._k_start, self._k_win, self._k_win1, self._k_heapk, out, info
+        )
+        counts = self.rule_counts
+        counts["3"] += int(info[1])
+        kind = info[0]
+        if kind == tree_rules.KIND_SET:
+            return set(out[:k].tolist())
+        if kind == tree_rules.KIND_HEAP:
+            counts["1"] += 1
+            return self.heap(int(info[2]))
+        counts["2"] += 1
+        return ZERO
+
+    def _reduce_plain(self, s: set[int]) -> int | set[int]:
+        """``_reduce`` in plain Python, the reference of the kernel."""
         hit = self._heap_rule(s)
         if hit is not None:
             self.rule_counts["1"] += 1

@@ -24,22 +24,25 @@ from ..aot import kernel
 K_CAP_TOKEN = 3
 SMALL_BASE = 1 << 40
 END = -1
-#: ``_carve``'s value for scratch that is written before it is read.
+#: ``_fill``'s value for scratch that is written before it is read.
 NO_FILL = -(1 << 62)
 
 
 @kernel
-def _carve(ws, top, n, value):  # type: ignore[no-untyped-def]
-    """``n`` words of the workspace ``ws`` from ``top``, set to ``value`` unless it is ``NO_FILL``;
-    returns them (a view) and the new top.  A land's scratch arrays are carved from one
-    workspace: allocating each (about eighty a land) was a third of a land's time."""
+def _fill(ws, top, n, value):  # type: ignore[no-untyped-def]
+    """Take ``n`` words of the workspace ``ws`` from ``top``, set to ``value`` unless it is
+    ``NO_FILL``; returns the new top.
+
+    A land's scratch arrays all live in one workspace and are reached by their offsets in it
+    (``ws[off + i]``): allocating each (about eighty a land) was a third of a land's time, and
+    carving them as views made numba count a reference for every view made and passed on.
+    """
     if top + n > ws.shape[0]:
         raise IndexError("a kernel's workspace is too small")
-    view = ws[top : top + n]
     if value != NO_FILL:
-        for i in range(n):
-            view[i] = value
-    return view, top + n
+        for i in range(top, top + n):
+            ws[i] = value
+    return top + n
 
 
 @kernel
@@ -57,184 +60,248 @@ def _compare(buf_a, a0, na, buf_b, b0, nb):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _cmp(ws, a0, na, b0, nb):  # type: ignore[no-untyped-def]
+    """``_compare`` of two runs of one workspace: ``ws[a0:a0+na]`` with ``ws[b0:b0+nb]``."""
+    n = na if na < nb else nb
+    for i in range(n):
+        x = ws[a0 + i]
+        y = ws[b0 + i]
+        if x != y:
+            return -1 if x < y else 1
+    if na == nb:
+        return 0
+    return -1 if na < nb else 1
+
+
+@kernel
+def _cmp_nodes(ws, buf, node_off, node_len, u, w):  # type: ignore[no-untyped-def]
+    """``_cmp`` of the codes of nodes ``u`` and ``w`` (each at its offset in the buffer ``buf``)."""
+    return _cmp(ws, buf + ws[node_off + u], ws[node_len + u], buf + ws[node_off + w], ws[node_len + w])
+
+
+@kernel
 def _walk(  # type: ignore[no-untyped-def]
-    out, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c, other,
-    node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+    ws, out, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c, other,
+    node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c, best, nbest,
 ):
     """The code of a piece read from corner ``c0`` of boundary ``b0`` (``land_tree._walk``).
 
+    Every array is a run of the workspace ``ws`` given by its offset (``out``, ``spot``, ...).
     Written into ``out`` as the flat form of the Python code: each boundary's tokens
     and END, then the code of its region unless that is the ``parent``, and END.
     ``step`` is +1 (as written) or -1 (the mirror image).  The boundaries in reading
     order and their starting corners go to ``order_b``/``order_c``; returns
     (length of the code, number of boundaries).
+
+    With ``nbest >= 0`` the code is compared with the one at ``best`` (``nbest`` words) as it
+    is written, and the walk gives up, returning length -1, as soon as it cannot come out
+    less: a piece tries every starting corner and keeps the least code, and most readings
+    differ from the best within a few tokens.
     """
-    order_b[0] = b0
-    order_c[0] = c0
-    seen[b0] = stamp
+    ws[order_b] = b0
+    ws[order_c] = c0
+    ws[seen + b0] = stamp
     head = 0
     tail = 1
     ncap = 0
-    pos = 0
+    pos = out
+    less = nbest < 0  # known to be less than the best so far (or there is none)
     while head < tail:
-        b = order_b[head]
-        c = order_c[head]
+        b = ws[order_b + head]
+        c = ws[order_c + head]
         head += 1
-        n = blen[b]
+        n = ws[blen + b]
         nsmall = 0
-        base = bstart[b]
+        base = ws[bstart + b]
         for _j in range(n):
             g = base + c
-            s = spot[g]
-            k = kind[s]
+            s = ws[spot + g]
+            k = ws[kind + s]
             if k == 3:  # a capital: its other corner starts the boundary beyond it
-                if capname[2 * s + 0] != stamp:
-                    capname[2 * s + 0] = stamp
-                    capname[2 * s + 1] = ncap
+                cap = capname + 2 * s
+                if ws[cap] != stamp:
+                    ws[cap] = stamp
+                    ws[cap + 1] = ncap
                     ncap += 1
-                    o = other[g]
-                    b2 = corner_b[o]
-                    if seen[b2] != stamp:
-                        seen[b2] = stamp
-                        order_b[tail] = b2
-                        order_c[tail] = corner_c[o]
+                    o = ws[other + g]
+                    b2 = ws[corner_b + o]
+                    if ws[seen + b2] != stamp:
+                        ws[seen + b2] = stamp
+                        ws[order_b + tail] = b2
+                        ws[order_c + tail] = ws[corner_c + o]
                         tail += 1
-                out[pos] = K_CAP_TOKEN + capname[2 * s + 1]
+                ws[pos] = K_CAP_TOKEN + ws[cap + 1]
             elif k == 4:
-                if smallname[3 * s + 0] != stamp or smallname[3 * s + 2] != b:
-                    smallname[3 * s + 0] = stamp
-                    smallname[3 * s + 2] = b
-                    smallname[3 * s + 1] = nsmall
+                sm = smallname + 3 * s
+                if ws[sm] != stamp or ws[sm + 2] != b:
+                    ws[sm] = stamp
+                    ws[sm + 2] = b
+                    ws[sm + 1] = nsmall
                     nsmall += 1
-                out[pos] = SMALL_BASE + smallname[3 * s + 1]
+                ws[pos] = SMALL_BASE + ws[sm + 1]
             else:
-                out[pos] = k
+                ws[pos] = k
+            if not less:
+                i = pos - out
+                if i >= nbest or ws[pos] > ws[best + i]:
+                    return -1, tail
+                less = ws[pos] < ws[best + i]
             pos += 1
             c += step
             if c == n:
                 c = 0
             elif c < 0:
                 c = n - 1
-        out[pos] = END
+        ws[pos] = END
+        if not less:
+            i = pos - out
+            if i >= nbest:
+                return -1, tail
+            less = ws[best + i] != END  # END is the least token
         pos += 1
-        r = breg[b]
+        r = ws[breg + b]
         if r != parent:
-            start = node_off[r]
-            m = node_len[r]
-            for i in range(m):
-                out[pos + i] = buf[start + i]
+            start = buf + ws[node_off + r]
+            m = ws[node_len + r]
+            for j in range(m):
+                x = ws[start + j]
+                ws[pos + j] = x
+                if not less:
+                    i = pos + j - out
+                    if i >= nbest or x > ws[best + i]:
+                        return -1, tail
+                    less = x < ws[best + i]
             pos += m
-    out[pos] = END
-    return pos + 1, tail
+    ws[pos] = END
+    if not less:
+        i = pos - out
+        if i >= nbest or (ws[best + i] == END and i + 1 == nbest):
+            return -1, tail  # longer than the best with it as a prefix, or the same: the first stays
+    return pos + 1 - out, tail
 
 
 @kernel
 def _oriented_words(nbnd, nspots, nnodes, total):  # type: ignore[no-untyped-def]
-    """The workspace ``_oriented`` carves (an upper bound)."""
+    """The workspace ``_oriented`` takes (an upper bound)."""
     return total * (nnodes + 2) + 16 + 5 * nnodes + 2 * (total + 16) + 3 * nbnd + 5 * nspots
 
 
 @kernel
 def _oriented(  # type: ignore[no-untyped-def]
     step, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
-    spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, ws, top,
+    spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, nbnd, nspots, ws, top,
 ):
     """The codes of every node of the tree rooted at ``order[0]``, in one orientation.
 
-    Returns the buffer, each node's code (offset, length), each piece's best starting
-    corner (boundary, corner), and the root code (the last two in the buffer's end); all
-    carved from ``ws`` from ``top`` (``_oriented_words`` words at most).
+    Every array is a run of ``ws`` given by its offset.  Returns the offsets of the buffer,
+    of each node's code (offset in the buffer, length) and of each piece's best starting
+    corner (boundary, corner), and the root code (offset in the buffer, length: the last
+    two in the buffer's end); all taken from ``ws`` from ``top`` (``_oriented_words`` words
+    at most).
     """
-    nbnd = blen.shape[0]
-    nspots = kind.shape[0]
-    buf, top = _carve(ws, top, total * (nnodes + 2) + 16, 0)
-    node_off, top = _carve(ws, top, nnodes, 0)
-    node_len, top = _carve(ws, top, nnodes, 0)
-    best_b, top = _carve(ws, top, nnodes, -1)
-    best_c, top = _carve(ws, top, nnodes, -1)
+    buf = top
+    top = _fill(ws, top, total * (nnodes + 2) + 16, 0)
+    node_off = top
+    top = _fill(ws, top, nnodes, 0)
+    node_len = top
+    top = _fill(ws, top, nnodes, 0)
+    best_b = top
+    top = _fill(ws, top, nnodes, -1)
+    best_c = top
+    top = _fill(ws, top, nnodes, -1)
     used = 0
-    tmp, top = _carve(ws, top, total + 16, 0)
-    best, top = _carve(ws, top, total + 16, 0)
-    seen, top = _carve(ws, top, nbnd, -1)
-    capname, top = _carve(ws, top, 2 * nspots, -1)
-    smallname, top = _carve(ws, top, 3 * nspots, -1)
-    order_b, top = _carve(ws, top, nbnd, NO_FILL)
-    order_c, top = _carve(ws, top, nbnd, NO_FILL)
+    tmp = top
+    top = _fill(ws, top, total + 16, 0)
+    best = top
+    top = _fill(ws, top, total + 16, 0)
+    seen = top
+    top = _fill(ws, top, nbnd, -1)
+    capname = top
+    top = _fill(ws, top, 2 * nspots, -1)
+    smallname = top
+    top = _fill(ws, top, 3 * nspots, -1)
+    order_b = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    order_c = top
+    top = _fill(ws, top, nbnd, NO_FILL)
     stamp = 0
-    children, top = _carve(ws, top, nnodes, NO_FILL)
+    children = top
+    top = _fill(ws, top, nnodes, NO_FILL)
     for idx in range(nnodes - 1, -1, -1):
-        v = order[idx]
+        v = ws[order + idx]
         if v < nreg:
             # a region: its child pieces' codes, sorted, then END
             nch = 0
-            for a in range(adj_start[v], adj_start[v + 1]):
-                w = nreg + piece_of[adj_bnd[a]]
-                if w == parent_node[v]:
+            for a in range(ws[adj_start + v], ws[adj_start + v + 1]):
+                w = nreg + ws[piece_of + ws[adj_bnd + a]]
+                if w == ws[parent_node + v]:
                     continue
                 i = nch
                 while i > 0:
-                    u = children[i - 1]
-                    if _compare(buf, node_off[u], node_len[u], buf, node_off[w], node_len[w]) <= 0:
+                    u = ws[children + i - 1]
+                    if _cmp_nodes(ws, buf, node_off, node_len, u, w) <= 0:
                         break
-                    children[i] = u
+                    ws[children + i] = u
                     i -= 1
-                children[i] = w
+                ws[children + i] = w
                 nch += 1
-            pos = used
+            pos = buf + used
             for i in range(nch):
-                u = children[i]
-                m = node_len[u]
-                o = node_off[u]
+                u = ws[children + i]
+                m = ws[node_len + u]
+                o = buf + ws[node_off + u]
                 for j in range(m):
-                    buf[pos + j] = buf[o + j]
+                    ws[pos + j] = ws[o + j]
                 pos += m
-            buf[pos] = END
+            ws[pos] = END
             pos += 1
-            node_off[v] = used
-            node_len[v] = pos - used
-            used = pos
+            ws[node_off + v] = used
+            ws[node_len + v] = pos - buf - used
+            used = pos - buf
         else:
             # a piece: the least reading over its possible starting corners (the first such)
-            pr = parent_node[v]
+            pr = ws[parent_node + v]
             nbest = -1
-            for a in range(adj_start[v], adj_start[v + 1]):
-                b = adj_bnd[a]
-                if pr >= 0 and b != parent_edge[v]:
+            for a in range(ws[adj_start + v], ws[adj_start + v + 1]):
+                b = ws[adj_bnd + a]
+                if pr >= 0 and b != ws[parent_edge + v]:
                     continue
-                for c in range(blen[b]):
+                for c in range(ws[blen + b]):
                     stamp += 1
                     ntmp, _nb = _walk(
-                        tmp, b, c, step, pr, spot, kind, bstart, blen, breg, corner_b, corner_c,
+                        ws, tmp, b, c, step, pr, spot, kind, bstart, blen, breg, corner_b, corner_c,
                         other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+                        best, nbest,
                     )
-                    if nbest < 0 or _compare(tmp, 0, ntmp, best, 0, nbest) < 0:
+                    if ntmp >= 0:  # less than the best so far (``_walk`` gave up otherwise)
                         nbest = ntmp
-                        best_b[v] = b
-                        best_c[v] = c
+                        ws[best_b + v] = b
+                        ws[best_c + v] = c
                         for j in range(ntmp):
-                            best[j] = tmp[j]
+                            ws[best + j] = ws[tmp + j]
             for j in range(nbest):
-                buf[used + j] = best[j]
-            node_off[v] = used
-            node_len[v] = nbest
+                ws[buf + used + j] = ws[best + j]
+            ws[node_off + v] = used
+            ws[node_len + v] = nbest
             used += nbest
-    root = order[0]
-    buf[used] = 0 if root < nreg else 1
-    m = node_len[root]
-    o = node_off[root]
+    root = ws[order]
+    ws[buf + used] = 0 if root < nreg else 1
+    m = ws[node_len + root]
+    o = buf + ws[node_off + root]
     for j in range(m):
-        buf[used + 1 + j] = buf[o + j]
-    buf[used + 1 + m] = END
+        ws[buf + used + 1 + j] = ws[o + j]
+    ws[buf + used + 1 + m] = END
     return buf, node_off, node_len, best_b, best_c, used, m + 2
 
 
 @kernel
-def _key_bytes(code):  # type: ignore[no-untyped-def]
-    """A code as bytes that compare as the code does: 4 big-endian bytes a token, END as 0,
-    small letters moved down from SMALL_BASE to 2^30 (no capital comes near)."""
-    out = np.empty(4 * code.shape[0], np.uint8)
-    for i in range(code.shape[0]):
-        v = code[i]
+def _key_bytes(ws, start, n):  # type: ignore[no-untyped-def]
+    """The code in the ``n`` words of ``ws`` from ``start`` as bytes that compare as the code
+    does: 4 big-endian bytes a token, END as 0, small letters moved down from SMALL_BASE to
+    2^30 (no capital comes near)."""
+    out = np.empty(4 * n, np.uint8)
+    for i in range(n):
+        v = ws[start + i]
         if v >= SMALL_BASE:
             v = v - SMALL_BASE + (1 << 30)
         v += 1
@@ -288,7 +355,7 @@ def _put_zeros(text, pos, zeros, items):  # type: ignore[no-untyped-def]
 
 @kernel
 def _write_words(nbnd, nspots, nnodes, total):  # type: ignore[no-untyped-def]
-    """The workspace ``_write`` carves (an upper bound)."""
+    """The workspace ``_write`` takes (an upper bound)."""
     return 5 * (2 * nnodes + 4) + 9 * nspots + 7 * nbnd + 2 * total + 32 + 8 * (nnodes + 2)
 
 
@@ -296,78 +363,96 @@ def _write_words(nbnd, nspots, nnodes, total):  # type: ignore[no-untyped-def]
 def _write(  # type: ignore[no-untyped-def]
     step, root, nreg, nnodes, parent_node, parent_edge, adj_start, adj_bnd, piece_of, npiece_bnds,
     spot, kind, bstart, blen, breg, corner_b, corner_c, other,
-    buf, node_off, node_len, best_b, best_c, total, ncorner, ws, top,
+    buf, node_off, node_len, best_b, best_c, total, ncorner, nbnd, nspots, ws, top,
 ):
     """The land written from its code, as ``land_tree._Coder.write`` does (ASCII bytes).
 
-    Regions in depth-first order from the root; in each region the boundary it is
-    entered by and its child pieces sorted by (reading, entry first, code); capitals
-    named through the land and small letters through the region as they first appear.
+    Every array but the text is a run of ``ws`` given by its offset.  Regions in
+    depth-first order from the root; in each region the boundary it is entered by and
+    its child pieces sorted by (reading, entry first, code); capitals named through the
+    land and small letters through the region as they first appear.
     """
-    nbnd = blen.shape[0]
-    nspots = kind.shape[0]
     text = np.zeros(8 * ncorner + 4 * nbnd + 2 * nreg + 16, np.uint8)
     tpos = 0
     # tasks: (0, region, parent piece, entry boundary, its corner) or (1, piece, parent region, b0, c0)
-    stack, top = _carve(ws, top, 5 * (2 * nnodes + 4), NO_FILL)
-    sp = 0
+    stack = top
+    top = _fill(ws, top, 5 * (2 * nnodes + 4), NO_FILL)
     if root < nreg:
-        stack[0] = 0
-        stack[1] = root
-        stack[2] = -1
-        stack[3] = -1
-        stack[4] = 0
+        ws[stack + 0] = 0
+        ws[stack + 1] = root
+        ws[stack + 2] = -1
+        ws[stack + 3] = -1
+        ws[stack + 4] = 0
     else:
-        stack[0] = 1
-        stack[1] = root
-        stack[2] = -1
-        stack[3] = best_b[root]
-        stack[4] = best_c[root]
+        ws[stack + 0] = 1
+        ws[stack + 1] = root
+        ws[stack + 2] = -1
+        ws[stack + 3] = ws[best_b + root]
+        ws[stack + 4] = ws[best_c + root]
     sp = 1
-    capital, top = _carve(ws, top, nspots, 0)
+    capital = top
+    top = _fill(ws, top, nspots, 0)
     ncapitals = 0
-    small, top = _carve(ws, top, 2 * nspots, -1)
+    small = top
+    top = _fill(ws, top, 2 * nspots, -1)
     nregions_written = 0
-    seen, top = _carve(ws, top, nbnd, -1)
-    capname, top = _carve(ws, top, 2 * nspots, -1)
-    smallname, top = _carve(ws, top, 3 * nspots, -1)
-    order_b, top = _carve(ws, top, nbnd, NO_FILL)
-    order_c, top = _carve(ws, top, nbnd, NO_FILL)
-    tmp, top = _carve(ws, top, total + 16, 0)
+    seen = top
+    top = _fill(ws, top, nbnd, -1)
+    capname = top
+    top = _fill(ws, top, 2 * nspots, -1)
+    smallname = top
+    top = _fill(ws, top, 3 * nspots, -1)
+    order_b = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    order_c = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    tmp = top
+    top = _fill(ws, top, total + 16, 0)
     stamp = 0
     # items of one region: key (reading offset/length in keys, flag, code node), boundary, corner, piece
-    keys, top = _carve(ws, top, total + 4 * nbnd + 16, 0)
-    item_key, top = _carve(ws, top, nnodes + 2, 0)
-    item_keylen, top = _carve(ws, top, nnodes + 2, 0)
-    item_flag, top = _carve(ws, top, nnodes + 2, 0)
-    item_node, top = _carve(ws, top, nnodes + 2, 0)
-    item_b, top = _carve(ws, top, nnodes + 2, 0)
-    item_c, top = _carve(ws, top, nnodes + 2, 0)
-    sorted_items, top = _carve(ws, top, nnodes + 2, 0)
-    names, top = _carve(ws, top, nspots, -1)
+    keys = top
+    top = _fill(ws, top, total + 4 * nbnd + 16, 0)
+    item_key = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    item_keylen = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    item_flag = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    item_node = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    item_b = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    item_c = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    sorted_items = top
+    top = _fill(ws, top, nnodes + 2, 0)
+    names = top
+    top = _fill(ws, top, nspots, -1)
     while sp > 0:
         sp -= 1
-        task = stack[5 * sp + 0]
-        v = stack[5 * sp + 1]
-        parent = stack[5 * sp + 2]
-        b0 = stack[5 * sp + 3]
-        c0 = stack[5 * sp + 4]
+        frame = stack + 5 * sp
+        task = ws[frame + 0]
+        v = ws[frame + 1]
+        parent = ws[frame + 2]
+        b0 = ws[frame + 3]
+        c0 = ws[frame + 4]
         if task == 1:
-            if parent >= 0 and npiece_bnds[v - nreg] == 1:
+            if parent >= 0 and ws[npiece_bnds + v - nreg] == 1:
                 continue  # a free piece: written with its parent region
             stamp += 1
             _n, nb = _walk(
-                tmp, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c,
-                other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c,
+                ws, tmp, b0, c0, step, parent, spot, kind, bstart, blen, breg, corner_b, corner_c,
+                other, node_off, node_len, buf, seen, capname, smallname, stamp, order_b, order_c, 0, -1,
             )
             for i in range(nb - 1, -1, -1):
-                b = order_b[i]
-                if breg[b] != parent:
-                    stack[5 * sp + 0] = 0
-                    stack[5 * sp + 1] = breg[b]
-                    stack[5 * sp + 2] = v
-                    stack[5 * sp + 3] = b
-                    stack[5 * sp + 4] = order_c[i]
+                b = ws[order_b + i]
+                if ws[breg + b] != parent:
+                    frame = stack + 5 * sp
+                    ws[frame + 0] = 0
+                    ws[frame + 1] = ws[breg + b]
+                    ws[frame + 2] = v
+                    ws[frame + 3] = b
+                    ws[frame + 4] = ws[order_c + i]
                     sp += 1
             continue
         # a region: gather its items
@@ -375,19 +460,20 @@ def _write(  # type: ignore[no-untyped-def]
         kpos = 0
         if parent >= 0:
             # the entry boundary read afresh (letters share one counter, as boundary_patterns._renamed)
-            n = blen[b0]
+            n = ws[blen + b0]
+            g0 = spot + ws[bstart + b0]
             c = c0
             nnames = 0
             for _j in range(n):
-                s = spot[bstart[b0] + c]
-                k = kind[s]
+                s = ws[g0 + c]
+                k = ws[kind + s]
                 if k >= 3:
-                    if names[s] < 0:
-                        names[s] = nnames
+                    if ws[names + s] < 0:
+                        ws[names + s] = nnames
                         nnames += 1
-                    keys[kpos] = (K_CAP_TOKEN if k == 3 else SMALL_BASE) + names[s]
+                    ws[keys + kpos] = (K_CAP_TOKEN if k == 3 else SMALL_BASE) + ws[names + s]
                 else:
-                    keys[kpos] = k
+                    ws[keys + kpos] = k
                 kpos += 1
                 c += step
                 if c == n:
@@ -396,60 +482,58 @@ def _write(  # type: ignore[no-untyped-def]
                     c = n - 1
             c = c0
             for _j in range(n):
-                names[spot[bstart[b0] + c]] = -1
+                ws[names + ws[g0 + c]] = -1
                 c += step
                 if c == n:
                     c = 0
                 elif c < 0:
                     c = n - 1
-            keys[kpos] = END
+            ws[keys + kpos] = END
             kpos += 1
-            item_key[0] = 0
-            item_keylen[0] = kpos
-            item_flag[0] = 0
-            item_node[0] = -1
-            item_b[0] = b0
-            item_c[0] = c0
+            ws[item_key] = keys
+            ws[item_keylen] = kpos
+            ws[item_flag] = 0
+            ws[item_node] = -1
+            ws[item_b] = b0
+            ws[item_c] = c0
             nitems = 1
-        for a in range(adj_start[v], adj_start[v + 1]):
-            w = nreg + piece_of[adj_bnd[a]]
+        for a in range(ws[adj_start + v], ws[adj_start + v + 1]):
+            w = nreg + ws[piece_of + ws[adj_bnd + a]]
             if w == parent:
                 continue
             # the reading part of the piece's code: up to its first END
-            o = node_off[w]
+            o = buf + ws[node_off + w]
             m = 0
-            while buf[o + m] != END:
+            while ws[o + m] != END:
                 m += 1
-            item_key[nitems] = o
-            item_keylen[nitems] = -(m + 1)  # negative: the key lives in buf, not keys
-            item_flag[nitems] = 1
-            item_node[nitems] = w
-            item_b[nitems] = best_b[w]
-            item_c[nitems] = best_c[w]
+            ws[item_key + nitems] = o
+            ws[item_keylen + nitems] = m + 1
+            ws[item_flag + nitems] = 1
+            ws[item_node + nitems] = w
+            ws[item_b + nitems] = ws[best_b + w]
+            ws[item_c + nitems] = ws[best_c + w]
             nitems += 1
         # insertion sort by (reading, flag, code)
         for i in range(nitems):
             j = i
             while j > 0:
-                x = sorted_items[j - 1]
+                x = ws[sorted_items + j - 1]
                 # compare item x with item i
-                xa = keys if item_keylen[x] >= 0 else buf
-                xl = item_keylen[x] if item_keylen[x] >= 0 else -item_keylen[x]
-                ya = keys if item_keylen[i] >= 0 else buf
-                yl = item_keylen[i] if item_keylen[i] >= 0 else -item_keylen[i]
-                cmp = _compare(xa, item_key[x], xl, ya, item_key[i], yl)
+                cmp = _cmp(ws, ws[item_key + x], ws[item_keylen + x], ws[item_key + i], ws[item_keylen + i])
                 if cmp == 0:
-                    if item_flag[x] != item_flag[i]:
-                        cmp = -1 if item_flag[x] < item_flag[i] else 1
-                    elif item_flag[x] == 1:
-                        u = item_node[x]
-                        w = item_node[i]
-                        cmp = _compare(buf, node_off[u], node_len[u], buf, node_off[w], node_len[w])
+                    fx = ws[item_flag + x]
+                    fi = ws[item_flag + i]
+                    if fx != fi:
+                        cmp = -1 if fx < fi else 1
+                    elif fx == 1:
+                        u = ws[item_node + x]
+                        w = ws[item_node + i]
+                        cmp = _cmp_nodes(ws, buf, node_off, node_len, u, w)
                 if cmp <= 0:
                     break
-                sorted_items[j] = x
+                ws[sorted_items + j] = x
                 j -= 1
-            sorted_items[j] = i
+            ws[sorted_items + j] = i
         # write the region (land_tree._write_boundaries)
         if nregions_written > 0:
             text[tpos] = 124  # |
@@ -459,11 +543,12 @@ def _write(  # type: ignore[no-untyped-def]
         zeros = 0
         items = 0
         for ii in range(nitems):
-            it = sorted_items[ii]
-            b = item_b[it]
-            n = blen[b]
+            it = ws[sorted_items + ii]
+            b = ws[item_b + it]
+            n = ws[blen + b]
+            g0 = spot + ws[bstart + b]
             if n == 1:
-                kd = kind[spot[bstart[b]]]
+                kd = ws[kind + ws[g0]]
                 if kd == 0:
                     zeros += 1
                     continue
@@ -487,21 +572,21 @@ def _write(  # type: ignore[no-untyped-def]
                 text[tpos] = 46
                 tpos += 1
             items += 1
-            c = item_c[it]
+            c = ws[item_c + it]
             for _j in range(n):
-                s = spot[bstart[b] + c]
-                kd = kind[s]
+                s = ws[g0 + c]
+                kd = ws[kind + s]
                 if kd == 3:
-                    if capital[s] == 0:
+                    if ws[capital + s] == 0:
                         ncapitals += 1
-                        capital[s] = ncapitals
-                    tpos = _put_letter(text, tpos, capital[s], 65, 25, 110)
+                        ws[capital + s] = ncapitals
+                    tpos = _put_letter(text, tpos, ws[capital + s], 65, 25, 110)
                 elif kd == 4:
-                    if small[2 * s + 0] != nregions_written:
-                        small[2 * s + 0] = nregions_written
+                    if ws[small + 2 * s] != nregions_written:
+                        ws[small + 2 * s] = nregions_written
                         nsmall_region += 1
-                        small[2 * s + 1] = nsmall_region
-                    tpos = _put_letter(text, tpos, small[2 * s + 1], 97, 12, 109)
+                        ws[small + 2 * s + 1] = nsmall_region
+                    tpos = _put_letter(text, tpos, ws[small + 2 * s + 1], 97, 12, 109)
                 else:
                     text[tpos] = 48 + kd
                     tpos += 1
@@ -515,13 +600,14 @@ def _write(  # type: ignore[no-untyped-def]
             items += 1
         # push the child pieces, last first (so they are written in sorted order)
         for ii in range(nitems - 1, -1, -1):
-            it = sorted_items[ii]
-            if item_flag[it] == 1:
-                stack[5 * sp + 0] = 1
-                stack[5 * sp + 1] = item_node[it]
-                stack[5 * sp + 2] = v
-                stack[5 * sp + 3] = item_b[it]
-                stack[5 * sp + 4] = item_c[it]
+            it = ws[sorted_items + ii]
+            if ws[item_flag + it] == 1:
+                frame = stack + 5 * sp
+                ws[frame + 0] = 1
+                ws[frame + 1] = ws[item_node + it]
+                ws[frame + 2] = v
+                ws[frame + 3] = ws[item_b + it]
+                ws[frame + 4] = ws[item_c + it]
                 sp += 1
     return text[:tpos].copy()
 
@@ -537,208 +623,264 @@ def land_code_kernel(flat, write):  # type: ignore[no-untyped-def]
 
 @kernel
 def _land_code(flat, write, coded):  # type: ignore[no-untyped-def]
-    """``land_code_kernel``; the code is left empty unless ``coded`` (the text alone is asked for)."""
-    empty = np.zeros(0, np.uint8)
-    empty_text = np.zeros(0, np.uint8)
-    # --- read: boundaries, their regions, their corners
-    nreg, reg_first, bstart, raw = _read_parent(flat)
-    nbnd = bstart.shape[0] - 1
-    ncorner = raw.shape[0]
+    """``land_code_kernel``; the code is left empty unless ``coded`` (the text alone is asked for).
+
+    Every scratch array is a run of one workspace ``ws``, named by its offset there
+    (``_fill``): ``ws[blen + b]`` is boundary ``b``'s length.
+    """
+    # --- sizes: regions, boundaries, corners, the largest spot number
+    nreg = flat[0]
+    nbnd = 0
+    ncorner = 0
     maxspot = 0
-    for g in range(ncorner):
-        if raw[g] // 4 > maxspot:
-            maxspot = raw[g] // 4
+    p = 1
+    for _r in range(nreg):
+        nb = flat[p]
+        p += 1
+        nbnd += nb
+        for _b in range(nb):
+            n = flat[p]
+            p += 1
+            ncorner += n
+            for i in range(p, p + n):
+                if flat[i] // 4 > maxspot:
+                    maxspot = flat[i] // 4
+            p += n
     # one workspace for every scratch array (bounds: a spot a corner, a piece a boundary)
     nn = nreg + nbnd
     tot = ncorner + 2 * nbnd + 2 * nn + 4
-    need = 8 * nbnd + 8 * ncorner + maxspot + 12 * nn + nreg + 8
+    need = 9 * nbnd + 9 * ncorner + maxspot + 12 * nn + 2 * nreg + 16
     need += 2 * _oriented_words(nbnd, ncorner, nn, tot)
     if write:
         need += _write_words(nbnd, ncorner, nn, tot)
     ws = np.empty(need, np.int64)
-    top = 0
-    blen, top = _carve(ws, top, nbnd, NO_FILL)
-    breg, top = _carve(ws, top, nbnd, NO_FILL)
-    corner_b, top = _carve(ws, top, ncorner, NO_FILL)
-    corner_c, top = _carve(ws, top, ncorner, NO_FILL)
+    # --- read: boundaries, their regions, their corners (``_read_parent``)
+    bstart = 0  # boundary b's corners: bstart[b] .. bstart[b + 1]
+    top = _fill(ws, 0, nbnd + 1, NO_FILL)
+    raw = top
+    top = _fill(ws, top, ncorner, NO_FILL)
+    blen = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    breg = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    corner_b = top
+    top = _fill(ws, top, ncorner, NO_FILL)
+    corner_c = top
+    top = _fill(ws, top, ncorner, NO_FILL)
+    p = 1
+    b = 0
+    g = 0
     for r in range(nreg):
-        for b in range(reg_first[r], reg_first[r + 1]):
-            n = bstart[b + 1] - bstart[b]
+        nb = flat[p]
+        p += 1
+        for _b in range(nb):
+            n = flat[p]
+            p += 1
             if n == 0:
-                return empty, empty_text
-            blen[b] = n
-            breg[b] = r
+                return np.zeros(0, np.uint8), np.zeros(0, np.uint8)
+            ws[bstart + b] = g
+            ws[blen + b] = n
+            ws[breg + b] = r
             for c in range(n):
-                g = bstart[b] + c
-                corner_b[g] = b
-                corner_c[g] = c
+                ws[raw + g] = flat[p]
+                ws[corner_b + g] = b
+                ws[corner_c + g] = c
+                p += 1
+                g += 1
+            b += 1
+    ws[bstart + nbnd] = g
     # --- spots renumbered; kinds; the two corners of each spot met twice
-    ids, top = _carve(ws, top, maxspot + 1, -1)
-    spot, top = _carve(ws, top, ncorner, NO_FILL)
+    ids = top
+    top = _fill(ws, top, maxspot + 1, -1)
+    spot = top
+    top = _fill(ws, top, ncorner, NO_FILL)
     nspots = 0
     for g in range(ncorner):
-        s = raw[g] // 4
-        if ids[s] < 0:
-            ids[s] = nspots
+        s = ws[raw + g] // 4
+        if ws[ids + s] < 0:
+            ws[ids + s] = nspots
             nspots += 1
-        spot[g] = ids[s]
-    lives, top = _carve(ws, top, nspots, 0)
-    count, top = _carve(ws, top, nspots, 0)
-    first, top = _carve(ws, top, nspots, -1)
-    other, top = _carve(ws, top, ncorner, -1)
+        ws[spot + g] = ws[ids + s]
+    lives = top
+    top = _fill(ws, top, nspots, 0)
+    count = top
+    top = _fill(ws, top, nspots, 0)
+    first = top
+    top = _fill(ws, top, nspots, -1)
+    other = top
+    top = _fill(ws, top, ncorner, -1)
     for g in range(ncorner):
-        s = spot[g]
-        lives[s] = raw[g] % 4
-        count[s] += 1
-        if first[s] < 0:
-            first[s] = g
+        s = ws[spot + g]
+        ws[lives + s] = ws[raw + g] % 4
+        ws[count + s] += 1
+        if ws[first + s] < 0:
+            ws[first + s] = g
         else:
-            other[g] = first[s]
-            other[first[s]] = g
-    kind, top = _carve(ws, top, nspots, NO_FILL)
+            ws[other + g] = ws[first + s]
+            ws[other + ws[first + s]] = g
+    kind = top
+    top = _fill(ws, top, nspots, NO_FILL)
     for s in range(nspots):
-        lv = lives[s]
-        if lv == 0 or count[s] > 2 or (lv >= 2 and count[s] > 1):
-            return empty, empty_text
+        lv = ws[lives + s]
+        cnt = ws[count + s]
+        if lv == 0 or cnt > 2 or (lv >= 2 and cnt > 1):
+            return np.zeros(0, np.uint8), np.zeros(0, np.uint8)
         if lv == 3:
-            kind[s] = 0
+            ws[kind + s] = 0
         elif lv == 2:
-            kind[s] = 1
-        elif count[s] == 1:
-            kind[s] = 2
+            ws[kind + s] = 1
+        elif cnt == 1:
+            ws[kind + s] = 2
         else:
-            g1 = first[s]
-            g2 = other[g1]
-            b1 = corner_b[g1]
-            b2 = corner_b[g2]
-            if breg[b1] == breg[b2]:
+            g1 = ws[first + s]
+            g2 = ws[other + g1]
+            b1 = ws[corner_b + g1]
+            b2 = ws[corner_b + g2]
+            if ws[breg + b1] == ws[breg + b2]:
                 if b1 != b2:
-                    return empty, empty_text
-                kind[s] = 4
+                    return np.zeros(0, np.uint8), np.zeros(0, np.uint8)
+                ws[kind + s] = 4
             else:
-                kind[s] = 3
+                ws[kind + s] = 3
     # --- pieces: boundaries joined by capitals (union-find)
-    parent, top = _carve(ws, top, nbnd, NO_FILL)
+    parent = top
+    top = _fill(ws, top, nbnd, NO_FILL)
     for b in range(nbnd):
-        parent[b] = b
+        ws[parent + b] = b
     for s in range(nspots):
-        if kind[s] == 3:
-            x = corner_b[first[s]]
-            y = corner_b[other[first[s]]]
-            while parent[x] != x:
-                x = parent[x]
-            while parent[y] != y:
-                y = parent[y]
+        if ws[kind + s] == 3:
+            x = ws[corner_b + ws[first + s]]
+            y = ws[corner_b + ws[other + ws[first + s]]]
+            while ws[parent + x] != x:
+                x = ws[parent + x]
+            while ws[parent + y] != y:
+                y = ws[parent + y]
             if x != y:
                 if x < y:
-                    parent[y] = x
+                    ws[parent + y] = x
                 else:
-                    parent[x] = y
-    piece_of, top = _carve(ws, top, nbnd, -1)
-    root_piece, top = _carve(ws, top, nbnd, -1)
+                    ws[parent + x] = y
+    piece_of = top
+    top = _fill(ws, top, nbnd, -1)
+    root_piece = top
+    top = _fill(ws, top, nbnd, -1)
     npieces = 0
     for b in range(nbnd):
         x = b
-        while parent[x] != x:
-            x = parent[x]
-        if root_piece[x] < 0:
-            root_piece[x] = npieces
+        while ws[parent + x] != x:
+            x = ws[parent + x]
+        if ws[root_piece + x] < 0:
+            ws[root_piece + x] = npieces
             npieces += 1
-        piece_of[b] = root_piece[x]
+        ws[piece_of + b] = ws[root_piece + x]
     nnodes = nreg + npieces
     if nbnd != nnodes - 1:
-        return empty, empty_text  # not a tree (or not one land)
+        return np.zeros(0, np.uint8), np.zeros(0, np.uint8)  # not a tree (or not one land)
     # --- tree adjacency: node -> boundaries (edges), regions first, then pieces
-    deg, top = _carve(ws, top, nnodes, 0)
+    deg = top
+    top = _fill(ws, top, nnodes, 0)
     for b in range(nbnd):
-        deg[breg[b]] += 1
-        deg[nreg + piece_of[b]] += 1
-    adj_start, top = _carve(ws, top, nnodes + 1, 0)
+        ws[deg + ws[breg + b]] += 1
+        ws[deg + nreg + ws[piece_of + b]] += 1
+    adj_start = top
+    top = _fill(ws, top, nnodes + 1, 0)
     for v in range(nnodes):
-        adj_start[v + 1] = adj_start[v] + deg[v]
-    fill, top = _carve(ws, top, nnodes, NO_FILL)
+        ws[adj_start + v + 1] = ws[adj_start + v] + ws[deg + v]
+    fill = top
+    top = _fill(ws, top, nnodes, NO_FILL)
     for v in range(nnodes):
-        fill[v] = adj_start[v]
-    adj_bnd, top = _carve(ws, top, 2 * nbnd, NO_FILL)
+        ws[fill + v] = ws[adj_start + v]
+    adj_bnd = top
+    top = _fill(ws, top, 2 * nbnd, NO_FILL)
     for b in range(nbnd):
-        v = breg[b]
-        adj_bnd[fill[v]] = b
-        fill[v] += 1
-        v = nreg + piece_of[b]
-        adj_bnd[fill[v]] = b
-        fill[v] += 1
+        v = ws[breg + b]
+        ws[adj_bnd + ws[fill + v]] = b
+        ws[fill + v] += 1
+        v = nreg + ws[piece_of + b]
+        ws[adj_bnd + ws[fill + v]] = b
+        ws[fill + v] += 1
     # a piece meets each region along one boundary at most
-    mark, top = _carve(ws, top, nreg, -1)
+    mark = top
+    top = _fill(ws, top, nreg, -1)
     for v in range(nreg, nnodes):
-        for a in range(adj_start[v], adj_start[v + 1]):
-            r = breg[adj_bnd[a]]
-            if mark[r] == v:
-                return empty, empty_text
-            mark[r] = v
+        for a in range(ws[adj_start + v], ws[adj_start + v + 1]):
+            r = ws[breg + ws[adj_bnd + a]]
+            if ws[mark + r] == v:
+                return np.zeros(0, np.uint8), np.zeros(0, np.uint8)
+            ws[mark + r] = v
     # --- the centre: peel leaves
-    degree, top = _carve(ws, top, nnodes, NO_FILL)
+    degree = top
+    top = _fill(ws, top, nnodes, NO_FILL)
     for v in range(nnodes):
-        degree[v] = deg[v]
-    alive, top = _carve(ws, top, nnodes, 1)
-    leaves, top = _carve(ws, top, nnodes, NO_FILL)
+        ws[degree + v] = ws[deg + v]
+    alive = top
+    top = _fill(ws, top, nnodes, 1)
+    leaves = top
+    top = _fill(ws, top, nnodes, NO_FILL)
     nleaves = 0
     for v in range(nnodes):
-        if degree[v] <= 1:
-            leaves[nleaves] = v
+        if ws[degree + v] <= 1:
+            ws[leaves + nleaves] = v
             nleaves += 1
     remaining = nnodes
-    nxt, top = _carve(ws, top, nnodes, NO_FILL)
+    nxt = top
+    top = _fill(ws, top, nnodes, NO_FILL)
     while remaining > 2:
         remaining -= nleaves
         nn = 0
         for i in range(nleaves):
-            v = leaves[i]
-            alive[v] = False
-            for a in range(adj_start[v], adj_start[v + 1]):
-                bb = adj_bnd[a]
-                w = breg[bb] if v >= nreg else nreg + piece_of[bb]
-                if alive[w]:
-                    degree[w] -= 1
-                    if degree[w] == 1:
-                        nxt[nn] = w
+            v = ws[leaves + i]
+            ws[alive + v] = 0
+            for a in range(ws[adj_start + v], ws[adj_start + v + 1]):
+                bb = ws[adj_bnd + a]
+                w = ws[breg + bb] if v >= nreg else nreg + ws[piece_of + bb]
+                if ws[alive + w] != 0:
+                    ws[degree + w] -= 1
+                    if ws[degree + w] == 1:
+                        ws[nxt + nn] = w
                         nn += 1
         for i in range(nn):
-            leaves[i] = nxt[i]
+            ws[leaves + i] = ws[nxt + i]
         nleaves = nn
-    root = leaves[0]
+    root = ws[leaves]
     for i in range(nleaves):
-        if leaves[i] < root:
-            root = leaves[i]  # of a region and a piece side by side, the region
+        if ws[leaves + i] < root:
+            root = ws[leaves + i]  # of a region and a piece side by side, the region
     # --- breadth-first order from the root, with each node's parent and parent edge
-    order, top = _carve(ws, top, nnodes, NO_FILL)
-    parent_node, top = _carve(ws, top, nnodes, -1)
-    parent_edge, top = _carve(ws, top, nnodes, -1)
-    visited, top = _carve(ws, top, nnodes, 0)
-    order[0] = root
-    visited[root] = True
+    order = top
+    top = _fill(ws, top, nnodes, NO_FILL)
+    parent_node = top
+    top = _fill(ws, top, nnodes, -1)
+    parent_edge = top
+    top = _fill(ws, top, nnodes, -1)
+    visited = top
+    top = _fill(ws, top, nnodes, 0)
+    ws[order] = root
+    ws[visited + root] = 1
     head = 0
     tail = 1
     while head < tail:
-        v = order[head]
+        v = ws[order + head]
         head += 1
-        for a in range(adj_start[v], adj_start[v + 1]):
-            bb = adj_bnd[a]
-            w = breg[bb] if v >= nreg else nreg + piece_of[bb]
-            if not visited[w]:
-                visited[w] = True
-                parent_node[w] = v
-                parent_edge[w] = bb
-                order[tail] = w
+        for a in range(ws[adj_start + v], ws[adj_start + v + 1]):
+            bb = ws[adj_bnd + a]
+            w = ws[breg + bb] if v >= nreg else nreg + ws[piece_of + bb]
+            if ws[visited + w] == 0:
+                ws[visited + w] = 1
+                ws[parent_node + w] = v
+                ws[parent_edge + w] = bb
+                ws[order + tail] = w
                 tail += 1
     if tail != nnodes:
-        return empty, empty_text
+        return np.zeros(0, np.uint8), np.zeros(0, np.uint8)
     total = ncorner + 2 * nbnd + 2 * nnodes + 4
-    npiece_bnds, top = _carve(ws, top, npieces, 0)
+    npiece_bnds = top
+    top = _fill(ws, top, npieces, 0)
     for b in range(nbnd):
-        npiece_bnds[piece_of[b]] += 1
+        ws[npiece_bnds + ws[piece_of + b]] += 1
     buf, node_off, node_len, best_b, best_c, root_off, root_len = _oriented(
         1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
-        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, ws, top,
+        spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, nbnd, nspots, ws, top,
     )
     top += _oriented_words(nbnd, nspots, nnodes, total)
     step = 1
@@ -746,27 +888,27 @@ def _land_code(flat, write, coded):  # type: ignore[no-untyped-def]
     # at most, and then the mirror image is the same land
     mirror_same = True
     for b in range(nbnd):
-        if blen[b] > 2:
+        if ws[blen + b] > 2:
             mirror_same = False
             break
     if not mirror_same:
         buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2 = _oriented(
             -1, order, parent_node, parent_edge, nreg, nnodes, adj_start, adj_bnd, piece_of,
-            spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, ws, top,
+            spot, kind, bstart, blen, breg, corner_b, corner_c, other, total, nbnd, nspots, ws, top,
         )
         top += _oriented_words(nbnd, nspots, nnodes, total)
-        if _compare(buf2, root_off2, root_len2, buf, root_off, root_len) < 0:
+        if _cmp(ws, buf2 + root_off2, root_len2, buf + root_off, root_len) < 0:
             step = -1
             buf, node_off, node_len, best_b, best_c, root_off, root_len = (
                 buf2, node_off2, node_len2, best_b2, best_c2, root_off2, root_len2
             )
-    code = _key_bytes(buf[root_off : root_off + root_len]) if coded else empty
+    code = _key_bytes(ws, buf + root_off, root_len if coded else 0)
     if not write:
-        return code, empty_text
+        return code, np.zeros(0, np.uint8)
     text = _write(
         step, root, nreg, nnodes, parent_node, parent_edge, adj_start, adj_bnd, piece_of, npiece_bnds,
         spot, kind, bstart, blen, breg, corner_b, corner_c, other,
-        buf, node_off, node_len, best_b, best_c, total, ncorner, ws, top,
+        buf, node_off, node_len, best_b, best_c, total, ncorner, nbnd, nspots, ws, top,
     )
     return code, text
 
