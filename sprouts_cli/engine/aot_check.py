@@ -176,14 +176,15 @@ def _workload(lands: Sequence[str]) -> None:
 
 
 def _tree_sums() -> None:
-    """Sums of a few reduced misère trees (every rule of ``engine.kernels.tree_rules`` is used)."""
+    """Sums of a few reduced misère trees and their sizes (every rule and kernel of
+    ``engine.kernels.tree_rules`` is used)."""
     trees = importlib.import_module("sprouts_cli.solve.reduced_trees")  # as the build imports the core
     store = trees.ReducedTreeStore()
     texts = ["{*2,*3}", "{*1,*2,{*2,*3}}", "{*2,*3};{#0,{#0,*1}}", "{*0,*2}", "{{*1}}", "{*2}", "{{*2}}"]
     games = [store.from_text(t) for t in texts] + [store.heap(k) for k in range(4)]
     for a in games:
         for b in games:
-            store.add(a, b)
+            store.size(store.add(a, b))
 
 
 __all__ = ["check_against_jit", "compile_into", "kernel_modules"]
