@@ -75,6 +75,12 @@ PUSH_WORK = 80_000
 #: open; the move drawn after it is the other half of R's time, and it found its way after half the
 #: descent about as often as after all of it (docs/performance.md).
 R_WORK = 60_000
+#: The share of pushing's work (``PUSH_WORK``) one ghost may take, its planning at narrower widths
+#: and its band together.  A push that draws its move has found the ghost, pushed curves and drawn
+#: the move along about the same way, whose band costs about what the ghost's did: a ghost that
+#: takes more than half the budget leaves too little for the rest, and the push is given up there
+#: rather than at its budget (docs/performance.md).
+GHOST_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -501,6 +507,12 @@ def _slide_or_push(
                 return draw_move(moved, move, ma, settings, player), "push"
             except PictureError as e:
                 notes.append(f"push {s + 1}: {e}")
+                # the widest way as it was: its narrowest place is not by this spot, and pushing
+                # the spot less cannot widen it either (a way narrower now may be narrowed by the
+                # pushed spot itself, and a smaller push is tried)
+                if share == 1.0 and abs(float(getattr(e, "widest", math.inf)) - widest) <= WIDER:
+                    notes.append(f"push {s + 1}: the widest way is as it was, smaller pushes passed over")
+                    break
     return None
 
 
@@ -935,14 +947,16 @@ def push_curves(
     and tries the move again.
 
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
-    (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
+    (past ``work``, or one ghost past ``GHOST_SHARE`` of it), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
     relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
     all beside the move's own spots).
     """
     why = stopped if stopped is not None else []
     try:
         with metered(work, searches=True):
-            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
+            return _push_rounds(
+                pic, analysis, move, settings, player, notes, rounds, units, planned, why, GHOST_SHARE * work
+            )  # fmt: skip
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         why.append("budget")
@@ -960,6 +974,7 @@ def _push_rounds(
     units: int | None,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
+    ghost_work: float = math.inf,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -980,7 +995,15 @@ def _push_rounds(
             why.append("units")
             return None
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
-        ghost = ghost_of(current, ca, move, settings, planned)
+        try:
+            with metered(ghost_work, searches=True) as gm:
+                ghost = ghost_of(current, ca, move, settings, planned)
+        except OverBudget as e:
+            if gm.done <= gm.budget:
+                raise  # the push's own budget, spent by the rounds before
+            notes.append(f"push curves, round {rnd + 1}: the ghost alone was given up after {e}")
+            why.append("budget")
+            return None
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             why.append("nothing")
