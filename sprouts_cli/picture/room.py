@@ -947,9 +947,9 @@ def push_curves(
     and tries the move again.
 
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
-    (past ``work``, or one ghost past ``GHOST_SHARE`` of it), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
-    relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
-    all beside the move's own spots).
+    (past ``work``, or one ghost past ``GHOST_SHARE`` of it), ``stalled`` (the room stopped
+    growing), ``units`` (``PUSH_UNITS`` curves relaxed), ``rounds`` (all rounds run), or
+    ``nothing`` (no way, no curve to move, or the way all beside the move's own spots).
     """
     why = stopped if stopped is not None else []
     try:
@@ -998,10 +998,10 @@ def _push_rounds(
         try:
             with metered(ghost_work, searches=True) as gm:
                 ghost = ghost_of(current, ca, move, settings, planned)
-        except OverBudget as e:
+        except OverBudget as over:
             if gm.done <= gm.budget:
                 raise  # the push's own budget, spent by the rounds before
-            notes.append(f"push curves, round {rnd + 1}: the ghost alone was given up after {e}")
+            notes.append(f"push curves, round {rnd + 1}: the ghost alone was given up after {over}")
             why.append("budget")
             return None
         if ghost is None:
