@@ -1001,7 +1001,7 @@ def _push_rounds(
         except OverBudget as over:
             if gm.done <= gm.budget:
                 raise  # the push's own budget, spent by the rounds before
-            notes.append(f"push curves, round {rnd + 1}: the ghost alone was given up after {over}")
+            notes.append(f"push curves: given up after {over} (the ghost of round {rnd + 1} alone)")
             why.append("budget")
             return None
         if ghost is None:
