@@ -668,3 +668,58 @@ def test_a_lone_spot_whose_full_push_leaves_the_widest_way_as_it_was_is_not_push
     moved = [t for t in tried if not np.allclose(t, pic.spots[s])]
     assert len(moved) == pushes
     assert any("smaller pushes passed over" in n for n in notes) == (pushes == 1)
+
+
+def test_a_parity_search_predicted_past_its_bound_is_not_run_and_the_way_is_as_if_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_parity_route`` predicts the states the next search would expand from the share the search
+    before it expanded; a search predicted past the bound is not run, and the way returned is the
+    one a search run and given up there leaves.  Below the bound the searches run as before."""
+    import random
+
+    from test_router import seeds_picture, spread_points
+
+    from sprouts_cli.engine.moves import Move
+    from sprouts_cli.picture import route_search
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+
+    pic, a = seeds_picture(spread_points(random.Random(3), 6))
+    p = a.position
+    bx = next(k for k in range(len(p.regions[0])) if p.regions[0][k] == (0,))
+    others = [k for k in range(len(p.regions[0])) if k != bx]
+    m = Move(0, bx, 0, bx, 0, frozenset(others[:4]))
+    real = route_search.search
+    runs: list[tuple[int, int, bool]] = []  # (bits, states expanded, given up)
+
+    def recorded(plan, rays, chosen, halves=(0, 0), spent=None):  # type: ignore[no-untyped-def]
+        given_up = False
+        try:
+            return real(plan, rays, chosen, halves, spent)
+        except route_search.SearchGivenUp:
+            given_up = True
+            raise
+        finally:
+            assert spent is not None
+            runs.append((len(chosen), spent[-1][0], given_up))
+
+    monkeypatch.setattr(route_search, "search", recorded)
+
+    def way() -> np.ndarray | None:
+        plan = make_plan(pic, a, m, RouteSettings())
+        rays = route_search.close_strips(plan)
+        runs.clear()
+        return route_search._parity_route(plan, rays, (1, 2))
+
+    full = way()
+    assert [r[0] for r in runs] == [0, 4] and not any(r[2] for r in runs)
+    predicted = runs[0][1] << 4  # the same share of sixteen times the states
+    assert predicted < runs[1][1]  # the share of the search with no bits is the least
+    monkeypatch.setattr(route_search, "PARITY_POPS", int(predicted) // 2)
+    skipped = way()
+    assert [r[0] for r in runs] == [0]
+    monkeypatch.setattr(route_search, "_past_bound", lambda *args: False)
+    given_up = way()
+    assert [r[0] for r in runs] == [0, 4] and runs[1][2]
+    assert skipped is not None and given_up is not None and np.array_equal(skipped, given_up)
+    assert full is not None and not np.array_equal(full, skipped)
