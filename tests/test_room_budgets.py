@@ -600,42 +600,6 @@ def test_r_on_the_ladder_relaxes_for_r_work_and_a_and_the_tidy_for_relax_work(
 # --------------------------------------------------------------------------- a rung that cannot succeed
 
 
-def test_a_push_whose_ghost_takes_more_than_its_share_is_given_up_at_the_ghost() -> None:
-    """A push must find its ghost, push curves and draw the move along about the same way: a ghost
-    that takes more than ``GHOST_SHARE`` of the push's budget is given up there, having done no more
-    than that share, and the ladder climbs to a rung that draws the move."""
-    import math
-
-    from sprouts_cli.errors import NoRoom
-    from sprouts_cli.picture.room import GHOST_SHARE, push_curves
-    from sprouts_cli.picture.route_plan import RouteSettings
-    from sprouts_cli.picture.router import draw_move, ghost_of
-    from sprouts_cli.picture.work import metered
-
-    pic, a, m = _saved_case(*PUSH_CASE)
-    settings = RouteSettings()
-    with pytest.raises(NoRoom) as failed:
-        draw_move(pic, m, a, settings)
-    planned = failed.value.planned  # what the ladder's push starts from
-    with metered(math.inf, searches=True) as ghost:
-        assert ghost_of(pic, a, m, settings, planned) is not None
-    work = 0.8 * ghost.done / GHOST_SHARE  # the whole budget would hold the ghost, its share not
-    stopped: list[str] = []
-    notes: list[str] = []
-    with metered(math.inf, searches=True) as used:
-        pushed = push_curves(pic, a, m, settings, None, notes, work=work, planned=planned, stopped=stopped)
-    assert pushed is None
-    assert stopped == ["budget"]
-    assert notes[-1].startswith("push curves: given up after") and "the ghost of round 1 alone" in notes[-1]
-    assert used.done < ghost.done
-    r = draw(pic, m, analysis=a, budgets=Budgets(push=work))
-    assert r.drawn_by in ("rearrange", "layout")
-    assert any("the ghost of round 1 alone" in n for n in r.notes)
-    _reads_back(r, a.position, m)
-    # with the default budget the ghost is within its share and the push draws the move
-    assert ghost.done < GHOST_SHARE * Budgets().push
-
-
 @pytest.mark.parametrize(("narrower", "pushes"), [(0.0, 1), (2.0, 3)])
 def test_a_lone_spot_whose_full_push_leaves_the_widest_way_as_it_was_is_not_pushed_less(
     monkeypatch: pytest.MonkeyPatch, narrower: float, pushes: int

@@ -75,12 +75,6 @@ PUSH_WORK = 80_000
 #: open; the move drawn after it is the other half of R's time, and it found its way after half the
 #: descent about as often as after all of it (docs/performance.md).
 R_WORK = 60_000
-#: The share of pushing's work (``PUSH_WORK``) one ghost may take, its planning at narrower widths
-#: and its band together.  A push that draws its move has found the ghost, pushed curves and drawn
-#: the move along about the same way, whose band costs about what the ghost's did: a ghost that
-#: takes more than half the budget leaves too little for the rest, and the push is given up there
-#: rather than at its budget (docs/performance.md).
-GHOST_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -947,16 +941,14 @@ def push_curves(
     and tries the move again.
 
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
-    (past ``work``, or one ghost past ``GHOST_SHARE`` of it), ``stalled`` (the room stopped
-    growing), ``units`` (``PUSH_UNITS`` curves relaxed), ``rounds`` (all rounds run), or
-    ``nothing`` (no way, no curve to move, or the way all beside the move's own spots).
+    (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
+    relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
+    all beside the move's own spots).
     """
     why = stopped if stopped is not None else []
     try:
         with metered(work, searches=True):
-            return _push_rounds(
-                pic, analysis, move, settings, player, notes, rounds, units, planned, why, GHOST_SHARE * work
-            )  # fmt: skip
+            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         why.append("budget")
@@ -974,7 +966,6 @@ def _push_rounds(
     units: int | None,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
-    ghost_work: float = math.inf,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -995,15 +986,7 @@ def _push_rounds(
             why.append("units")
             return None
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
-        try:
-            with metered(ghost_work, searches=True) as gm:
-                ghost = ghost_of(current, ca, move, settings, planned)
-        except OverBudget as over:
-            if gm.done <= gm.budget:
-                raise  # the push's own budget, spent by the rounds before
-            notes.append(f"push curves: given up after {over} (the ghost of round {rnd + 1} alone)")
-            why.append("budget")
-            return None
+        ghost = ghost_of(current, ca, move, settings, planned)
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             why.append("nothing")
