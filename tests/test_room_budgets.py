@@ -687,3 +687,46 @@ def test_a_parity_search_predicted_past_its_bound_is_not_run_and_the_way_is_as_i
     assert [r[0] for r in runs] == [0, 4] and runs[1][2]
     assert skipped is not None and given_up is not None and np.array_equal(skipped, given_up)
     assert full is not None and not np.array_equal(full, skipped)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_a_loops_route_builds_its_barrier_trees_once_and_finds_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The barrier trees depend on the rays, not on the gate a loop leaves by: ``route`` builds them
+    once for both gates (with and without the cut boundary's arc), and the way is the one found
+    when each gate builds its own."""
+    import random
+
+    from test_router import seeds_picture, spread_points
+
+    from sprouts_cli.engine.moves import Move
+    from sprouts_cli.picture import route_rays, route_search
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+
+    pic, a = seeds_picture(spread_points(random.Random(seed), 6))
+    p = a.position
+    bx = next(k for k in range(len(p.regions[0])) if p.regions[0][k] == (0,))
+    others = [k for k in range(len(p.regions[0])) if k != bx]
+    m = Move(0, bx, 0, bx, 0, frozenset(others[:3]))
+    built: list[bool] = []
+    real = route_rays.barrier_trees
+
+    def counted(plan, rays, with_arc=True):  # type: ignore[no-untyped-def]
+        built.append(with_arc)
+        return real(plan, rays, with_arc)
+
+    monkeypatch.setattr(route_search, "barrier_trees", counted)
+    shared = route_search.route(make_plan(pic, a, m, RouteSettings()))
+    real_route = route_search.barrier_route
+    monkeypatch.setattr(
+        route_search, "barrier_route", lambda plan, rays, halves, trees=None: real_route(plan, rays, halves)
+    )
+    alone = route_search.route(make_plan(pic, a, m, RouteSettings()))
+    assert shared is not None and alone is not None and np.array_equal(shared, alone)
+    # no way through the trees at either gate: both gates and both trees are tried, each tree built once
+    monkeypatch.setattr(route_search, "barrier_route", real_route)
+    monkeypatch.setattr(route_search, "_barrier_search", lambda plan, rays, halves, trees: None)
+    built.clear()
+    route_search.route(make_plan(pic, a, m, RouteSettings()))
+    assert built == [True, False]

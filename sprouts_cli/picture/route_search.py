@@ -38,19 +38,32 @@ class SearchGivenUp(Exception):
     """A parity search expanded ``PARITY_POPS`` states without reaching the goal."""
 
 
-def barrier_route(plan: Plan, rays: Rays, halves: tuple[int, int]) -> np.ndarray | None:
-    """The shortest way that uses no cell of either tree, with one ray's parity as the extra bit."""
+#: The barrier trees of one plan's rays, with and without the cut boundary's arc (``barrier_trees``).
+Trees = dict[bool, tuple[np.ndarray, np.ndarray] | None]
+
+
+def barrier_route(
+    plan: Plan, rays: Rays, halves: tuple[int, int], trees: Trees | None = None
+) -> np.ndarray | None:
+    """The shortest way that uses no cell of either tree, with one ray's parity as the extra bit.
+
+    ``trees`` keeps the trees built for these rays: they do not depend on ``halves``, and a loop
+    tried through either gate uses the same ones."""
     # the cut boundary's own arc is joined to side A's tree when that leaves the way open;
     # without it the parity bit still says on which side the tree goes
+    kept: Trees = {} if trees is None else trees
     for with_arc in (True, False):
-        path = _barrier_search(plan, rays, halves, with_arc)
+        if with_arc not in kept:
+            kept[with_arc] = barrier_trees(plan, rays, with_arc)
+        path = _barrier_search(plan, rays, halves, kept[with_arc])
         if path is not None:
             return path
     return None
 
 
-def _barrier_search(plan: Plan, rays: Rays, halves: tuple[int, int], with_arc: bool) -> np.ndarray | None:
-    trees = barrier_trees(plan, rays, with_arc)
+def _barrier_search(
+    plan: Plan, rays: Rays, halves: tuple[int, int], trees: tuple[np.ndarray, np.ndarray] | None
+) -> np.ndarray | None:
     if trees is None:
         return None
     block = trees[0] | trees[1]  # the trees keep clear of the move's own spots
@@ -148,11 +161,15 @@ def route(plan: Plan) -> np.ndarray | None:
     rays = close_strips(plan)
     orders = [(1, 2), (2, 1)] if move.is_loop else [(0, 0)]
     fallback = None
+    trees: Trees = {}
     for halves in orders:
-        for method in (barrier_route, _parity_route):
-            if rays is None and method is barrier_route:
-                continue
-            path = method(plan, rays, halves)  # type: ignore[arg-type]  # no rays: only _parity_route runs
+        for method in ("barrier", "parity"):
+            if method == "parity":
+                path = _parity_route(plan, rays, halves)
+            elif rays is not None:
+                path = barrier_route(plan, rays, halves, trees)
+            else:
+                continue  # no rays: only the parity search runs
             if path is not None:
                 path = uncross(unfold(uncross(path), plan.grid.cell))
             if path is None or self_crossing(path):
