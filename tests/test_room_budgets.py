@@ -595,3 +595,138 @@ def test_r_on_the_ladder_relaxes_for_r_work_and_a_and_the_tidy_for_relax_work(
     pic, a, m = _saved_case(*SLIVER_CASE)
     draw(pic, m, ladder=("M", "R"), analysis=a)
     assert ("rearrange", full) in seen
+
+
+# --------------------------------------------------------------------------- a rung that cannot succeed
+
+
+@pytest.mark.parametrize(("narrower", "pushes"), [(0.0, 1), (2.0, 3)])
+def test_a_lone_spot_whose_full_push_leaves_the_widest_way_as_it_was_is_not_pushed_less(
+    monkeypatch: pytest.MonkeyPatch, narrower: float, pushes: int
+) -> None:
+    """A lone spot pushed by all its disc lacks, the widest way as it was: the way's narrowest place
+    is not by the spot, and the half and quarter pushes are passed over.  A way narrower after the
+    push (the pushed spot may narrow it elsewhere) leaves them to be tried."""
+    import sprouts_cli.picture.room as room
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.route_plan import RouteSettings
+
+    pic = layout_position("0*4", 400, 300, jobs=1)
+    a = analyse_picture(pic)
+    (m, *_) = moves_from_words(a.position, parse_words("1 -> 2"))
+    s = 2  # a lone spot, not one of the move's
+    size = float(pic.sizes[s])
+    ghost = pic.spots[s] + np.array([[size + 3.0, -40.0], [size + 3.0, 40.0]])
+    widest = 3.0
+    tried: list[np.ndarray] = []
+
+    def no_wider(p, move, analysis=None, settings=None, player=None):  # type: ignore[no-untyped-def]
+        tried.append(p.spots[s].copy())
+        raise NoRoom("the widest way is no wider", widest - narrower, 6.0, ghost)
+
+    monkeypatch.setattr(room, "draw_move", no_wider)
+    reason = NoRoom("the widest way is 3.0 px, 6 px needed", widest, 6.0, ghost)
+    notes: list[str] = []
+    target = apply_move(a.position, m)
+    assert room._slide_or_push(pic, a, m, target, RouteSettings(), None, reason, notes) is None
+    moved = [t for t in tried if not np.allclose(t, pic.spots[s])]
+    assert len(moved) == pushes
+    assert any("smaller pushes passed over" in n for n in notes) == (pushes == 1)
+
+
+def test_a_parity_search_predicted_past_its_bound_is_not_run_and_the_way_is_as_if_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_parity_route`` predicts the states the next search would expand from the share the search
+    before it expanded; a search predicted past the bound is not run, and the way returned is the
+    one a search run and given up there leaves.  Below the bound the searches run as before."""
+    import random
+
+    from test_router import seeds_picture, spread_points
+
+    from sprouts_cli.engine.moves import Move
+    from sprouts_cli.picture import route_search
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+
+    pic, a = seeds_picture(spread_points(random.Random(3), 6))
+    p = a.position
+    bx = next(k for k in range(len(p.regions[0])) if p.regions[0][k] == (0,))
+    others = [k for k in range(len(p.regions[0])) if k != bx]
+    m = Move(0, bx, 0, bx, 0, frozenset(others[:4]))
+    real = route_search.search
+    runs: list[tuple[int, int, bool]] = []  # (bits, states expanded, given up)
+
+    def recorded(plan, rays, chosen, halves=(0, 0), spent=None):  # type: ignore[no-untyped-def]
+        given_up = False
+        try:
+            return real(plan, rays, chosen, halves, spent)
+        except route_search.SearchGivenUp:
+            given_up = True
+            raise
+        finally:
+            assert spent is not None
+            runs.append((len(chosen), spent[-1][0], given_up))
+
+    monkeypatch.setattr(route_search, "search", recorded)
+
+    def way() -> np.ndarray | None:
+        plan = make_plan(pic, a, m, RouteSettings())
+        rays = route_search.close_strips(plan)
+        runs.clear()
+        return route_search._parity_route(plan, rays, (1, 2))
+
+    full = way()
+    assert [r[0] for r in runs] == [0, 4] and not any(r[2] for r in runs)
+    predicted = runs[0][1] << 4  # the same share of sixteen times the states
+    assert predicted < runs[1][1]  # the share of the search with no bits is the least
+    monkeypatch.setattr(route_search, "PARITY_POPS", int(predicted) // 2)
+    skipped = way()
+    assert [r[0] for r in runs] == [0]
+    monkeypatch.setattr(route_search, "_past_bound", lambda *args: False)
+    given_up = way()
+    assert [r[0] for r in runs] == [0, 4] and runs[1][2]
+    assert skipped is not None and given_up is not None and np.array_equal(skipped, given_up)
+    assert full is not None and not np.array_equal(full, skipped)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_a_loops_route_builds_its_barrier_trees_once_and_finds_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The barrier trees depend on the rays, not on the gate a loop leaves by: ``route`` builds them
+    once for both gates (with and without the cut boundary's arc), and the way is the one found
+    when each gate builds its own."""
+    import random
+
+    from test_router import seeds_picture, spread_points
+
+    from sprouts_cli.engine.moves import Move
+    from sprouts_cli.picture import route_rays, route_search
+    from sprouts_cli.picture.route_plan import RouteSettings, make_plan
+
+    pic, a = seeds_picture(spread_points(random.Random(seed), 6))
+    p = a.position
+    bx = next(k for k in range(len(p.regions[0])) if p.regions[0][k] == (0,))
+    others = [k for k in range(len(p.regions[0])) if k != bx]
+    m = Move(0, bx, 0, bx, 0, frozenset(others[:3]))
+    built: list[bool] = []
+    real = route_rays.barrier_trees
+
+    def counted(plan, rays, with_arc=True):  # type: ignore[no-untyped-def]
+        built.append(with_arc)
+        return real(plan, rays, with_arc)
+
+    monkeypatch.setattr(route_search, "barrier_trees", counted)
+    shared = route_search.route(make_plan(pic, a, m, RouteSettings()))
+    real_route = route_search.barrier_route
+    monkeypatch.setattr(
+        route_search, "barrier_route", lambda plan, rays, halves, trees=None: real_route(plan, rays, halves)
+    )
+    alone = route_search.route(make_plan(pic, a, m, RouteSettings()))
+    assert shared is not None and alone is not None and np.array_equal(shared, alone)
+    # no way through the trees at either gate: both gates and both trees are tried, each tree built once
+    monkeypatch.setattr(route_search, "barrier_route", real_route)
+    monkeypatch.setattr(route_search, "_barrier_search", lambda plan, rays, halves, trees: None)
+    built.clear()
+    route_search.route(make_plan(pic, a, m, RouteSettings()))
+    assert built == [True, False]

@@ -501,6 +501,12 @@ def _slide_or_push(
                 return draw_move(moved, move, ma, settings, player), "push"
             except PictureError as e:
                 notes.append(f"push {s + 1}: {e}")
+                # the widest way as it was: its narrowest place is not by this spot, and pushing
+                # the spot less cannot widen it either (a way narrower now may be narrowed by the
+                # pushed spot itself, and a smaller push is tried)
+                if share == 1.0 and abs(float(getattr(e, "widest", math.inf)) - widest) <= WIDER:
+                    notes.append(f"push {s + 1}: the widest way is as it was, smaller pushes passed over")
+                    break
     return None
 
 

@@ -38,19 +38,32 @@ class SearchGivenUp(Exception):
     """A parity search expanded ``PARITY_POPS`` states without reaching the goal."""
 
 
-def barrier_route(plan: Plan, rays: Rays, halves: tuple[int, int]) -> np.ndarray | None:
-    """The shortest way that uses no cell of either tree, with one ray's parity as the extra bit."""
+#: The barrier trees of one plan's rays, with and without the cut boundary's arc (``barrier_trees``).
+Trees = dict[bool, tuple[np.ndarray, np.ndarray] | None]
+
+
+def barrier_route(
+    plan: Plan, rays: Rays, halves: tuple[int, int], trees: Trees | None = None
+) -> np.ndarray | None:
+    """The shortest way that uses no cell of either tree, with one ray's parity as the extra bit.
+
+    ``trees`` keeps the trees built for these rays: they do not depend on ``halves``, and a loop
+    tried through either gate uses the same ones."""
     # the cut boundary's own arc is joined to side A's tree when that leaves the way open;
     # without it the parity bit still says on which side the tree goes
+    kept: Trees = {} if trees is None else trees
     for with_arc in (True, False):
-        path = _barrier_search(plan, rays, halves, with_arc)
+        if with_arc not in kept:
+            kept[with_arc] = barrier_trees(plan, rays, with_arc)
+        path = _barrier_search(plan, rays, halves, kept[with_arc])
         if path is not None:
             return path
     return None
 
 
-def _barrier_search(plan: Plan, rays: Rays, halves: tuple[int, int], with_arc: bool) -> np.ndarray | None:
-    trees = barrier_trees(plan, rays, with_arc)
+def _barrier_search(
+    plan: Plan, rays: Rays, halves: tuple[int, int], trees: tuple[np.ndarray, np.ndarray] | None
+) -> np.ndarray | None:
     if trees is None:
         return None
     block = trees[0] | trees[1]  # the trees keep clear of the move's own spots
@@ -70,8 +83,19 @@ def _barrier_search(plan: Plan, rays: Rays, halves: tuple[int, int], with_arc: b
 # --------------------------------------------------------------------------- searching a route
 
 
+def _pops_bound() -> int:
+    """The states a parity search may expand: ``PARITY_POPS``, or what the blocks that count
+    searches have left, whichever is less."""
+    left = states_left()
+    return PARITY_POPS if left < 0 else min(PARITY_POPS, left)
+
+
 def search(
-    plan: Plan, rays: Rays | None, chosen: list[int], halves: tuple[int, int] = (0, 0)
+    plan: Plan,
+    rays: Rays | None,
+    chosen: list[int],
+    halves: tuple[int, int] = (0, 0),
+    spent: list[tuple[int, int]] | None = None,
 ) -> np.ndarray | None:
     """The shortest way (world polyline from x to y) with the chosen rays' parities as wanted.
 
@@ -79,7 +103,8 @@ def search(
     ``SearchGivenUp`` when the search expands more than ``PARITY_POPS`` states (or what the
     blocks that count searches have left, whichever is less).  Its states are
     charged to the open blocks that count searches (``work.charge_states``), and it stops at what
-    they have left (``OverBudget``).
+    they have left (``OverBudget``).  ``spent`` is given the states expanded and the states
+    there were (free cells times the parity combinations).
     """
     g = plan.grid
     pic = plan.pic
@@ -108,12 +133,13 @@ def search(
         if rays.want_odd[rays.boundaries[i]]:
             target |= 1 << bit
     # in a block that counts searches (pushing) the search stops where the block's budget would
-    left = states_left()
-    bound = PARITY_POPS if left < 0 else min(PARITY_POPS, left)
+    bound = _pops_bound()
     cost, path, end, pops = astar(
         g.nx, plan.free, STEPS, cross, n_bits, start.astype(np.int64), start_len.astype(float),
         start_bits, goal_cost, goal_bits, target, float(gy[0]), float(gy[1]), bound,
     )  # fmt: skip
+    if spent is not None:
+        spent.append((int(pops), int(plan.free.sum()) << n_bits))
     charge_states(pops)
     if end == -2:
         raise SearchGivenUp(f"the parity search was given up after {bound:,} states")
@@ -135,11 +161,15 @@ def route(plan: Plan) -> np.ndarray | None:
     rays = close_strips(plan)
     orders = [(1, 2), (2, 1)] if move.is_loop else [(0, 0)]
     fallback = None
+    trees: Trees = {}
     for halves in orders:
-        for method in (barrier_route, _parity_route):
-            if rays is None and method is barrier_route:
-                continue
-            path = method(plan, rays, halves)  # type: ignore[arg-type]  # no rays: only _parity_route runs
+        for method in ("barrier", "parity"):
+            if method == "parity":
+                path = _parity_route(plan, rays, halves)
+            elif rays is not None:
+                path = barrier_route(plan, rays, halves, trees)
+            else:
+                continue  # no rays: only the parity search runs
             if path is not None:
                 path = uncross(unfold(uncross(path), plan.grid.cell))
             if path is None or self_crossing(path):
@@ -251,13 +281,15 @@ def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.
     """The shortest way, then again with the parity of every ray it got wrong as a bit, and so on.
 
     A search given up (``SearchGivenUp``) ends it as running out of rays does: the last way found
-    is returned and the judge (the picture read back) says whether it is right.
+    is returned and the judge (the picture read back) says whether it is right.  So does a search
+    that would be given up (``_past_bound``), without being run.
     """
+    spent: list[tuple[int, int]] = []
     try:
         if rays is None:
             return search(plan, None, [], halves)
         chosen: list[int] = []
-        path = search(plan, rays, chosen, halves)
+        path = search(plan, rays, chosen, halves, spent)
     except SearchGivenUp:
         return None
     for _ in range(MAX_RAYS + 1):
@@ -270,11 +302,24 @@ def _parity_route(plan: Plan, rays: Rays | None, halves: tuple[int, int]) -> np.
         if not wrong or len(chosen) >= MAX_RAYS:
             return path  # the judge will say whether it is right
         chosen.extend(wrong[: MAX_RAYS - len(chosen)])
+        if _past_bound(plan, len(chosen), spent):
+            return path
         try:
-            path = search(plan, rays, chosen, halves)
+            path = search(plan, rays, chosen, halves, spent)
         except SearchGivenUp:
             return path
     return path
+
+
+def _past_bound(plan: Plan, n_bits: int, spent: list[tuple[int, int]]) -> bool:
+    """Would the parity search with ``n_bits`` bits be given up (``_pops_bound``)?  Predicted from the
+    share of its states the search before it expanded: the heuristic knows nothing of parities, so a
+    search whose way ran far round expands most of its states, and the search with more bits, whose
+    way is no shorter, about as great a share of many times as many states."""
+    if not spent or spent[-1][1] <= 0:
+        return False
+    pops, states = spent[-1]
+    return pops / states * (int(plan.free.sum()) << n_bits) > _pops_bound()
 
 
 def self_crossing(path: np.ndarray) -> bool:
