@@ -62,21 +62,30 @@ def _compare(buf_a, a0, na, buf_b, b0, nb):  # type: ignore[no-untyped-def]
 @kernel
 def _cmp(ws, a0, na, b0, nb):  # type: ignore[no-untyped-def]
     """``_compare`` of two runs of one workspace: ``ws[a0:a0+na]`` with ``ws[b0:b0+nb]``."""
-    n = na if na < nb else nb
-    for i in range(n):
-        x = ws[a0 + i]
-        y = ws[b0 + i]
-        if x != y:
-            return -1 if x < y else 1
-    if na == nb:
-        return 0
-    return -1 if na < nb else 1
+    return _compare(ws, a0, na, ws, b0, nb)
 
 
 @kernel
 def _cmp_nodes(ws, buf, node_off, node_len, u, w):  # type: ignore[no-untyped-def]
     """``_cmp`` of the codes of nodes ``u`` and ``w`` (each at its offset in the buffer ``buf``)."""
     return _cmp(ws, buf + ws[node_off + u], ws[node_len + u], buf + ws[node_off + w], ws[node_len + w])
+
+
+@kernel
+def _walk_scratch(ws, top, nbnd, nspots):  # type: ignore[no-untyped-def]
+    """The scratch ``_walk`` reads and writes, taken from ``ws`` at ``top``: the offsets of
+    ``seen``, ``capname``, ``smallname``, ``order_b``, ``order_c``, and the new top."""
+    seen = top
+    top = _fill(ws, top, nbnd, -1)
+    capname = top
+    top = _fill(ws, top, 2 * nspots, -1)
+    smallname = top
+    top = _fill(ws, top, 3 * nspots, -1)
+    order_b = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    order_c = top
+    top = _fill(ws, top, nbnd, NO_FILL)
+    return seen, capname, smallname, order_b, order_c, top
 
 
 @kernel
@@ -214,16 +223,7 @@ def _oriented(  # type: ignore[no-untyped-def]
     top = _fill(ws, top, total + 16, 0)
     best = top
     top = _fill(ws, top, total + 16, 0)
-    seen = top
-    top = _fill(ws, top, nbnd, -1)
-    capname = top
-    top = _fill(ws, top, 2 * nspots, -1)
-    smallname = top
-    top = _fill(ws, top, 3 * nspots, -1)
-    order_b = top
-    top = _fill(ws, top, nbnd, NO_FILL)
-    order_c = top
-    top = _fill(ws, top, nbnd, NO_FILL)
+    seen, capname, smallname, order_b, order_c, top = _walk_scratch(ws, top, nbnd, nspots)
     stamp = 0
     children = top
     top = _fill(ws, top, nnodes, NO_FILL)
@@ -396,16 +396,7 @@ def _write(  # type: ignore[no-untyped-def]
     small = top
     top = _fill(ws, top, 2 * nspots, -1)
     nregions_written = 0
-    seen = top
-    top = _fill(ws, top, nbnd, -1)
-    capname = top
-    top = _fill(ws, top, 2 * nspots, -1)
-    smallname = top
-    top = _fill(ws, top, 3 * nspots, -1)
-    order_b = top
-    top = _fill(ws, top, nbnd, NO_FILL)
-    order_c = top
-    top = _fill(ws, top, nbnd, NO_FILL)
+    seen, capname, smallname, order_b, order_c, top = _walk_scratch(ws, top, nbnd, nspots)
     tmp = top
     top = _fill(ws, top, total + 16, 0)
     stamp = 0

@@ -41,20 +41,24 @@ def _wins(v, win, win1):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _own_has(n, w, flat, start):  # type: ignore[no-untyped-def]
-    """Is ``w`` among node ``n``'s own options (sorted: a binary search)?"""
-    lo = start[n]
-    hi = start[n + 1]
+def _find(a, lo, hi, w):  # type: ignore[no-untyped-def]
+    """Where ``w`` is in the sorted run ``a[lo:hi]`` (a binary search), or -1."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        c = flat[mid]
+        c = a[mid]
         if c == w:
-            return True
+            return mid
         if c < w:
             lo = mid + 1
         else:
             hi = mid
-    return False
+    return -1
+
+
+@kernel
+def _own_has(n, w, flat, start):  # type: ignore[no-untyped-def]
+    """Is ``w`` among node ``n``'s own options (sorted)?"""
+    return _find(flat, start[n], start[n + 1], w) >= 0
 
 
 @kernel
@@ -85,18 +89,8 @@ def _option_at(v, i, flat, start):  # type: ignore[no-untyped-def]
 @kernel
 def _in_set(w, vals, alive):  # type: ignore[no-untyped-def]
     """Is ``w`` in the set: ``vals`` sorted, ``alive`` the ones not removed?"""
-    lo = 0
-    hi = len(vals)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        c = vals[mid]
-        if c == w:
-            return alive[mid] != 0
-        if c < w:
-            lo = mid + 1
-        else:
-            hi = mid
-    return False
+    i = _find(vals, 0, len(vals), w)
+    return i >= 0 and alive[i] != 0
 
 
 @kernel
