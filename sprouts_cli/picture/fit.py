@@ -21,6 +21,7 @@ import numpy as np
 from scipy.interpolate import BSpline
 from scipy.linalg import cho_solve_banded, cholesky_banded
 
+from ..jit import kernel
 from .spline import bezier_points, chord_parameters, de_casteljau_split
 
 TOLERANCE = 1.5  # px
@@ -34,14 +35,148 @@ def _unit(v: np.ndarray) -> np.ndarray:
 def _solve(
     u: np.ndarray, Q: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
 ) -> np.ndarray:
-    """Control points of the clamped least-squares fit for these knots (ends and end directions imposed)."""
+    """Control points of the clamped least-squares fit for these knots (ends and end directions imposed).
+
+    The normal equations of the free de Boor points are banded (three off-diagonals):
+    :func:`_normal_band` assembles the band straight from the B-splines' values at the
+    sites and :func:`_banded_cholesky_solve` solves it, both compiled, with no sparse
+    matrix built (its construction cost more than the solve).  A system whose factor
+    has a (nearly) vanishing pivot goes to :func:`_solve_reference`, which ends in
+    the dense minimum-norm least squares.
+    """
     T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
     n = len(T) - 4
+    C = _ends(Q, T, n, d_start, d_end)
+    if n > 4:
+        u, Q = np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(Q, dtype=float)
+        band, rhs = _normal_band(u, Q, T, C)
+        x, ok = _banded_cholesky_solve(band, rhs)
+        if not ok:
+            return _solve_reference(u, Q, knots, d_start, d_end)
+        C[2 : n - 2] = x
+    return C
+
+
+def _ends(Q: np.ndarray, T: np.ndarray, n: int, d_start: np.ndarray, d_end: np.ndarray) -> np.ndarray:
+    """The de Boor points with the two at each end imposed (end points, end directions), the rest zero."""
     C = np.zeros((n, 2))
     C[0] = Q[0]
     C[-1] = Q[-1]
     C[1] = C[0] + d_start * (T[4] - T[1]) / 3.0
     C[-2] = C[-1] - d_end * (T[n + 2] - T[n - 1]) / 3.0
+    return C
+
+
+@kernel
+def _normal_band(u: np.ndarray, Q: np.ndarray, T: np.ndarray, C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The normal equations ``BᵀB x = Bᵀ r`` of the free de Boor points, ``BᵀB`` in LAPACK's upper band form.
+
+    ``B`` is the cubic B-splines' design matrix at the sites ``u`` (clamped to the
+    knots' span) without the columns of the four imposed de Boor points (``C``'s
+    first two and last two rows), and ``r`` is ``Q`` less those points' part.  Each
+    site has four B-splines on it (de Boor–Cox, on the knot interval that holds
+    it, the last one for the end), so the band (``[3 + i − j, j]`` holds entry
+    ``(i, j)``) takes ten products a site.
+    """
+    n = T.shape[0] - 4
+    p = n - 4
+    band = np.zeros((4, p))
+    rhs = np.zeros((p, 2))
+    N = np.empty(4)
+    left = np.empty(4)
+    right = np.empty(4)
+    lo = T[3]
+    hi = T[n]
+    i = 3
+    for s in range(u.shape[0]):
+        x = min(max(u[s], lo), hi)
+        # the knot interval T[i] <= x < T[i + 1] (the last nonempty one for x at the end),
+        # walked to from the last site's (the sites are in order)
+        while i > 3 and x < T[i]:
+            i -= 1
+        while i < n - 1 and T[i + 1] <= x:
+            i += 1
+        N[0] = 1.0
+        for j in range(1, 4):
+            left[j] = x - T[i + 1 - j]
+            right[j] = T[i + j] - x
+            saved = 0.0
+            for r in range(j):
+                temp = N[r] / (right[r + 1] + left[j - r])
+                N[r] = saved + right[r + 1] * temp
+                saved = left[j - r] * temp
+            N[j] = saved
+        r0 = Q[s, 0]
+        r1 = Q[s, 1]
+        for k in range(4):
+            c = i - 3 + k
+            if c < 2 or c >= n - 2:
+                r0 -= N[k] * C[c, 0]
+                r1 -= N[k] * C[c, 1]
+        for k in range(4):
+            a = i - 3 + k - 2
+            if a < 0 or a >= p:
+                continue
+            for m in range(k, 4):
+                b = i - 3 + m - 2
+                if b >= p:
+                    break
+                band[3 + a - b, b] += N[k] * N[m]
+            rhs[a, 0] += N[k] * r0
+            rhs[a, 1] += N[k] * r1
+    return band, rhs
+
+
+@kernel
+def _banded_cholesky_solve(band: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Solve the banded symmetric system (upper band form, three off-diagonals) by Cholesky ``UᵀU``.
+
+    Fails (``False``) as :func:`_least_squares_banded` does: on a pivot that is not
+    positive, or when the factor's least diagonal entry is below ``1e-7`` of its largest.
+    """
+    p = band.shape[1]
+    U = band.copy()
+    x = rhs.copy()
+    for j in range(p):
+        for i in range(max(0, j - 3), j + 1):
+            acc = U[3 + i - j, j]
+            for k in range(max(0, j - 3), i):
+                acc -= U[3 + k - i, i] * U[3 + k - j, j]
+            if i < j:
+                U[3 + i - j, j] = acc / U[3, i]
+            elif acc > 0.0:
+                U[3, j] = math.sqrt(acc)
+            else:
+                return x, False
+    big = 0.0
+    small = np.inf
+    for j in range(p):
+        big = max(big, U[3, j])
+        small = min(small, U[3, j])
+    if not small > 1e-7 * max(big, 1e-300):
+        return x, False
+    for j in range(p):  # Uᵀ y = rhs
+        for k in range(max(0, j - 3), j):
+            x[j, 0] -= U[3 + k - j, j] * x[k, 0]
+            x[j, 1] -= U[3 + k - j, j] * x[k, 1]
+        x[j, 0] /= U[3, j]
+        x[j, 1] /= U[3, j]
+    for j in range(p - 1, -1, -1):  # U x = y
+        for k in range(j + 1, min(p, j + 4)):
+            x[j, 0] -= U[3 + j - k, k] * x[k, 0]
+            x[j, 1] -= U[3 + j - k, k] * x[k, 1]
+        x[j, 0] /= U[3, j]
+        x[j, 1] /= U[3, j]
+    return x, True
+
+
+def _solve_reference(
+    u: np.ndarray, Q: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
+) -> np.ndarray:
+    """The plain reference of :func:`_solve`: scipy's sparse design matrix and its banded normal equations."""
+    T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
+    n = len(T) - 4
+    C = _ends(Q, T, n, d_start, d_end)
     if n > 4:
         B = BSpline.design_matrix(np.clip(u, T[3], T[n]), T, 3).tocsc()
         known = [0, 1, n - 2, n - 1]
@@ -90,10 +225,18 @@ def clamped_with_knots(
     """
     Q = np.asarray(points, dtype=float)
     u = chord_parameters(Q)
+    return _clamped_at(Q, u, knots, _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float)))
+
+
+def _clamped_at(
+    Q: np.ndarray, u: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
+) -> tuple[BSpline, np.ndarray, np.ndarray]:
+    """:func:`clamped_with_knots` at given parameters and unit end directions (a refinement reuses them)."""
     knots = np.sort(knots[(knots > u[0]) & (knots < u[-1])])
-    C = _solve(u, Q, knots, _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float)))
+    C = _solve(u, Q, knots, d_start, d_end)
     T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
-    return BSpline(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
+    # the knots are in order and the coefficients fit them: scipy's checks are not needed
+    return BSpline.construct_fast(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
 
 
 def well_posed(u: np.ndarray, knots: np.ndarray) -> bool:
@@ -195,8 +338,9 @@ def refine_clamped(
     inner = inner[(inner > u[0]) & (inner < u[-1])]
     if not well_posed(u, inner):
         inner = _thinned(u, inner)
+    d0, d1 = _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float))
     for _ in range(rounds):
-        spline, u, bounds = clamped_with_knots(Q, inner, d_start, d_end)
+        spline, u, bounds = _clamped_at(Q, u, inner, d0, d1)
         err = np.hypot(*(spline(u) - Q).T)
         if err.max() <= tol:
             return spline, u, bounds, True
