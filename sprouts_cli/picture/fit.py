@@ -20,6 +20,7 @@ import math
 import numpy as np
 from scipy.interpolate import BSpline
 from scipy.linalg import cho_solve_banded, cholesky_banded
+from scipy.linalg.lapack import dpbtrf, dpbtrs
 
 from ..jit import kernel
 from .spline import bezier_points, chord_parameters, de_casteljau_split
@@ -39,19 +40,24 @@ def _solve(
 
     The normal equations of the free de Boor points are banded (three off-diagonals):
     :func:`_normal_band` assembles the band straight from the B-splines' values at the
-    sites and :func:`_banded_cholesky_solve` solves it, both compiled, with no sparse
-    matrix built (its construction cost more than the solve).  A system whose factor
-    has a (nearly) vanishing pivot goes to :func:`_solve_reference`, which ends in
-    the dense minimum-norm least squares.
+    sites, with no sparse matrix built (building one cost far more than the solve),
+    and LAPACK's banded Cholesky solves it, as in :func:`_least_squares_banded`.  The
+    band, the right-hand side and so the de Boor points are those of
+    :func:`_solve_reference` bit for bit (the same products summed in the same order),
+    so the pictures drawn are the same.  A system whose factor has a (nearly)
+    vanishing pivot goes to the reference, which ends in the dense least squares.
     """
     T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
     n = len(T) - 4
     C = _ends(Q, T, n, d_start, d_end)
     if n > 4:
-        u, Q = np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(Q, dtype=float)
-        band, rhs = _normal_band(u, Q, T, C)
-        x, ok = _banded_cholesky_solve(band, rhs)
-        if not ok:
+        uc, Qc = np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(Q, dtype=float)
+        band, rhs = _normal_band(uc, Qc, T, C)
+        chol, info = dpbtrf(band, lower=0)
+        if info != 0 or not chol[3].min() > 1e-7 * max(chol[3].max(), 1e-300):
+            return _solve_reference(u, Q, knots, d_start, d_end)
+        x, info = dpbtrs(chol, rhs, lower=0)
+        if info != 0:
             return _solve_reference(u, Q, knots, d_start, d_end)
         C[2 : n - 2] = x
     return C
@@ -73,101 +79,67 @@ def _normal_band(u: np.ndarray, Q: np.ndarray, T: np.ndarray, C: np.ndarray) -> 
 
     ``B`` is the cubic B-splines' design matrix at the sites ``u`` (clamped to the
     knots' span) without the columns of the four imposed de Boor points (``C``'s
-    first two and last two rows), and ``r`` is ``Q`` less those points' part.  Each
-    site has four B-splines on it (de Boor–Cox, on the knot interval that holds
-    it, the last one for the end), so the band (``[3 + i − j, j]`` holds entry
-    ``(i, j)``) takes ten products a site.
+    first two and last two rows), and ``r`` is ``Q`` less those points' part; the
+    band's ``[3 + i − j, j]`` holds entry ``(i, j)``.  The arithmetic is that of the
+    sparse reference, in its order: each site's four B-splines by de Boor's recurrence
+    as scipy's ``BSpline.design_matrix`` evaluates them (on the knot interval that
+    holds the site, the last one for the end), the imposed points' part summed
+    column by column, and every sum over the sites taken from the first site on.
     """
     n = T.shape[0] - 4
     p = n - 4
     band = np.zeros((4, p))
     rhs = np.zeros((p, 2))
-    N = np.empty(4)
-    left = np.empty(4)
-    right = np.empty(4)
+    h = np.empty(4)
+    hh = np.empty(4)
     lo = T[3]
     hi = T[n]
-    i = 3
+    ell = 3
     for s in range(u.shape[0]):
         x = min(max(u[s], lo), hi)
-        # the knot interval T[i] <= x < T[i + 1] (the last nonempty one for x at the end),
-        # walked to from the last site's (the sites are in order)
-        while i > 3 and x < T[i]:
-            i -= 1
-        while i < n - 1 and T[i + 1] <= x:
-            i += 1
-        N[0] = 1.0
+        # the knot interval T[ell] <= x < T[ell + 1] (the last nonempty one for x at the end),
+        # walked to from the last site's
+        if x < T[ell]:
+            while ell > 3 and x < T[ell]:
+                ell -= 1
+        else:
+            while ell < n - 1 and x >= T[ell + 1]:
+                ell += 1
+        h[0] = 1.0
         for j in range(1, 4):
-            left[j] = x - T[i + 1 - j]
-            right[j] = T[i + j] - x
-            saved = 0.0
-            for r in range(j):
-                temp = N[r] / (right[r + 1] + left[j - r])
-                N[r] = saved + right[r + 1] * temp
-                saved = left[j - r] * temp
-            N[j] = saved
-        r0 = Q[s, 0]
-        r1 = Q[s, 1]
+            for q in range(j):
+                hh[q] = h[q]
+            h[0] = 0.0
+            for m in range(1, j + 1):
+                xb = T[ell + m]
+                xa = T[ell + m - j]
+                if xb == xa:
+                    h[m] = 0.0
+                    continue
+                w = hh[m - 1] / (xb - xa)
+                h[m - 1] += w * (xb - x)
+                h[m] = w * (x - xa)
+        y0 = 0.0
+        y1 = 0.0
         for k in range(4):
-            c = i - 3 + k
+            c = ell - 3 + k
             if c < 2 or c >= n - 2:
-                r0 -= N[k] * C[c, 0]
-                r1 -= N[k] * C[c, 1]
+                y0 += h[k] * C[c, 0]
+                y1 += h[k] * C[c, 1]
+        r0 = Q[s, 0] - y0
+        r1 = Q[s, 1] - y1
         for k in range(4):
-            a = i - 3 + k - 2
+            a = ell - 5 + k
             if a < 0 or a >= p:
                 continue
             for m in range(k, 4):
-                b = i - 3 + m - 2
+                b = ell - 5 + m
                 if b >= p:
                     break
-                band[3 + a - b, b] += N[k] * N[m]
-            rhs[a, 0] += N[k] * r0
-            rhs[a, 1] += N[k] * r1
+                band[3 + a - b, b] += h[k] * h[m]
+            rhs[a, 0] += h[k] * r0
+            rhs[a, 1] += h[k] * r1
     return band, rhs
-
-
-@kernel
-def _banded_cholesky_solve(band: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, bool]:
-    """Solve the banded symmetric system (upper band form, three off-diagonals) by Cholesky ``UᵀU``.
-
-    Fails (``False``) as :func:`_least_squares_banded` does: on a pivot that is not
-    positive, or when the factor's least diagonal entry is below ``1e-7`` of its largest.
-    """
-    p = band.shape[1]
-    U = band.copy()
-    x = rhs.copy()
-    for j in range(p):
-        for i in range(max(0, j - 3), j + 1):
-            acc = U[3 + i - j, j]
-            for k in range(max(0, j - 3), i):
-                acc -= U[3 + k - i, i] * U[3 + k - j, j]
-            if i < j:
-                U[3 + i - j, j] = acc / U[3, i]
-            elif acc > 0.0:
-                U[3, j] = math.sqrt(acc)
-            else:
-                return x, False
-    big = 0.0
-    small = np.inf
-    for j in range(p):
-        big = max(big, U[3, j])
-        small = min(small, U[3, j])
-    if not small > 1e-7 * max(big, 1e-300):
-        return x, False
-    for j in range(p):  # Uᵀ y = rhs
-        for k in range(max(0, j - 3), j):
-            x[j, 0] -= U[3 + k - j, j] * x[k, 0]
-            x[j, 1] -= U[3 + k - j, j] * x[k, 1]
-        x[j, 0] /= U[3, j]
-        x[j, 1] /= U[3, j]
-    for j in range(p - 1, -1, -1):  # U x = y
-        for k in range(j + 1, min(p, j + 4)):
-            x[j, 0] -= U[3 + j - k, k] * x[k, 0]
-            x[j, 1] -= U[3 + j - k, k] * x[k, 1]
-        x[j, 0] /= U[3, j]
-        x[j, 1] /= U[3, j]
-    return x, True
 
 
 def _solve_reference(
