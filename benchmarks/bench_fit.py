@@ -4,7 +4,7 @@ A random game (the Random player's rule, as ``bench_picture_quality.py`` plays i
 drawn move by move from a Z layout of n lone spots in a 1000×700 area; every fit the
 drawing asks for is kept (its sites, points, knots and end directions, and each
 knot-refinement call with its arguments).  Then each is timed again, alternating, with
-``fit._solve`` (the band assembled and solved by numba kernels) and with
+``fit._solve`` (the band assembled by a numba kernel, solved by LAPACK) and with
 ``fit._solve_reference`` (scipy's sparse design matrix and banded Cholesky): CPU µs a
 fit of the solve alone, and of the whole refinement (``refine_clamped``, the curve
 evaluated and the next knot chosen each round) per fit it makes.  The largest
