@@ -20,7 +20,9 @@ import math
 import numpy as np
 from scipy.interpolate import BSpline
 from scipy.linalg import cho_solve_banded, cholesky_banded
+from scipy.linalg.lapack import dpbtrf, dpbtrs
 
+from ..jit import kernel
 from .spline import bezier_points, chord_parameters, de_casteljau_split
 
 TOLERANCE = 1.5  # px
@@ -34,14 +36,119 @@ def _unit(v: np.ndarray) -> np.ndarray:
 def _solve(
     u: np.ndarray, Q: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
 ) -> np.ndarray:
-    """Control points of the clamped least-squares fit for these knots (ends and end directions imposed)."""
+    """Control points of the clamped least-squares fit for these knots (ends and end directions imposed).
+
+    The normal equations of the free de Boor points are banded (three off-diagonals):
+    :func:`_normal_band` assembles the band straight from the B-splines' values at the
+    sites, with no sparse matrix built (building one cost far more than the solve),
+    and LAPACK's banded Cholesky solves it, as in :func:`_least_squares_banded`.  The
+    band, the right-hand side and so the de Boor points are those of
+    :func:`_solve_reference` bit for bit (the same products summed in the same order),
+    so the pictures drawn are the same.  A system whose factor has a (nearly)
+    vanishing pivot goes to the reference, which ends in the dense least squares.
+    """
     T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
     n = len(T) - 4
+    C = _ends(Q, T, n, d_start, d_end)
+    if n > 4:
+        uc, Qc = np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(Q, dtype=float)
+        band, rhs = _normal_band(uc, Qc, T, C)
+        chol, info = dpbtrf(band, lower=0)
+        if info != 0 or not chol[3].min() > 1e-7 * max(chol[3].max(), 1e-300):
+            return _solve_reference(u, Q, knots, d_start, d_end)
+        x, info = dpbtrs(chol, rhs, lower=0)
+        if info != 0:
+            return _solve_reference(u, Q, knots, d_start, d_end)
+        C[2 : n - 2] = x
+    return C
+
+
+def _ends(Q: np.ndarray, T: np.ndarray, n: int, d_start: np.ndarray, d_end: np.ndarray) -> np.ndarray:
+    """The de Boor points with the two at each end imposed (end points, end directions), the rest zero."""
     C = np.zeros((n, 2))
     C[0] = Q[0]
     C[-1] = Q[-1]
     C[1] = C[0] + d_start * (T[4] - T[1]) / 3.0
     C[-2] = C[-1] - d_end * (T[n + 2] - T[n - 1]) / 3.0
+    return C
+
+
+@kernel
+def _normal_band(u: np.ndarray, Q: np.ndarray, T: np.ndarray, C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The normal equations ``BᵀB x = Bᵀ r`` of the free de Boor points, ``BᵀB`` in LAPACK's upper band form.
+
+    ``B`` is the cubic B-splines' design matrix at the sites ``u`` (clamped to the
+    knots' span) without the columns of the four imposed de Boor points (``C``'s
+    first two and last two rows), and ``r`` is ``Q`` less those points' part; the
+    band's ``[3 + i − j, j]`` holds entry ``(i, j)``.  The arithmetic is that of the
+    sparse reference, in its order: each site's four B-splines by de Boor's recurrence
+    as scipy's ``BSpline.design_matrix`` evaluates them (on the knot interval that
+    holds the site, the last one for the end), the imposed points' part summed
+    column by column, and every sum over the sites taken from the first site on.
+    """
+    n = T.shape[0] - 4
+    p = n - 4
+    band = np.zeros((4, p))
+    rhs = np.zeros((p, 2))
+    h = np.empty(4)
+    hh = np.empty(4)
+    lo = T[3]
+    hi = T[n]
+    ell = 3
+    for s in range(u.shape[0]):
+        x = min(max(u[s], lo), hi)
+        # the knot interval T[ell] <= x < T[ell + 1] (the last nonempty one for x at the end),
+        # walked to from the last site's
+        if x < T[ell]:
+            while ell > 3 and x < T[ell]:
+                ell -= 1
+        else:
+            while ell < n - 1 and x >= T[ell + 1]:
+                ell += 1
+        h[0] = 1.0
+        for j in range(1, 4):
+            for q in range(j):
+                hh[q] = h[q]
+            h[0] = 0.0
+            for m in range(1, j + 1):
+                xb = T[ell + m]
+                xa = T[ell + m - j]
+                if xb == xa:
+                    h[m] = 0.0
+                    continue
+                w = hh[m - 1] / (xb - xa)
+                h[m - 1] += w * (xb - x)
+                h[m] = w * (x - xa)
+        y0 = 0.0
+        y1 = 0.0
+        for k in range(4):
+            c = ell - 3 + k
+            if c < 2 or c >= n - 2:
+                y0 += h[k] * C[c, 0]
+                y1 += h[k] * C[c, 1]
+        r0 = Q[s, 0] - y0
+        r1 = Q[s, 1] - y1
+        for k in range(4):
+            a = ell - 5 + k
+            if a < 0 or a >= p:
+                continue
+            for m in range(k, 4):
+                b = ell - 5 + m
+                if b >= p:
+                    break
+                band[3 + a - b, b] += h[k] * h[m]
+            rhs[a, 0] += h[k] * r0
+            rhs[a, 1] += h[k] * r1
+    return band, rhs
+
+
+def _solve_reference(
+    u: np.ndarray, Q: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
+) -> np.ndarray:
+    """The plain reference of :func:`_solve`: scipy's sparse design matrix and its banded normal equations."""
+    T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
+    n = len(T) - 4
+    C = _ends(Q, T, n, d_start, d_end)
     if n > 4:
         B = BSpline.design_matrix(np.clip(u, T[3], T[n]), T, 3).tocsc()
         known = [0, 1, n - 2, n - 1]
@@ -90,10 +197,18 @@ def clamped_with_knots(
     """
     Q = np.asarray(points, dtype=float)
     u = chord_parameters(Q)
+    return _clamped_at(Q, u, knots, _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float)))
+
+
+def _clamped_at(
+    Q: np.ndarray, u: np.ndarray, knots: np.ndarray, d_start: np.ndarray, d_end: np.ndarray
+) -> tuple[BSpline, np.ndarray, np.ndarray]:
+    """:func:`clamped_with_knots` at given parameters and unit end directions (a refinement reuses them)."""
     knots = np.sort(knots[(knots > u[0]) & (knots < u[-1])])
-    C = _solve(u, Q, knots, _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float)))
+    C = _solve(u, Q, knots, d_start, d_end)
     T = np.concatenate([[u[0]] * 4, knots, [u[-1]] * 4])
-    return BSpline(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
+    # the knots are in order and the coefficients fit them: scipy's checks are not needed
+    return BSpline.construct_fast(T, C, 3), u, np.concatenate([[u[0]], knots, [u[-1]]])
 
 
 def well_posed(u: np.ndarray, knots: np.ndarray) -> bool:
@@ -195,8 +310,9 @@ def refine_clamped(
     inner = inner[(inner > u[0]) & (inner < u[-1])]
     if not well_posed(u, inner):
         inner = _thinned(u, inner)
+    d0, d1 = _unit(np.asarray(d_start, float)), _unit(np.asarray(d_end, float))
     for _ in range(rounds):
-        spline, u, bounds = clamped_with_knots(Q, inner, d_start, d_end)
+        spline, u, bounds = _clamped_at(Q, u, inner, d0, d1)
         err = np.hypot(*(spline(u) - Q).T)
         if err.max() <= tol:
             return spline, u, bounds, True
