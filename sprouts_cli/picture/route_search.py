@@ -7,6 +7,7 @@ there is none, the widest way (a bottleneck search) says how much room there is.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -162,14 +163,13 @@ def route(plan: Plan) -> np.ndarray | None:
     orders = [(1, 2), (2, 1)] if move.is_loop else [(0, 0)]
     fallback = None
     trees: Trees = {}
+    methods: list[Callable[[tuple[int, int]], np.ndarray | None]] = [lambda h: _parity_route(plan, rays, h)]
+    if rays is not None:  # no rays: only the parity search runs
+        cut = rays
+        methods.insert(0, lambda h: barrier_route(plan, cut, h, trees))
     for halves in orders:
-        for method in ("barrier", "parity"):
-            if method == "parity":
-                path = _parity_route(plan, rays, halves)
-            elif rays is not None:
-                path = barrier_route(plan, rays, halves, trees)
-            else:
-                continue  # no rays: only the parity search runs
+        for method in methods:
+            path = method(halves)
             if path is not None:
                 path = uncross(unfold(uncross(path), plan.grid.cell))
             if path is None or self_crossing(path):

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ..engine.aot import kernel_path
 from ..engine.kernels import tree_rules
 from .misere_trees import TreeText, misere_nim_win, normal_heaps
 
@@ -68,7 +69,7 @@ class ReducedTreeStore(TreeText):
     in use: nodes, and nodes plus ``*1`` that were met.
     """
 
-    def __init__(self, compiled: bool = True) -> None:
+    def __init__(self, compiled: bool | None = None) -> None:
         self._flat = array("i")  # the options (values) of every node, node after node
         self._start = array("q", [0])  # node n's options: _flat[_start[n]:_start[n + 1]]
         self._win = bytearray()  # the misère outcome of node n alone (1: the mover wins)
@@ -86,8 +87,10 @@ class ReducedTreeStore(TreeText):
         self._k_mark = np.zeros(1024, np.int64)
         self._k_stack = np.empty(1024, np.int64)
         self._stamp = 0
-        #: Rules 1-3 by the compiled kernel (``engine.kernels.tree_rules``); False: ``_reduce_plain``.
-        self.compiled = compiled
+        #: Rules 1-3 and sizes by the compiled kernels (``engine.kernels.tree_rules``); False: the
+        #: plain-Python references (``_reduce_plain``, ``_size_plain``), faster than the kernels'
+        #: source run as plain Python, hence the default where nothing is compiled.
+        self.compiled = kernel_path() != "python" if compiled is None else compiled
         self._index: dict[bytes, int] = {}  # a node's sorted options (bytes) -> node
         self._heap_node: list[int] = []  # the node of *2j, j = 0, 1, ...
         self._even_heap: dict[int, int] = {}  # a node that is *2j -> 2j
