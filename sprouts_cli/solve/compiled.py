@@ -155,6 +155,7 @@ class State:
         self.STK: list[np.ndarray] = []
         self.PEND: list[np.ndarray] = []
         self.PBUF: list[np.ndarray] = []
+        self.FLAT: list[np.ndarray] = []
         self.threads = 0
         self.add_threads(threads)
         self.S = self.tuple_for(0)
@@ -168,6 +169,7 @@ class State:
             self.STK.append(np.zeros((core.NF, 512), np.int64))
             self.PEND.append(np.zeros(1 << 12, np.int64))
             self.PBUF.append(np.zeros(1 << 12, np.int64))
+            self.FLAT.append(core.flat_cache())
             self.threads += 1
 
     def tuple_for(self, i: int) -> tuple[np.ndarray, ...]:
@@ -175,7 +177,7 @@ class State:
         return (
             self.G, self.T[i], self.I64, self.I32, self.TEXT, self.SUMS, self.KIDS, self.HTAB, self.STAB,
             self.CTAB, self.CE, self.CODE, self.TTK, self.TTV, self.STK[i], self.PEND[i], self.PBUF[i],
-            self.BUSY,
+            self.BUSY, self.FLAT[i],
         )  # fmt: skip
 
     def total(self, field: int) -> int:
@@ -380,6 +382,7 @@ class CompiledNormalSolver(PositionQuestions):
             "lands_read": st.total(core.T_PARSES),
             "moves_made": st.total(core.T_MOVES),
             "lands_reduced": st.total(core.T_REDUCED),
+            "lands_by_flat_form": st.total(core.T_FLAT_HITS),
             "stacks_cut": st.total(core.T_CUTS),
             "table_entries": int(st.TTK.shape[0]),
             "table_overwrites": st.total(core.T_EVICTED),

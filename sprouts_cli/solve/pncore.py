@@ -134,7 +134,8 @@ T_MOVES = 16  # children it made by a move
 T_REDUCED = 17  # lands it reduced (met first by their code)
 T_CUTS = 18  # times it dropped frames under a land another thread decided
 T_EVICTED = 19  # table entries it overwrote with another node's (Python grows the table)
-NT = 20
+T_FLAT_HITS = 20  # child lands it found in its cache of flat forms (no code made)
+NT = 21
 
 # a frame of the stack (rows of STK)
 F_NODE = 0
@@ -155,6 +156,19 @@ ROOM_KIDS = 1 << 15
 ROOM_CODE = 1 << 16
 ROOM_STACK = 8
 BUCKET = 4
+#: The cache of child lands by their flat forms (``S_FLAT``): a slot is FLAT_WIDTH words (the key's
+#: length in bytes, the land's number, then the key, eight bytes a word); after the slots, one
+#: slot's room for the key being made and FLAT_NAMES words for the spots it has renamed.
+FLAT_WIDTH = 16
+FLAT_KEY_BYTES = 8 * (FLAT_WIDTH - 2)
+FLAT_NAMES = 64
+FLAT_SLOTS = 1 << 15
+
+
+def flat_cache(slots: int = FLAT_SLOTS) -> np.ndarray:
+    """An empty cache of child lands by flat form with ``slots`` slots (``S_FLAT``)."""
+    return np.zeros(slots * FLAT_WIDTH + FLAT_WIDTH + FLAT_NAMES, np.int64)
+
 #: A small letter's token in a code's key bytes is above this (``land_code._key_bytes``).
 SMALL_TOKEN = 1 << 30
 #: Rows of TTV, two words an entry: pn << 32 | dn, and work << 32 | check, each number held in
@@ -185,6 +199,7 @@ S_STK = 14
 S_PEND = 15
 S_PBUF = 16
 S_BUSY = 17  # threads at each node, by a hash of the node (no keys: a collision only costs a detour)
+S_FLAT = 18  # a thread's cache of child lands by their flat forms (``_flat_key``)
 
 
 # ------------------------------------------------------------------ the kernels' decorator
@@ -195,7 +210,7 @@ _STATE_ARRAYS = [
     (np.dtype(np.int64), 1), (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int32), 2),
     (np.dtype(np.uint8), 1), (np.dtype(np.int64), 1), *[(np.dtype(np.int32), 1)] * 4, (np.dtype(np.int64), 2),
     (np.dtype(np.uint8), 1),
-    (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int64), 2), *[(np.dtype(np.int64), 1)] * 3,
+    (np.dtype(np.int64), 1), (np.dtype(np.int64), 2), (np.dtype(np.int64), 2), *[(np.dtype(np.int64), 1)] * 4,
 ]  # fmt: skip
 #: The state tuple as a numba type (C-contiguous arrays).
 S_TYPE = "Tuple((" + ", ".join(f"{d}[{':, ' * (r - 1)}::1]" for d, r in _STATE_ARRAYS) + "))"
@@ -906,37 +921,158 @@ def _open(S, land):  # type: ignore[no-untyped-def]
     return 0
 
 
+@core_kernel(refcounts=False)
+def _flat_token(fc, key, nbytes, token):  # type: ignore[no-untyped-def]
+    """Append one byte to the key at ``fc[key:]`` (``nbytes`` long): its new length, or -1 when
+    the token is not a byte or the key is full."""
+    if token > 255 or nbytes == FLAT_KEY_BYTES:
+        return -1
+    fc[key + 2 + nbytes // 8] |= np.int64(token) << np.int64(8 * (nbytes % 8))
+    return nbytes + 1
+
+
+@core_kernel(refcounts=False)
+def _flat_key(fc, flat, a, b):  # type: ignore[no-untyped-def]
+    """Write the key of the land ``flat[a:b]`` (a flat form of ``child_land_flats_kernel``) into
+    the cache's scratch slot: the flat form with its spots renamed in the order they first
+    appear, a byte a token.  Returns its length in bytes, or -1 when it does not fit.
+
+    Two flat forms with the same key are one land read in the same order under other spot
+    names, so they have the same code (a code does not depend on the names).
+    """
+    slots = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH
+    key = slots * FLAT_WIDTH
+    names = key + FLAT_WIDTH
+    for w in range(2, FLAT_WIDTH):
+        fc[key + w] = 0
+    nn = 0
+    nbytes = 0
+    p = a
+    nreg = flat[p]
+    p += 1
+    nbytes = _flat_token(fc, key, nbytes, nreg)
+    for _r in range(nreg):
+        nb = flat[p]
+        p += 1
+        if nbytes < 0:
+            return -1
+        nbytes = _flat_token(fc, key, nbytes, nb)
+        for _k in range(nb):
+            length = flat[p]
+            p += 1
+            if nbytes < 0:
+                return -1
+            nbytes = _flat_token(fc, key, nbytes, length)
+            if nbytes < 0:
+                return -1
+            for _c in range(length):
+                v = flat[p]
+                p += 1
+                spot = v >> 2
+                j = 0
+                while j < nn and fc[names + j] != spot:
+                    j += 1
+                if j == nn:
+                    if nn == FLAT_NAMES:
+                        return -1
+                    fc[names + nn] = spot
+                    nn += 1
+                nbytes = _flat_token(fc, key, nbytes, 4 * j + (v & 3))
+                if nbytes < 0:
+                    return -1
+    if p != b:
+        return -1
+    return nbytes  # -1 when the last token did not fit
+
+
+@core_kernel(refcounts=False)
+def _flat_slot(fc, nbytes):  # type: ignore[no-untyped-def]
+    """The slot of the key in the scratch slot (``nbytes`` long)."""
+    slots = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH
+    key = slots * FLAT_WIDTH
+    h = np.int64(nbytes)
+    for w in range((nbytes + 7) // 8):
+        h = _mix(h ^ fc[key + 2 + w])
+    return h % slots
+
+
+@core_kernel(refcounts=False)
+def _flat_land(fc, nbytes, slot):  # type: ignore[no-untyped-def]
+    """The land kept in ``slot`` for the key in the scratch slot, or -1."""
+    o = slot * FLAT_WIDTH
+    if fc[o] != nbytes:
+        return np.int64(-1)
+    key = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH * FLAT_WIDTH
+    for w in range((nbytes + 7) // 8):
+        if fc[o + 2 + w] != fc[key + 2 + w]:
+            return np.int64(-1)
+    return fc[o + 1]
+
+
+@core_kernel(refcounts=False)
+def _flat_keep(fc, nbytes, slot, land):  # type: ignore[no-untyped-def]
+    """Keep ``land`` in ``slot`` for the key in the scratch slot (in place of what was there)."""
+    o = slot * FLAT_WIDTH
+    key = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH * FLAT_WIDTH
+    fc[o] = nbytes
+    fc[o + 1] = land
+    for w in range(2, FLAT_WIDTH):
+        fc[o + w] = fc[key + w]
+
+
 @core_kernel
 def _child_of_move(S, word):  # type: ignore[no-untyped-def]
-    """The number of the child a packed move gives (a land's, or a sum's), or -1 (unsupported)."""
+    """The number of the child a packed move gives (a land's, or a sum's), or -1 (unsupported).
+
+    A child land met before in the same flat form (under other spot names) is found in the
+    thread's cache without its code; most of a child's cost is its lands' codes, and about
+    half of the lands a search makes were made before in the same form.
+    """
     t = S[S_T]
     pbuf = S[S_PBUF]
+    fc = S[S_FLAT]
     nf = t[T_PF]
     nl = t[T_PL]
     pflat = pbuf[:nf]
     plives = pbuf[nf : nf + nl]
     b = np.int64(255)
     inside = word >> 41 if word & (np.int64(1) << 40) else np.int64(0)
-    S[S_T][T_MOVES] += 1
-    flat, land_off, keys, key_off = K.child_lands_kernel(
+    t[T_MOVES] += 1
+    flat, land_off = K.child_land_flats_kernel(
         pflat, plives, word & b, (word >> 8) & b, (word >> 16) & b, (word >> 24) & b, (word >> 32) & b, inside
     )
     n = land_off.shape[0] - 1
     lands = np.empty(max(n, 1), np.int64)
-    code = np.empty(keys.shape[0] + keys.shape[0] // 4, np.uint8)  # room for every token escaped
     for i in range(n):
-        if key_off[i + 1] == key_off[i]:
+        a = land_off[i]
+        e = land_off[i + 1]
+        nbytes = _flat_key(fc, flat, a, e)
+        slot = np.int64(-1)
+        if nbytes > 0:
+            slot = _flat_slot(fc, nbytes)
+            x = _flat_land(fc, nbytes, slot)
+            if x >= 0:
+                t[T_FLAT_HITS] += 1
+                lands[i] = x
+                continue
+        keys, _text = K.land_code_kernel(flat[a:e], False)
+        if keys.shape[0] == 0:
             return _stop(S, UNSUPPORTED)
-        nc = _pack_code(keys[key_off[i] : key_off[i + 1]], key_off[i + 1] - key_off[i], code)
+        code = np.empty(keys.shape[0] + keys.shape[0] // 4, np.uint8)  # room for every token escaped
+        nc = _pack_code(keys, keys.shape[0], code)
         x = _code_land(S, code, nc)
-        if x < 0:
-            S[S_T][T_REDUCED] += 1
-            text, complete = K.reduced_land_kernel(flat[land_off[i] : land_off[i + 1]])
+        known = x >= 0
+        if not known:
+            t[T_REDUCED] += 1
+            text, complete = K.reduced_land_kernel(flat[a:e])
             if text.shape[0] == 0:
                 return _stop(S, UNSUPPORTED)
             x = land_number(S, text, 0, text.shape[0])
             if complete:
                 _code_put(S, code, nc, x)
+                known = True
+        if known and slot >= 0:
+            _flat_keep(fc, nbytes, slot, x)
         lands[i] = x
     if n == 1:
         return lands[0]

@@ -37,7 +37,8 @@ string and its children's codes:
 * ``list_moves_kernel`` lists ``moves.symmetric_move_args``'s moves, in the same order,
   packed in 64-bit words as ``solve.children.pack_moves`` packs them (a move past the
   packing's limits gives no list, and the caller lists in Python);
-* ``child_lands_kernel`` makes a child's cleaned lands and their codes.
+* ``child_lands_kernel`` makes a child's cleaned lands and their codes
+  (``child_land_flats_kernel`` the lands alone, for a caller that may know them already).
 
 The kernels are cut along their work: ``land_code`` (the code and string, and the flat
 form's helpers), ``children``, ``land_directions``, ``position_lands``, ``reduced``,
@@ -62,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from .children import child_lands_kernel
+from .children import child_land_flats_kernel, child_lands_kernel
 from .into import (
     NOT_CODED,
     TOO_SMALL,
@@ -295,6 +296,7 @@ __all__ = [
     "OutBuffers",
     "_land_directions",
     "call_into",
+    "child_land_flats_kernel",
     "child_lands",
     "child_lands_into",
     "child_lands_kernel",

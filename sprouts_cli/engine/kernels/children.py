@@ -142,14 +142,14 @@ def _split_lands(nr, keep, r_first, b_from, b_to, corners, lives):  # type: igno
 
 
 @kernel
-def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # type: ignore[no-untyped-def]
+def child_land_flats_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # type: ignore[no-untyped-def]
     """The cleaned lands of the position after one move (``moves.apply_move`` then
-    ``canonical.clean_lands``), each flattened for ``land_code_kernel``, and their codes.
+    ``canonical.clean_lands``), each flattened for ``land_code_kernel``.
 
     ``inside_mask`` has bit k set for each boundary k of the region that goes to side A
     of a one-boundary move.  Regions and boundaries keep the order ``apply_move`` and
-    ``clean_lands`` give them.  Returns the lands' flat forms one after another with
-    their offsets, and their codes (as bytes) with their offsets.
+    ``clean_lands`` give them.  Returns the lands' flat forms one after another (in an
+    array that may run past the last land) and the offset of each land and of the end.
     """
     nreg, reg_first, bstart, spots = _read_parent(pflat)
     z = lives.shape[0]
@@ -269,7 +269,14 @@ def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # ty
             if keep[r]:
                 break
     # lands: kept regions joined by a shared spot, each flattened, then coded
-    out_flat, land_off = _split_lands(nr, keep, r_first, b_from, b_to, cs, new_lives)
+    return _split_lands(nr, keep, r_first, b_from, b_to, cs, new_lives)
+
+
+@kernel
+def child_lands_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask):  # type: ignore[no-untyped-def]
+    """``child_land_flats_kernel``'s lands and their codes: the flat forms one after another
+    with their offsets, and the codes (as bytes) with theirs."""
+    out_flat, land_off = child_land_flats_kernel(pflat, lives, region, bi, ci, bj, cj, inside_mask)
     nlands = land_off.shape[0] - 1
     key_parts = []
     for i in range(nlands):
