@@ -117,3 +117,27 @@ def test_certificate_polygons_are_the_plain_ones_and_fresh_each_time(pictures) -
             assert np.array_equal(first, want)
             first[:] = -1.0  # a caller's own copy
             assert np.array_equal(cert.polygon(e), want)
+
+
+def test_chain_positions_are_the_reference_ones(pictures) -> None:
+    """A skeleton's places along its chains (``Skeleton._chain_positions``, plain lists) are
+    ``chain_positions_reference``'s (numpy rows), for A's and R's skeletons of every picture."""
+    from sprouts_cli.picture.relax import AR_BEND
+    from sprouts_cli.picture.skeleton import (
+        Params,
+        chain_positions_reference,
+        picture_corners,
+        skeleton_from_picture,
+    )
+
+    checked = 0
+    for pic, a in pictures:
+        params = Params(w_bend=AR_BEND * 40.0 * 40.0)
+        for corners in (picture_corners(pic), frozenset()):
+            sk = skeleton_from_picture(pic, a, params.spacing, corners)
+            want = chain_positions_reference(sk)
+            got = (sk.pt_chain, sk.pt_pos, sk.seg_chain, sk.seg_pos, sk.chain_len)
+            for x, y in zip(got, want, strict=True):
+                assert x.dtype == y.dtype and np.array_equal(x, y)
+            checked += 1
+    assert checked == 6
