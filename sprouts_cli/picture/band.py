@@ -308,6 +308,7 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
     blocks, block_box = blocks_of(seg_runs, seg_box, seg_curve)
     gaps = np.empty(n_runs)
     gaps2 = np.empty(n_runs)
+    reach = np.empty(max(blocks.shape[0] - 1, 0), dtype=np.bool_)
     own_runs, own_box = runs_of(band_legs(P), np.zeros(max(N - 1, 0), dtype=np.int64))
     for i in range(1, N - 1):
         if fixed[i]:
@@ -332,9 +333,9 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
         for blk in range(blocks.shape[0] - 1):
             box = block_box[blk]
             if max(box[0] - px, px - box[2], box[1] - py, py - box[3]) > CUTOFF:
-                for run in range(blocks[blk], blocks[blk + 1]):
-                    gaps[run] = np.inf
+                reach[blk] = False
                 continue
+            reach[blk] = True
             for run in range(blocks[blk], blocks[blk + 1]):
                 box = seg_box[run]
                 gx = max(box[0] - px, px - box[2])
@@ -362,17 +363,20 @@ def band_energy(  # noqa: C901  (a numba kernel: one loop nest)
                     first[e], px, py, middle, segs, seg_curve, seg_runs, curve_ends, spots, ends, rho, ignore,
                     best_r, best_gx, best_gy, best_j,
                 )  # fmt: skip
-        for run in range(n_runs):
-            gap = gaps[run]
-            e_run = seg_curve[seg_runs[run]]
-            if gap > CUTOFF or gap > bound[e_run] or run == first[e_run]:
-                continue
-            if _beyond(gaps2[run], best_r[e_run]):
-                continue
-            _nearest_in_run(
-                run, px, py, middle, segs, seg_curve, seg_runs, curve_ends, spots, ends, rho, ignore,
-                best_r, best_gx, best_gy, best_j,
-            )  # fmt: skip
+        for blk in range(blocks.shape[0] - 1):
+            if not reach[blk]:
+                continue  # every run of it is out of reach
+            e_run = seg_curve[seg_runs[blocks[blk]]]
+            for run in range(blocks[blk], blocks[blk + 1]):
+                gap = gaps[run]
+                if gap > CUTOFF or gap > bound[e_run] or run == first[e_run]:
+                    continue
+                if _beyond(gaps2[run], best_r[e_run]):
+                    continue
+                _nearest_in_run(
+                    run, px, py, middle, segs, seg_curve, seg_runs, curve_ends, spots, ends, rho, ignore,
+                    best_r, best_gx, best_gy, best_j,
+                )  # fmt: skip
         for e in range(n_curves):
             r = best_r[e]
             least = min(least, r)

@@ -20,7 +20,7 @@ cannot meet again (``_self_cone_failures``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -42,14 +42,29 @@ class Certificate:
     start_dir: np.ndarray  # (curves, 2): direction the curve leaves spot a
     end_dir: np.ndarray  # (curves, 2): direction the curve leaves spot b
     min_clearance: float
+    #: each curve's polygon once made (``polygon``): a picture's analysis asks for every curve's
+    #: twice (once a side), and each plan of a move in it (``route_plan.obstacles_of``) again
+    _polygons: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def polygon(self, curve: int) -> np.ndarray:
-        """The refined control polygon of a curve, from its spot a to its spot b."""
-        subs = self.sub[curve]
-        pts = [subs[0][0]]
-        for p in subs:
-            pts.extend(p[1:])
-        return np.array(pts)
+        """The refined control polygon of a curve, from its spot a to its spot b (a new array)."""
+        got = self._polygons.get(curve)
+        if got is None:
+            got = self._polygons[curve] = polygon_of(self.sub[curve])
+        return got.copy()
+
+
+def polygon_of(subs: list[np.ndarray]) -> np.ndarray:
+    """The control polygon of refined pieces: the first point, then each piece's last three."""
+    return np.concatenate([subs[0][:1], *(p[1:] for p in subs)]).astype(float, copy=False)
+
+
+def polygon_of_reference(subs: list[np.ndarray]) -> np.ndarray:
+    """``polygon_of`` point by point."""
+    pts = [subs[0][0]]
+    for p in subs:
+        pts.extend(p[1:])
+    return np.array(pts)
 
 
 def describe_curve(pic: Picture, e: int) -> str:

@@ -193,15 +193,17 @@ def energy_gradient(
                 b = segs[k, 1]
                 if a == i or b == i:
                     continue
-                if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
-                    continue
                 ax = P[a, 0]
                 ay = P[a, 1]
                 bx = P[b, 0]
                 by = P[b, 1]
+                # the box test before the walk along the chain: both only pass pairs over, so their
+                # order changes which pairs are summed in no way, and the box test is the cheaper
                 if min(ax, bx) - px > R + rad or px - max(ax, bx) > R + rad:
                     continue
                 if min(ay, by) - py > R + rad or py - max(ay, by) > R + rad:
+                    continue
+                if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
                     continue
                 t, vx, vy = _closest(px, py, ax, ay, bx, by)
                 dist = math.sqrt(vx * vx + vy * vy)

@@ -20,7 +20,7 @@ from .band import Obstacles
 from .geometry import point_segment_distance
 from .grid_planner import (
     Grid,
-    room_field,
+    room_fields,
 )
 from .model import COMFORT, MIN_CLEARANCE, Picture
 from .work import charge_states
@@ -198,6 +198,12 @@ class Plan:
     goal_cost: np.ndarray = field(init=False)
     strip: np.ndarray | None = None
     open_free: np.ndarray | None = None
+    #: the grid's room by true distance, the end spots no obstacles (``grid_planner.room_fields``),
+    #: for ``route_search.leakproof_room``
+    plain_room: np.ndarray | None = None
+    #: the grid's room by true distance to everything, its nearest obstacle, the nearest point and
+    #: segment (``grid_planner.room_fields``), for ``route_rays.build_rays``
+    full_room: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def _crosses_any(a: np.ndarray, b: np.ndarray, segs: np.ndarray) -> np.ndarray:
@@ -296,11 +302,13 @@ def make_plan(pic: Picture, analysis: Analysis, move: Move, settings: RouteSetti
     ob = obstacles_of(pic, analysis)
     plan = Plan(pic, analysis, move, x, y, cx, cy, grid, ob, settings)
     rho = math.sqrt(2.0) * settings.D
-    room, _near, _foot, _seg = room_field(
+    room, _near, _foot, _seg, plain, *full = room_fields(
         grid.nx, grid.ny, grid.x0, grid.y0, grid.cell, ob.segs, ob.seg_curve, ob.curve_ends,
         ob.spots, ob.sizes, ob.width, ob.height, 3.0 * settings.d0, np.array([x, y], dtype=np.int64),
         rho, settings.d0,
     )  # fmt: skip
+    plan.plain_room = plain
+    plan.full_room = (full[0], full[1], full[2], full[3])
     # the end spots' own discs are closed: the way enters them only by its first and last legs
     for s in {x, y}:
         ks = grid.cells_near(pic.spots[s], float(pic.sizes[s]) + 0.5 * grid.cell)

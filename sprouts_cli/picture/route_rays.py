@@ -53,10 +53,13 @@ def build_rays(plan: Plan) -> Rays | None:
     settings = plan.settings
     walks = plan.analysis.map.regions[plan.move.region]
     ob = plan.ob
-    room, near, foot, nseg = room_field(
-        g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
-        ob.width, ob.height, 3.0 * settings.d0, np.array([-1, -1], dtype=np.int64), 1.0, settings.d0,
-    )  # fmt: skip
+    if plan.full_room is not None:  # made with the plan, in the same pass as its own room
+        room, near, foot, nseg = plan.full_room
+    else:
+        room, near, foot, nseg = room_field(
+            g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
+            ob.width, ob.height, 3.0 * settings.d0, np.array([-1, -1], dtype=np.int64), 1.0, settings.d0,
+        )  # fmt: skip
     allowed = room > 0.75 * g.cell
     labels, _ = ndimage.label(allowed.reshape(g.ny, g.nx), structure=np.ones((3, 3), dtype=int))
     labels = labels.ravel()

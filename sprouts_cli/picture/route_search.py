@@ -357,11 +357,13 @@ def leakproof_room(plan: Plan) -> np.ndarray:
     room of a way that does not exist.
     """
     g, ob = plan.grid, plan.ob
-    plain, _near, _foot, _seg = room_field(
-        g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
-        ob.width, ob.height, 3.0 * plan.settings.d0, np.array([plan.x, plan.y], dtype=np.int64), 0.0,
-        plan.settings.d0,
-    )  # fmt: skip
+    plain = plan.plain_room  # made with the plan, in the same pass as its own room
+    if plain is None:
+        plain, _near, _foot, _seg = room_field(
+            g.nx, g.ny, g.x0, g.y0, g.cell, ob.segs, ob.seg_curve, ob.curve_ends, ob.spots, ob.sizes,
+            ob.width, ob.height, 3.0 * plan.settings.d0, np.array([plan.x, plan.y], dtype=np.int64), 0.0,
+            plan.settings.d0,
+        )  # fmt: skip
     room = plan.room.copy()
     room[plain < LEAKPROOF * g.cell] = 0.0
     return room

@@ -158,10 +158,11 @@ class Skeleton:
         n = len(self.P)
         pt_chain = -np.ones((n, 3), dtype=np.int64)
         pt_pos = np.zeros((n, 3), dtype=np.int64)
-        fill = np.zeros(n, dtype=np.int64)
         seg_index: dict[tuple[int, int], list[int]] = {}
-        for k, (a, b) in enumerate(self.segs):
-            seg_index.setdefault((int(a), int(b)), []).append(k)
+        for k, (a, b) in enumerate(self.segs.tolist()):
+            seg_index.setdefault((a, b), []).append(k)
+        # each point's chains so far (at most three, in the order met), as plain lists
+        met: list[list[int]] = [[] for _ in range(n)]
         seg_chain = -np.ones(len(self.segs), dtype=np.int64)
         seg_pos = np.zeros(len(self.segs), dtype=np.int64)
         lens = []
@@ -172,15 +173,16 @@ class Skeleton:
             idx: list[int] = []
             for e, fwd in chain:
                 pts = self.curve_pts[e] if fwd else self.curve_pts[e][::-1]
-                idx.extend(int(v) for v in (pts if not idx else pts[1:]))
+                idx.extend(np.asarray(pts if not idx else pts[1:]).tolist())
             if closed:
                 idx = idx[:-1]
             lens.append(len(idx) if closed else 0)
             for pos, v in enumerate(idx):
-                if fill[v] < 3 and not (pt_chain[v, : fill[v]] == ci).any():
-                    pt_chain[v, fill[v]] = ci
-                    pt_pos[v, fill[v]] = pos
-                    fill[v] += 1
+                seen = met[v]
+                if len(seen) < 3 and ci not in seen:
+                    pt_chain[v, len(seen)] = ci
+                    pt_pos[v, len(seen)] = pos
+                    seen.append(ci)
             m = len(idx)
             for pos in range(m if closed else m - 1):
                 a, b = idx[pos], idx[(pos + 1) % m]
@@ -216,6 +218,51 @@ class Skeleton:
 
 # --------------------------------------------------------------------------- building skeletons
 
+
+
+def chain_positions_reference(
+    sk: Skeleton,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``Skeleton._chain_positions`` with numpy rows and a count per point (the reference it is
+    tested against): ``pt_chain``, ``pt_pos``, ``seg_chain``, ``seg_pos``, ``chain_len``."""
+    n = len(sk.P)
+    pt_chain = -np.ones((n, 3), dtype=np.int64)
+    pt_pos = np.zeros((n, 3), dtype=np.int64)
+    fill = np.zeros(n, dtype=np.int64)
+    seg_index: dict[tuple[int, int], list[int]] = {}
+    for k, (a, b) in enumerate(sk.segs):
+        seg_index.setdefault((int(a), int(b)), []).append(k)
+    seg_chain = -np.ones(len(sk.segs), dtype=np.int64)
+    seg_pos = np.zeros(len(sk.segs), dtype=np.int64)
+    lens = []
+    used_segs: set[int] = set()
+    for ci, (chain, closed) in enumerate(chains(sk, sk.corners)):
+        idx: list[int] = []
+        for e, fwd in chain:
+            pts = sk.curve_pts[e] if fwd else sk.curve_pts[e][::-1]
+            idx.extend(int(v) for v in (pts if not idx else pts[1:]))
+        if closed:
+            idx = idx[:-1]
+        lens.append(len(idx) if closed else 0)
+        for pos, v in enumerate(idx):
+            if fill[v] < 3 and not (pt_chain[v, : fill[v]] == ci).any():
+                pt_chain[v, fill[v]] = ci
+                pt_pos[v, fill[v]] = pos
+                fill[v] += 1
+        m = len(idx)
+        for pos in range(m if closed else m - 1):
+            a, b = idx[pos], idx[(pos + 1) % m]
+            for key in ((a, b), (b, a)):
+                for k in seg_index.get(key, []):
+                    if k not in used_segs:
+                        used_segs.add(k)
+                        seg_chain[k] = ci
+                        seg_pos[k] = pos
+                        break
+                else:
+                    continue
+                break
+    return pt_chain, pt_pos, seg_chain, seg_pos, np.array(lens, dtype=np.int64)
 
 def skeleton_from_picture(
     pic: Picture, analysis: Analysis, spacing: float, corners: frozenset[int] = frozenset()
