@@ -440,6 +440,24 @@ def die_with_parent(
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
 
 
+def _after_fork_in_child() -> None:
+    """In a child just forked: the signals kept back belong to the parent, and until the child
+    sets its own handlers (``die_with_parent``, first thing in every worker), a stop signal
+    ends it at once and silently (Ctrl-C is ignored: the parent stops the work). With the
+    parent's handler, ``Terminated`` would be raised in multiprocessing's start-up code, which
+    prints a traceback (a pool ended while its workers were starting)."""
+    _waiting.clear()
+    _stop_waiting_tracer()
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is on_stop_signal:
+            with contextlib.suppress(ValueError):  # not the main thread: nothing to put right
+                signal.signal(signum, signal.SIG_IGN if signum == signal.SIGINT else _quiet_exit)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def end_pool(pool: Executor) -> None:
     """End a ``ProcessPoolExecutor`` now: its workers are sent SIGTERM (they exit silently)
     instead of being waited for, and queued work is dropped."""

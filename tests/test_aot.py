@@ -343,10 +343,11 @@ def test_the_built_core_is_checked_against_its_state_before_it_reads_it() -> Non
     from sprouts_cli.solve import compiled, pncore
 
     pncore.check_state(compiled.CompiledNormalSolver(None).state.S)  # the solver's own state passes
-    state = [np.zeros(4, np.int64) for _ in range(18)]
+    size = len(pncore._STATE_ARRAYS)
+    state = [np.zeros(4, np.int64) for _ in range(size)]
     with pytest.raises(TypeError, match="array 2 of the state"):
         pncore.check_state(tuple(state))
-    with pytest.raises(TypeError, match="tuple of 18"):
+    with pytest.raises(TypeError, match=f"tuple of {size}"):
         pncore.check_state(tuple(state[:3]))
 
 

@@ -35,25 +35,8 @@ def key_of(fc: np.ndarray, flat: np.ndarray, a: int, b: int) -> bytes | None:
     return words.tobytes()[:n]
 
 
-def renamed(flat: np.ndarray, a: int, b: int, rng: random.Random) -> np.ndarray:
-    """``flat[a:b]`` with its spots given other (random, distinct) numbers."""
-    out = flat[a:b].copy()
-    spots = sorted({int(v) >> 2 for v in corners(out)})
-    names = dict(zip(spots, rng.sample(range(200), len(spots)), strict=True))
-    p = 1
-    for _r in range(int(out[0])):
-        nb = int(out[p])
-        p += 1
-        for _k in range(nb):
-            length = int(out[p])
-            p += 1
-            for _c in range(length):
-                out[p] = 4 * names[int(out[p]) >> 2] + (int(out[p]) & 3)
-                p += 1
-    return out
-
-
-def corners(flat: np.ndarray) -> list[int]:
+def corner_places(flat: np.ndarray) -> list[int]:
+    """The places of the corners (``4 * spot + lives``) in a land's flat form; the rest are counts."""
     out = []
     p = 1
     for _r in range(int(flat[0])):
@@ -61,8 +44,19 @@ def corners(flat: np.ndarray) -> list[int]:
         p += 1
         for _k in range(nb):
             length = int(flat[p])
-            out += [int(v) for v in flat[p + 1 : p + 1 + length]]
+            out += range(p + 1, p + 1 + length)
             p += 1 + length
+    return out
+
+
+def renamed(flat: np.ndarray, a: int, b: int, rng: random.Random) -> np.ndarray:
+    """``flat[a:b]`` with its spots given other (random, distinct) numbers."""
+    out = flat[a:b].copy()
+    places = corner_places(out)
+    spots = sorted({int(out[i]) >> 2 for i in places})
+    names = dict(zip(spots, rng.sample(range(200), len(spots)), strict=True))
+    for i in places:
+        out[i] = 4 * names[int(out[i]) >> 2] + (int(out[i]) & 3)
     return out
 
 

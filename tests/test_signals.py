@@ -391,3 +391,29 @@ def test_many_moments_in_every_command(sig: signal.Signals, tmp_path: Path, game
     stop_at_random(["layout", BIG, "-o", "big.svg"], sig, tmp_path, 6, 3.5)  # 5.5-10 s of work here
     stop_at_random(["replay", str(game_log), "--html", "g.html", "--svg", "."], sig, tmp_path, 6, 15.0)
     stop_at_random(["dots", "solve", "4x4", "--must-complete"], sig, tmp_path, 6, 20.0)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_neither_keeps_the_parents_waiting_signals_nor_raises_on_a_stop() -> None:
+    """A worker stopped while it starts (a pool ended as its workers were forked) ends silently:
+    before its own handlers are set, the parent's would raise ``Terminated`` in
+    multiprocessing's start-up code, which prints a traceback."""
+    before = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, procs.on_stop_signal)
+    procs._waiting[signal.SIGTERM] = object()  # a delivery the parent kept back
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: report what it holds, then be stopped
+            ok = not procs._waiting and signal.getsignal(signal.SIGTERM) is procs._quiet_exit
+            if not ok:
+                os._exit(3)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+            os._exit(4)
+        _, status = os.waitpid(pid, 0)
+        in_parent = signal.getsignal(signal.SIGTERM), set(procs._waiting)
+    finally:
+        procs._waiting.pop(signal.SIGTERM, None)
+        signal.signal(signal.SIGTERM, before)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert in_parent == (procs.on_stop_signal, {signal.SIGTERM})  # the parent's are untouched
