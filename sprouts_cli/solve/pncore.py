@@ -924,8 +924,8 @@ def _open(S, land):  # type: ignore[no-untyped-def]
 @core_kernel(refcounts=False)
 def _flat_token(fc, key, nbytes, token):  # type: ignore[no-untyped-def]
     """Append one byte to the key at ``fc[key:]`` (``nbytes`` long): its new length, or -1 when
-    the token is not a byte or the key is full."""
-    if token > 255 or nbytes == FLAT_KEY_BYTES:
+    the token is not a byte, the key is full, or it had failed already (``nbytes`` -1)."""
+    if nbytes < 0 or token > 255 or nbytes == FLAT_KEY_BYTES:
         return -1
     fc[key + 2 + nbytes // 8] |= np.int64(token) << np.int64(8 * (nbytes % 8))
     return nbytes + 1
@@ -954,14 +954,10 @@ def _flat_key(fc, flat, a, b):  # type: ignore[no-untyped-def]
     for _r in range(nreg):
         nb = flat[p]
         p += 1
-        if nbytes < 0:
-            return -1
         nbytes = _flat_token(fc, key, nbytes, nb)
         for _k in range(nb):
             length = flat[p]
             p += 1
-            if nbytes < 0:
-                return -1
             nbytes = _flat_token(fc, key, nbytes, length)
             if nbytes < 0:
                 return -1
@@ -980,9 +976,7 @@ def _flat_key(fc, flat, a, b):  # type: ignore[no-untyped-def]
                 nbytes = _flat_token(fc, key, nbytes, 4 * j + (v & 3))
                 if nbytes < 0:
                     return -1
-    if p != b:
-        return -1
-    return nbytes  # -1 when the last token did not fit
+    return nbytes if p == b else -1
 
 
 @core_kernel(refcounts=False)
