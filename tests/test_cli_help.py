@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -128,3 +129,26 @@ def test_each_example_runs(name: str, line: str, tmp_path: Path, monkeypatch: py
         stdin = (tmp_path / words[words.index("<") + 1]).read_text()
     r = runner.invoke(main, _command_args(words), input=stdin)
     assert r.exit_code == 0, (line, r.output)
+
+
+#: Commands whose --json help names the keys of each line in braces, with arguments to run them.
+JSON_KEYS_RUN = {
+    "children": ["0*2"],
+    "moves": ["0*2"],
+    "layout": ["0*2", "-o", "g.json"],
+    "render": ["0*2", "-o", "g.svg"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_KEYS_RUN))
+def test_json_help_names_the_keys_printed(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys a --json help text lists in braces are the top-level keys of the line printed."""
+    monkeypatch.chdir(tmp_path)
+    ctx = click.Context(main, info_name="sprouts")
+    option = next(p for p in main.get_command(ctx, name).params if "--json" in getattr(p, "opts", ()))
+    braces = option.help[option.help.index("{") + 1 : option.help.index("}")]
+    named = {k.strip().strip('"') for k in braces.split(",") if ":" not in k and "[" not in k}
+    named |= {k.split(":")[0].strip().strip('"') for k in braces.split(",") if ":" in k}
+    r = CliRunner().invoke(main, [name, *JSON_KEYS_RUN[name], "--json"])
+    assert r.exit_code == 0, r.output
+    assert named == set(json.loads(r.output.splitlines()[0])), (option.help, r.output)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import click
 import numpy as np
 from click.testing import CliRunner
 
@@ -31,3 +32,25 @@ def test_replay_draws_each_move_into_the_previous_picture(tmp_path) -> None:
     assert len(b.spots) == len(a.spots) + 1
     assert analyse_picture(b).position.canonical() == json.loads(two.read_text())["game"]["position"]
     assert np.allclose(a.spots, b.spots[: len(a.spots)], atol=1e-5)
+
+
+def test_replay_area_sizes_the_pictures_of_svg(tmp_path) -> None:
+    """``--area WxH`` sizes every picture replay draws, not only ``-o``'s (its help says so)."""
+    log = tmp_path / "g.log"
+    r = CliRunner().invoke(
+        main, ["play", "--spots", "1", "--first", "random", "--second", "random", "--seed", "1", "-q",
+               "--log", str(log)],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    widths = {}
+    for area in ("800x600", "400x300"):
+        out = tmp_path / area
+        r = CliRunner().invoke(main, ["replay", str(log), "--svg", str(out), "--area", area])
+        assert r.exit_code == 0, r.output
+        head = (out / "move-000.svg").read_text()[:2000]
+        widths[area] = float(head.split('viewBox="0 0 ')[1].split()[0])
+    assert widths["400x300"] < 0.75 * widths["800x600"], widths
+    command = main.get_command(click.Context(main), "replay")
+    assert command is not None
+    option = next(p for p in command.params if p.name == "area")
+    assert all(name in str(getattr(option, "help", "")) for name in ("-o", "--svg", "--html", "--gif"))

@@ -179,7 +179,10 @@ def _report(report: Reporter, item: Item, error: Exception) -> None:
 )  # fmt: skip
 @click.option(
     "--json", "as_json", is_flag=True,
-    help="One line per input: {position, canonical, min_clearance, seconds, output} (and line, for stdin).",
+    help=(
+        "One line per input: {input, position, canonical, min_clearance, seconds, output}"
+        " (and line, for stdin)."
+    ),
 )  # fmt: skip
 @stops_cleanly_on_sigterm
 def layout_command(
@@ -300,7 +303,7 @@ def _layout_one(
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes for Z [the usable CPUs].")
 @click.option(
     "--json", "as_json", is_flag=True,
-    help="One line per input: {position, canonical, output, seconds} (and line, for stdin).",
+    help="One line per input: {input, position, canonical, output, seconds} (and line, for stdin).",
 )  # fmt: skip
 @stops_cleanly_on_sigterm
 def render_command(

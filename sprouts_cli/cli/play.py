@@ -551,7 +551,9 @@ def _start_position(start: str | None, spots: int | None) -> tuple[Position, Pic
     "--output", "-o", type=click.Path(dir_okay=False), help="Render it (.svg/.png) or save it (.json)."
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per move.")
-@click.option("--area", default="800x600", show_default=True, help="Drawing area WxH for -o.")
+@click.option(
+    "--area", default="800x600", show_default=True, help="Drawing area WxH for -o, --svg, --html and --gif."
+)
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="The game as one HTML page.")
 @click.option("--gif", "gif_path", type=click.Path(dir_okay=False), help="The game as an animated GIF.")
 @click.option(
