@@ -741,7 +741,7 @@ def test_a_push_through_a_way_narrower_than_push_least_is_not_tried() -> None:
     from sprouts_cli.errors import NoRoom
     from sprouts_cli.picture.room import PUSH_LEAST, push_curves
     from sprouts_cli.picture.route_plan import RouteSettings
-    from sprouts_cli.picture.router import Planned, draw_move
+    from sprouts_cli.picture.router import Planned, draw_move, ghost_of, has_ghost_room
     from sprouts_cli.picture.work import metered
 
     pic, a, m = _saved_case(*PUSH_CASE)
@@ -759,6 +759,12 @@ def test_a_push_through_a_way_narrower_than_push_least_is_not_tried() -> None:
     assert got is None
     assert stopped == ["narrow"] and meter.done == 0
     assert notes[-1].startswith("push curves passed over")
+    # a way too narrow for any ghost (``ghost_of`` finds none at once): the push is tried, as before
+    none = Planned(planned.plan, None, 0.5)
+    assert not has_ghost_room(none, settings.d0) and ghost_of(pic, a, m, settings, none) is None
+    stopped.clear()
+    assert push_curves(pic, a, m, settings, None, [], work=math.inf, planned=none, stopped=stopped) is None
+    assert stopped == ["nothing"]
 
 
 def test_the_ladder_passes_over_a_and_the_push_through_too_narrow_a_way(

@@ -51,7 +51,7 @@ from .fit import cut_at, join_parts
 from .grid_planner import cell_size
 from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
-from .router import Planned, draw_move
+from .router import Planned, draw_move, has_ghost_room
 from .sizes import smaller_spots
 from .work import OverBudget, metered
 
@@ -949,7 +949,8 @@ def push_curves(
     and tries the move again.
 
     Not tried when ``planned`` (the router's) says the widest way is narrower than
-    ``PUSH_LEAST · d0``: such pushes ran to their budget and drew nothing.
+    ``PUSH_LEAST · d0``: such pushes ran to their budget and drew nothing (a way too narrow for
+    any ghost, ``router.has_ghost_room``, is tried: the push stops at once, saying ``nothing``).
 
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
     (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
@@ -957,7 +958,8 @@ def push_curves(
     all beside the move's own spots), or ``narrow`` (not tried: the way too narrow).
     """
     why = stopped if stopped is not None else []
-    if planned is not None and planned.widest < PUSH_LEAST * settings.d0:
+    d0 = settings.d0
+    if planned is not None and planned.widest < PUSH_LEAST * d0 and has_ghost_room(planned, d0):
         w = planned.widest
         notes.append(f"push curves passed over: the widest way is {w:.1f} px, below {PUSH_LEAST:g} d0")
         why.append("narrow")
