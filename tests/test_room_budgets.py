@@ -730,3 +730,55 @@ def test_a_loops_route_builds_its_barrier_trees_once_and_finds_the_same_way(
     built.clear()
     route_search.route(make_plan(pic, a, m, RouteSettings()))
     assert built == [True, False]
+
+
+# --------------------------------------------------------------------------- a push through too narrow a way
+
+
+def test_a_push_through_a_way_narrower_than_push_least_is_not_tried() -> None:
+    """``PUSH_LEAST``: with the router's plan saying the widest way is narrower than that, pushing
+    does no work and says ``narrow``; with the plan as it is (wider), the same push draws the move."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.room import PUSH_LEAST, push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import Planned, draw_move, ghost_of, has_ghost_room
+    from sprouts_cli.picture.work import metered
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as e:
+        draw_move(pic, m, a, settings)
+    planned = e.value.planned
+    assert planned.widest >= PUSH_LEAST * settings.d0
+    assert push_curves(pic, a, m, settings, None, [], work=math.inf, planned=planned) is not None
+    narrow = Planned(planned.plan, planned.path, 0.99 * PUSH_LEAST * settings.d0)
+    stopped: list[str] = []
+    notes: list[str] = []
+    with metered(math.inf, searches=True) as meter:
+        got = push_curves(pic, a, m, settings, None, notes, work=math.inf, planned=narrow, stopped=stopped)
+    assert got is None
+    assert stopped == ["narrow"] and meter.done == 0
+    assert notes[-1].startswith("push curves passed over")
+    # a way too narrow for any ghost (``ghost_of`` finds none at once): the push is tried, as before
+    none = Planned(planned.plan, None, 0.5)
+    assert not has_ghost_room(none, settings.d0) and ghost_of(pic, a, m, settings, none) is None
+    stopped.clear()
+    assert push_curves(pic, a, m, settings, None, [], work=math.inf, planned=none, stopped=stopped) is None
+    assert stopped == ["nothing"]
+
+
+def test_the_ladder_passes_over_a_and_the_push_through_too_narrow_a_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A push passed over for a narrow way is taken as one given up at its budget: A is passed over
+    too, and R (or Z) draws the move, which reads back as its position."""
+    from sprouts_cli.picture import room
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    monkeypatch.setattr(room, "PUSH_LEAST", 1e6)  # every way is too narrow
+    r = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a)
+    assert any(n.startswith("push curves passed over") for n in r.notes)
+    assert any(n.endswith("A passed over") for n in r.notes)
+    assert "adjust" not in r.rung_work and r.rung_work.get("push", 0) == 0
+    assert r.drawn_by in ("rearrange", "layout")
+    _reads_back(r, a.position, m)

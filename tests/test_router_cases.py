@@ -350,6 +350,50 @@ def test_the_band_leaves_out_far_segments_without_changing_anything() -> None:
     assert np.array_equal(band.caps(P), caps)
 
 
+def test_the_band_keeps_its_near_segments_and_gives_the_plain_numbers(monkeypatch) -> None:
+    """``Band.near`` keeps a box's segments while the band stays in it: a band relaxed, and a push
+    (bands of ghosts, units and tries), give the same numbers to the last bit as with the segments
+    chosen afresh at every evaluation (``near_reference``), and the kept box is used again."""
+    from sprouts_cli.picture.band import Band
+    from sprouts_cli.picture.room import push_curves
+    from sprouts_cli.picture.route_search import route
+
+    pic, a, m = _saved_case("push_at_the_moves_end.json", "24 → 28 enclosing 7, 26", "0+122")
+    settings = RouteSettings()
+    narrow = RouteSettings(0.45 * settings.d0, settings.D, settings.lam, settings.relax, settings.d0)
+    plan = make_plan(pic, a, m, narrow)
+    path = route(plan)
+    assert path is not None
+    calls = {"near": 0, "chosen": 0}
+    within = Band._within
+    near = Band.near
+
+    def counted_near(self, P, reach):
+        calls["near"] += 1
+        return near(self, P, reach)
+
+    def counted_within(self, lo, hi, reach):
+        calls["chosen"] += 1
+        return within(self, lo, hi, reach)
+
+    with monkeypatch.context() as mp:
+        mp.setattr(Band, "near", counted_near)
+        mp.setattr(Band, "_within", counted_within)
+        kept = relax_route(plan, path)
+        pushed = push_curves(pic, a, m, settings, None, [], work=float("inf"))
+    assert calls["chosen"] < calls["near"] // 4  # the box was kept over most evaluations
+    with monkeypatch.context() as mp:
+        mp.setattr(Band, "near", Band.near_reference)
+        plain = relax_route(plan, path)
+        pushed_plain = push_curves(pic, a, m, settings, None, [], work=float("inf"))
+    assert all(np.array_equal(x, y) for x, y in zip(kept, plain, strict=True) if isinstance(x, np.ndarray))
+    assert kept[1] == plain[1]
+    assert pushed is not None and pushed_plain is not None
+    pairs = zip(pushed.picture.curves, pushed_plain.picture.curves, strict=True)
+    assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
+    assert np.array_equal(pushed.picture.spots, pushed_plain.picture.spots)
+
+
 def test_a_move_that_leaves_a_sliver_is_tidied_by_rearranging() -> None:
     """Bench game (10 spots, seed 1, move 13): pushing curves aside drew the move but left a region
     0.77 d0 wide.  With R on the ladder the picture is then rearranged, and no region is thinner

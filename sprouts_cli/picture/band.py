@@ -830,6 +830,10 @@ def resample(P: np.ndarray, spacing: float) -> np.ndarray:
     return np.stack([np.interp(s, t, P[:, 0]), np.interp(s, t, P[:, 1])], axis=1)
 
 
+#: How far (px) the box whose segments a band keeps reaches beyond the band's own (``Band.near``).
+NEAR_SLACK = 24.0
+
+
 class Band:
     """A polyline between two spots, relaxed among the obstacles of a picture."""
 
@@ -853,16 +857,38 @@ class Band:
         self.rho = math.sqrt(2.0) * settings.D
         #: the regions the band closes (a loop, a line between corners of one boundary)
         self.closings: list[Closing] = []
+        #: by reach: the box round the band and its segments (``near``)
+        self._near: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def near(self, P: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
-        """The obstacle segments within ``reach`` of the band's bounding box, and their curves.
+        """The obstacle segments within ``reach`` of a box round the band, and their curves.
 
-        The kernels skip a segment whose box is farther than their reach from a point
-        (or leg); one farther than that from the whole band is skipped for every point,
-        so leaving it out beforehand changes nothing but the time.
+        The box is the band's bounding box grown by ``NEAR_SLACK``, kept (with its segments) for
+        each ``reach`` until the band leaves it: a band moves a little at each step, and
+        choosing the segments again at every evaluation of its energy and caps was a
+        pass over all of them.  The kernels skip a segment whose box is farther than their
+        reach from a point (or leg); one farther than that from the whole band is skipped
+        for every point, so the kept segments (``near_reference``'s and some farther ones,
+        in the same order) give the same numbers.
         """
-        lo = P.min(axis=0) - (reach + 1.0)
-        hi = P.max(axis=0) + (reach + 1.0)
+        lo = P.min(axis=0)
+        hi = P.max(axis=0)
+        kept = self._near.get(reach)
+        if kept is not None and (lo >= kept[0]).all() and (hi <= kept[1]).all():
+            return kept[2], kept[3]
+        box_lo, box_hi = lo - NEAR_SLACK, hi + NEAR_SLACK
+        segs, seg_curve = self._within(box_lo, box_hi, reach)
+        self._near[reach] = (box_lo, box_hi, segs, seg_curve)
+        return segs, seg_curve
+
+    def near_reference(self, P: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+        """The obstacle segments within ``reach`` of the band's own bounding box, chosen afresh."""
+        return self._within(P.min(axis=0), P.max(axis=0), reach)
+
+    def _within(self, lo: np.ndarray, hi: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+        """The segments whose boxes come within ``reach`` (and a pixel) of the box ``lo``-``hi``."""
+        lo = lo - (reach + 1.0)
+        hi = hi + (reach + 1.0)
         keep = ((self.seg_hi >= lo) & (self.seg_lo <= hi)).all(axis=1)
         if keep.all():
             return self.segs, self.seg_curve

@@ -51,7 +51,7 @@ from .fit import cut_at, join_parts
 from .grid_planner import cell_size
 from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
-from .router import Planned, draw_move
+from .router import Planned, draw_move, has_ghost_room
 from .sizes import smaller_spots
 from .work import OverBudget, metered
 
@@ -290,10 +290,14 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     """Is A passed over after a push that drew nothing?  Yes when the push relaxed the curves along
     the way until its budget ran out or the room stopped growing: it has done near the way what A
     would do there (A moves curves only across themselves and keeps the spots), and A seldom drew
-    a move after such a push in the quality bench (docs/performance.md)."""
-    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"]):
+    a move after such a push in the quality bench (docs/performance.md).  Yes too when the push was
+    passed over for a way too narrow (``PUSH_LEAST``): such a push ran to its budget."""
+    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["narrow"]):
         return False
-    notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
+    if stopped[0] == "narrow":
+        notes.append("the way is too narrow to push curves from: A passed over")
+    else:
+        notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
     return True
 
 
@@ -512,6 +516,10 @@ def _slide_or_push(
 
 #: The curves (or a move's two curves as one) that pushing may relax for one move, over all rounds.
 PUSH_UNITS = 24
+#: The narrowest widest way (in ``d0``) through which curves are pushed apart for a move: no push
+#: through a narrower one drew its move in the quality bench's 20-spot games, and most ran to their
+#: budget first (docs/performance.md).
+PUSH_LEAST = 0.44
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 1
@@ -940,12 +948,22 @@ def push_curves(
     reads as the same position without squeezing anything below its clearance,
     and tries the move again.
 
+    Not tried when ``planned`` (the router's) says the widest way is narrower than
+    ``PUSH_LEAST · d0``: such pushes ran to their budget and drew nothing (a way too narrow for
+    any ghost, ``router.has_ghost_room``, is tried: the push stops at once, saying ``nothing``).
+
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
     (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
-    relaxed), ``rounds`` (all rounds run), or ``nothing`` (no way, no curve to move, or the way
-    all beside the move's own spots).
+    relaxed), ``rounds`` (all rounds run), ``nothing`` (no way, no curve to move, or the way
+    all beside the move's own spots), or ``narrow`` (not tried: the way too narrow).
     """
     why = stopped if stopped is not None else []
+    d0 = settings.d0
+    if planned is not None and planned.widest < PUSH_LEAST * d0 and has_ghost_room(planned, d0):
+        w = planned.widest
+        notes.append(f"push curves passed over: the widest way is {w:.1f} px, below {PUSH_LEAST:g} d0")
+        why.append("narrow")
+        return None
     try:
         with metered(work, searches=True):
             return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
@@ -986,7 +1004,11 @@ def _push_rounds(
             why.append("units")
             return None
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
-        ghost = ghost_of(current, ca, move, settings, planned)
+        with metered(math.inf, searches=True) as ghost_meter:
+            try:
+                ghost = ghost_of(current, ca, move, settings, planned)
+            finally:
+                notes.append(f"push curves, round {rnd + 1}: the ghost took {ghost_meter.done:,} units")
         if ghost is None:
             notes.append(f"push curves, round {rnd + 1}: no way at all")
             why.append("nothing")

@@ -114,6 +114,17 @@ class Ghost:
     relaxed: tuple[np.ndarray, float, np.ndarray, np.ndarray] | None = None
 
 
+#: The shares of the widest way's room (at most ``d0``) at which a ghost is planned again, widest
+#: first, when the router found no way at the clearance; none narrower than a pixel.
+GHOST_SHARES = (0.95, 0.7, 0.45)
+
+
+def has_ghost_room(planned: Planned, d0: float) -> bool:
+    """Can ``ghost_of`` find a ghost from ``planned``?  Not when there was no way at the clearance
+    and the widest way is too narrow for a plan at its widest share (then it finds none at once)."""
+    return planned.path is not None or GHOST_SHARES[0] * min(planned.widest, d0) >= 1.0
+
+
 def ghost_of(
     pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings, planned: Planned | None = None
 ) -> Ghost | None:
@@ -136,7 +147,7 @@ def ghost_of(
     # the widest way ignores sides: a marked move may have to take a narrower way, narrower than d0
     # too when the widest way is wider (it is the way with the right sides that found no room)
     room = min(w, settings.d0)
-    for share in (0.95, 0.7, 0.45):
+    for share in GHOST_SHARES:
         if path is not None or share * room < 1.0:
             break
         narrow = RouteSettings(share * room, settings.D, settings.lam, settings.relax, settings.d0)
