@@ -578,9 +578,9 @@ def test_r_on_the_ladder_relaxes_for_r_work_and_a_and_the_tidy_for_relax_work(
     real = relax_module.relax
     seen: list[tuple[str, float]] = []
 
-    def spy(pic, mode="adjust", work=relax_module.RELAX_WORK, d0=6.0):  # type: ignore[no-untyped-def]
+    def spy(pic, mode="adjust", work=relax_module.RELAX_WORK, d0=6.0, hold_open=None):  # type: ignore[no-untyped-def]
         seen.append((mode, work))
-        return real(pic, mode, work, d0)
+        return real(pic, mode, work, d0, hold_open=hold_open)
 
     monkeypatch.setattr(relax_module, "relax", spy)
     assert R_WORK < relax_module.RELAX_WORK

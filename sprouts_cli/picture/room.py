@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -191,7 +192,7 @@ def draw(
 
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
-        if "R" in ladder and how in ("route", "slide", "push"):
+        if "R" in ladder:
             d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis))
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
@@ -311,10 +312,16 @@ class _Laps:
         self.clock = now
 
 
-#: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin.
-TIDY_BELOW = 1.0
+#: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin: a
+#: region's room is the radius of a disc inside it, so a gap of ``2 · THIN · d0`` keeps ``THIN · d0``.
+TIDY_BELOW = 2.0
 #: The least room (the largest disc inside a region) a region should keep, in units of ``d0``.
 THIN = 1.0
+#: The lives the tidying R counts a region for in its area term (``relax.held_open``), at least:
+#: one with less room than ``THIN · d0``, and one with less than twice that (R, widening the
+#: thinnest, would squeeze those next to it).
+HELD_THIN = 64
+HELD_NEAR = 8
 
 
 def _tidied(
@@ -331,10 +338,14 @@ def _tidied(
     beside other curves, or after pushing them, it can leave a region a sliver.
     A person would redraw the picture before going on.  So when the new curves keep
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
-    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded
-    curves apart, and kept only if the least room of its regions grows (by a
-    quarter of ``d0`` at least) and it still reads as the same position.  R is given up (the
-    move's picture kept) past ``work`` units (``work.metered``).
+    below ``THIN · d0``, the whole picture is relaxed by R with the regions thinner than
+    ``2 · THIN · d0`` held open (``relax.held_open``, ``HELD_THIN`` and ``HELD_NEAR``: R alone
+    leaves a short lens or a dead region thin, its bending and the live regions round it
+    outweighing its own pull), and kept only if the least room of its
+    regions grows (by a quarter of ``d0``, or up to ``THIN · d0``) and it still reads as the same
+    position.  R is given up (the move's picture kept) past ``work`` units (``work.metered``).
+    ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
+    sliver too.
 
     With ``before`` (the picture before the move and its analysis), R runs only when the move
     made the thinnest region thinner than it was: a sliver the picture already had was left by
@@ -355,7 +366,11 @@ def _tidied(
             return d
     try:
         with metered(work):
-            out = _relax(d.picture, "rearrange", d0)
+            held = {
+                int(i): HELD_THIN if rooms[i] < THIN * d0 else HELD_NEAR
+                for i in np.nonzero(rooms < 2.0 * THIN * d0)[0]
+            }
+            out = _relax(d.picture, "rearrange", d0, hold_open=held)
         oa = analyse_picture(out)
     except PictureError as e:
         notes.append(f"tidy: {e}")
@@ -366,18 +381,23 @@ def _tidied(
     if not same_numbered(oa.position, d.analysis.position):
         return d
     after = region_rooms(out, oa, px=2.0)
-    if float(after.min()) < float(rooms.min()) + 0.25 * d0:
-        notes.append(f"tidy: R left the least room at {after.min():.1f} px (was {rooms.min():.1f})")
+    least, was = float(after.min()), float(rooms.min())
+    if least < min(was + 0.25 * d0, max(THIN * d0, was + 0.5)):
+        notes.append(f"tidy: R left the least room at {least:.1f} px (was {was:.1f})")
         return d
-    notes.append(f"tidy: R widened the least room from {rooms.min():.1f} to {after.min():.1f} px")
+    notes.append(f"tidy: R widened the least room from {was:.1f} to {least:.1f} px")
     return Drawn(out, oa, d.clearance, d.energy, d.notes)
 
 
-def _relax(pic: Picture, mode: str, d0: float, work: float | None = None) -> Picture:
-    """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``)."""
+def _relax(
+    pic: Picture, mode: str, d0: float, work: float | None = None, hold_open: Mapping[int, int] | None = None
+) -> Picture:
+    """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``), the
+    regions ``hold_open`` held open (``relax.held_open``)."""
     from .relax import RELAX_WORK, relax
 
-    out = relax(pic, mode, work=RELAX_WORK if work is None else work, d0=d0)
+    work = RELAX_WORK if work is None else work
+    out = relax(pic, mode, work, d0, hold_open=hold_open) if hold_open else relax(pic, mode, work=work, d0=d0)
     out.meta = pic.meta
     return out
 
