@@ -318,10 +318,11 @@ TIDY_BELOW = 2.0
 #: The least room (the largest disc inside a region) a region should keep, in units of ``d0``.
 THIN = 1.0
 #: The lives the tidying R counts a region for in its area term (``relax.held_open``), at least:
-#: one with less room than ``THIN · d0``, and one with less than twice that (R, widening the
-#: thinnest, would squeeze those next to it).
+#: one with less room than ``THIN · d0``, one with less than twice that, and any other (R,
+#: widening the thinnest, would squeeze the regions round it, dead ones first).
 HELD_THIN = 64
-HELD_NEAR = 8
+HELD_NEAR = 16
+HELD_ANY = 4
 
 
 def _tidied(
@@ -338,10 +339,10 @@ def _tidied(
     beside other curves, or after pushing them, it can leave a region a sliver.
     A person would redraw the picture before going on.  So when the new curves keep
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
-    below ``THIN · d0``, the whole picture is relaxed by R with the regions thinner than
-    ``2 · THIN · d0`` held open (``relax.held_open``, ``HELD_THIN`` and ``HELD_NEAR``: R alone
-    leaves a short lens or a dead region thin, its bending and the live regions round it
-    outweighing its own pull), and kept only if the least room of its
+    below ``THIN · d0``, the whole picture is relaxed by R with every region held open, the thin
+    ones most (``relax.held_open``, ``HELD_THIN``, ``HELD_NEAR``, ``HELD_ANY``: R alone leaves a
+    short lens or a dead region thin, its bending and the live regions round it outweighing its
+    own pull), and kept only if the least room of its
     regions grows (by a quarter of ``d0``, or up to ``THIN · d0``) and it still reads as the same
     position.  R is given up (the move's picture kept) past ``work`` units (``work.metered``).
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
@@ -367,8 +368,8 @@ def _tidied(
     try:
         with metered(work):
             held = {
-                int(i): HELD_THIN if rooms[i] < THIN * d0 else HELD_NEAR
-                for i in np.nonzero(rooms < 2.0 * THIN * d0)[0]
+                i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
+                for i, r in enumerate(rooms.tolist())
             }
             out = _relax(d.picture, "rearrange", d0, hold_open=held)
         oa = analyse_picture(out)
