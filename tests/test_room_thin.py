@@ -42,10 +42,44 @@ def test_r_alone_leaves_the_lens_thin_and_held_open_widens_it() -> None:
     notes: list[str] = []
     d = _tidied(Drawn(pic, a, 0.0), d0, True, notes)
     assert d.picture is not pic
-    assert notes and notes[-1].startswith("tidy: R widened")
+    assert notes[0].startswith("tidy: R left") and notes[-1].startswith("tidy: R held open widened")
     assert region_rooms(d.picture, d.analysis, px=2.0).min() >= THIN * d0
     back = analyse_picture(d.picture).position
     assert numbered_key(back)[:2] == numbered_key(a.position)[:2]
+
+
+def test_the_tidy_tries_plain_r_first_and_holds_regions_open_only_when_it_leaves_one_thin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Plain R moves the curves least (held open, every region swells and the curves lengthen):
+    its picture is kept when it gives every region ``THIN · d0``; R held open runs only after it."""
+    room = importlib.import_module("sprouts_cli.picture.room")
+    pic, a = _lens()
+    d0 = RouteSettings().d0
+    real = room._relax
+    calls: list[object] = []
+
+    def spy(p, mode, d0, work=None, hold_open=None):  # type: ignore[no-untyped-def]
+        calls.append(hold_open)
+        return real(p, mode, d0, work, hold_open)
+
+    monkeypatch.setattr(room, "_relax", spy)
+    held = _tidied(Drawn(pic, a, 0.0), d0, True, [])
+    assert calls[0] is None and isinstance(calls[1], dict) and len(calls) == 2
+    assert region_rooms(held.picture, held.analysis, px=2.0).min() >= THIN * d0
+
+    # Were plain R's picture wide enough (here: the held-open one), R held open would not run.
+    calls.clear()
+
+    def wide(p, mode, d0, work=None, hold_open=None):  # type: ignore[no-untyped-def]
+        calls.append(hold_open)
+        return held.picture
+
+    monkeypatch.setattr(room, "_relax", wide)
+    notes: list[str] = []
+    d = _tidied(Drawn(pic, a, 0.0), d0, True, notes)
+    assert calls == [None]
+    assert d.picture is held.picture and notes[-1].startswith("tidy: R widened")
 
 
 def test_held_open_weighs_only_the_regions_given() -> None:

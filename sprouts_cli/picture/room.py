@@ -339,12 +339,15 @@ def _tidied(
     beside other curves, or after pushing them, it can leave a region a sliver.
     A person would redraw the picture before going on.  So when the new curves keep
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
-    below ``THIN · d0``, the whole picture is relaxed by R with every region held open, the thin
-    ones most (``relax.held_open``, ``HELD_THIN``, ``HELD_NEAR``, ``HELD_ANY``: R alone leaves a
-    short lens or a dead region thin, its bending and the live regions round it outweighing its
-    own pull), and kept only if the least room of its
-    regions grows (by a quarter of ``d0``, or up to ``THIN · d0``) and it still reads as the same
-    position.  R is given up (the move's picture kept) past ``work`` units (``work.metered``).
+    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded curves apart.
+    A relaxed picture is kept only if the least room of its regions grows (by a quarter of
+    ``d0``, or up to ``THIN · d0``) and it still reads as the same position.  When plain R leaves
+    a region under ``THIN · d0``, R runs again from the move's picture with every region held
+    open, the thin ones most (``relax.held_open``, ``HELD_THIN``, ``HELD_NEAR``, ``HELD_ANY``:
+    R alone leaves a short lens or a dead region thin, its bending and the live regions round it
+    outweighing its own pull), and its picture is kept if it passes.  Plain R goes first because
+    it moves the curves least: held open, every region swells and the curves grow longer.  Each
+    R is given up past ``work`` units (``work.metered``).
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
     sliver too.
 
@@ -353,7 +356,7 @@ def _tidied(
     an earlier move's R, A or Z, each of which relaxed or drew the whole picture, or by an
     earlier tidy that could not widen it, and R tried again on every later move seldom widens it.
     """
-    from .quality import region_rooms
+    from .quality import region_rooms, total_length
 
     if d.clearance >= TIDY_BELOW * d0 and not moved:
         return d
@@ -365,29 +368,36 @@ def _tidied(
         if len(old) and float(rooms.min()) >= float(old.min()):
             notes.append(f"tidy: the least room {rooms.min():.1f} px is no less than before the move")
             return d
-    try:
-        with metered(work):
-            held = {
-                i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
-                for i, r in enumerate(rooms.tolist())
-            }
-            out = _relax(d.picture, "rearrange", d0, hold_open=held)
-        oa = analyse_picture(out)
-    except PictureError as e:
-        notes.append(f"tidy: {e}")
-        return d
-    except OverBudget as e:
-        notes.append(f"tidy: given up after {e}")
-        return d
-    if not same_numbered(oa.position, d.analysis.position):
-        return d
-    after = region_rooms(out, oa, px=2.0)
-    least, was = float(after.min()), float(rooms.min())
-    if least < min(was + 0.25 * d0, max(THIN * d0, was + 0.5)):
-        notes.append(f"tidy: R left the least room at {least:.1f} px (was {was:.1f})")
-        return d
-    notes.append(f"tidy: R widened the least room from {was:.1f} to {least:.1f} px")
-    return Drawn(out, oa, d.clearance, d.energy, d.notes)
+    held = {
+        i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
+        for i, r in enumerate(rooms.tolist())
+    }
+    was = float(rooms.min())
+    kept: Drawn | None = None
+    for hold in (None, held):
+        how = "R held open" if hold else "R"
+        try:
+            with metered(work):
+                out = _relax(d.picture, "rearrange", d0, hold_open=hold)
+            oa = analyse_picture(out)
+        except PictureError as e:
+            notes.append(f"tidy: {how}: {e}")
+            continue
+        except OverBudget as e:
+            notes.append(f"tidy: {how} given up after {e}")
+            continue
+        if not same_numbered(oa.position, d.analysis.position):
+            continue
+        least = float(region_rooms(out, oa, px=2.0).min())
+        if least < min(was + 0.25 * d0, max(THIN * d0, was + 0.5)):
+            notes.append(f"tidy: {how} left the least room at {least:.1f} px (was {was:.1f})")
+            continue
+        longer = f"{total_length(out) / max(total_length(d.picture), 1e-9) - 1.0:+.0%}"
+        notes.append(f"tidy: {how} widened the least room from {was:.1f} to {least:.1f} px, length {longer}")
+        kept = Drawn(out, oa, d.clearance, d.energy, d.notes)
+        if least >= THIN * d0:
+            break
+    return d if kept is None else kept
 
 
 def _relax(
