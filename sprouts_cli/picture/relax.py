@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -209,12 +210,20 @@ def _two_loop(g: np.ndarray, S: list[np.ndarray], Y: list[np.ndarray]) -> np.nda
 # --------------------------------------------------------------------------- A, R and the polish of Z
 
 
-def relax(pic: Picture, mode: str = "adjust", work: float = RELAX_WORK, d0: float = MIN_CLEARANCE) -> Picture:
+def relax(
+    pic: Picture,
+    mode: str = "adjust",
+    work: float = RELAX_WORK,
+    d0: float = MIN_CLEARANCE,
+    hold_open: Mapping[int, int] | None = None,
+) -> Picture:
     """A (``adjust``) or R (``rearrange``): a new picture of the same position (checked), or PictureError.
 
     The descent (and R's growing stages after it) may take ``work`` point-steps in all.
     Spots drawn smaller grow back where the relaxed picture has room for them
     (``sizes.fit_sizes``: their discs keep ``d0``, or what the rest of the picture keeps).
+    ``hold_open`` (a region's index in the picture's map: lives) holds those regions open by the
+    area term as if they had that many lives (``held_open``): what widens a sliver.
     """
     from .sizes import fit_sizes, smaller_spots
 
@@ -226,6 +235,8 @@ def relax(pic: Picture, mode: str = "adjust", work: float = RELAX_WORK, d0: floa
         return fit_sizes(pic.copy(), a, d0, grow_only=True)[0]
     params = Params(w_bend=AR_BEND * COMFORT * COMFORT)
     sk = skeleton_from_picture(pic, a, params.spacing, picture_corners(pic))
+    if hold_open:
+        sk = held_open(sk, hold_open)
     sk = descend(sk, mode, params, max_steps=800, seconds=math.inf, work=work)
     if mode == "rearrange" or smaller_spots(pic):
         left = max(0.0, work - sk.work)
@@ -235,6 +246,39 @@ def relax(pic: Picture, mode: str = "adjust", work: float = RELAX_WORK, d0: floa
         out, _ = fit_sizes(out, analyse_picture(out), d0, grow_only=True)
     out.meta = pic.meta
     return out
+
+
+def held_open(sk: Skeleton, lives: Mapping[int, int]) -> Skeleton:
+    """The skeleton with each region of ``lives`` weighted in the area term as if it had that many
+    lives (more, if it has them).
+
+    The area term (``- w_area Σ lives · log(area)``) holds open only the regions a move can
+    still be played in (two lives or more), and a region's pull grows only as the log of its area:
+    a dead region is kept apart only by the crowding of its curves and the bending of their short
+    arcs, which the regions round it outweigh, so R can leave it a sliver, or squeeze a region
+    beside one it widens.  Weighted, their areas push back.  A region whose polygon in the
+    skeleton has no positive area (a sliver thinner than the skeleton's legs are straight) is
+    left as it was: its log has no value to descend from.
+    """
+    sk.region_lives = [max(int(n), int(lives.get(i, 0))) for i, n in enumerate(sk.region_lives)]
+    sk.derive()
+    area = _region_areas(sk)
+    flat = [i for i in lives if i < len(area) and sk.region_w[i] > 0 and area[i] <= 0.0]
+    if flat:
+        sk.region_lives = [0 if i in flat else n for i, n in enumerate(sk.region_lives)]
+        sk.derive()
+    return sk
+
+
+def _region_areas(sk: Skeleton) -> np.ndarray:
+    """Each region's area as the area term sees it: the sum of its walks' signed areas (plus the
+    window for the outside), over the regions the term weighs (the others' walks are not listed)."""
+    area = sk.region_base.copy()
+    for w in range(len(sk.walk_off) - 1):
+        idx = sk.walk_idx[sk.walk_off[w] : sk.walk_off[w + 1]]
+        x, y = sk.P[idx, 0], sk.P[idx, 1]
+        area[sk.walk_region[w]] += -0.5 * float((x * np.roll(y, -1) - np.roll(x, -1) * y).sum())
+    return area
 
 
 def polish(

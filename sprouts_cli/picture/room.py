@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -191,7 +192,7 @@ def draw(
 
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
-        if "R" in ladder and how in ("route", "slide", "push"):
+        if "R" in ladder:
             d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis))
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
@@ -315,10 +316,17 @@ class _Laps:
         self.clock = now
 
 
-#: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin.
-TIDY_BELOW = 1.0
+#: A move drawn closer than this many ``d0`` to the curves round it may have left a region thin: a
+#: region's room is the radius of a disc inside it, so a gap of ``2 · THIN · d0`` keeps ``THIN · d0``.
+TIDY_BELOW = 2.0
 #: The least room (the largest disc inside a region) a region should keep, in units of ``d0``.
 THIN = 1.0
+#: The lives the tidying R counts a region for in its area term (``relax.held_open``), at least:
+#: one with less room than ``THIN · d0``, one with less than twice that, and any other (R,
+#: widening the thinnest, would squeeze the regions round it, dead ones first).
+HELD_THIN = 64
+HELD_NEAR = 16
+HELD_ANY = 4
 
 
 def _tidied(
@@ -335,17 +343,24 @@ def _tidied(
     beside other curves, or after pushing them, it can leave a region a sliver.
     A person would redraw the picture before going on.  So when the new curves keep
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
-    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded
-    curves apart, and kept only if the least room of its regions grows (by a
-    quarter of ``d0`` at least) and it still reads as the same position.  R is given up (the
-    move's picture kept) past ``work`` units (``work.metered``).
+    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded curves apart.
+    A relaxed picture is kept only if the least room of its regions grows (by a quarter of
+    ``d0``, or up to ``THIN · d0``) and it still reads as the same position.  When plain R leaves
+    a region under ``THIN · d0``, R runs again from the move's picture with every region held
+    open, the thin ones most (``relax.held_open``, ``HELD_THIN``, ``HELD_NEAR``, ``HELD_ANY``:
+    R alone leaves a short lens or a dead region thin, its bending and the live regions round it
+    outweighing its own pull), and its picture is kept if it passes.  Plain R goes first because
+    it moves the curves least: held open, every region swells and the curves grow longer.  Each
+    R is given up past ``work`` units (``work.metered``).
+    ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
+    sliver too.
 
     With ``before`` (the picture before the move and its analysis), R runs only when the move
     made the thinnest region thinner than it was: a sliver the picture already had was left by
     an earlier move's R, A or Z, each of which relaxed or drew the whole picture, or by an
     earlier tidy that could not widen it, and R tried again on every later move seldom widens it.
     """
-    from .quality import region_rooms
+    from .quality import region_rooms, total_length
 
     if d.clearance >= TIDY_BELOW * d0 and not moved:
         return d
@@ -357,31 +372,47 @@ def _tidied(
         if len(old) and float(rooms.min()) >= float(old.min()):
             notes.append(f"tidy: the least room {rooms.min():.1f} px is no less than before the move")
             return d
-    try:
-        with metered(work):
-            out = _relax(d.picture, "rearrange", d0)
-        oa = analyse_picture(out)
-    except PictureError as e:
-        notes.append(f"tidy: {e}")
-        return d
-    except OverBudget as e:
-        notes.append(f"tidy: given up after {e}")
-        return d
-    if not same_numbered(oa.position, d.analysis.position):
-        return d
-    after = region_rooms(out, oa, px=2.0)
-    if float(after.min()) < float(rooms.min()) + 0.25 * d0:
-        notes.append(f"tidy: R left the least room at {after.min():.1f} px (was {rooms.min():.1f})")
-        return d
-    notes.append(f"tidy: R widened the least room from {rooms.min():.1f} to {after.min():.1f} px")
-    return Drawn(out, oa, d.clearance, d.energy, d.notes)
+    held = {
+        i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
+        for i, r in enumerate(rooms.tolist())
+    }
+    was = float(rooms.min())
+    kept: Drawn | None = None
+    for hold in (None, held):
+        how = "R held open" if hold else "R"
+        try:
+            with metered(work):
+                out = _relax(d.picture, "rearrange", d0, hold_open=hold)
+            oa = analyse_picture(out)
+        except PictureError as e:
+            notes.append(f"tidy: {how}: {e}")
+            continue
+        except OverBudget as e:
+            notes.append(f"tidy: {how} given up after {e}")
+            continue
+        if not same_numbered(oa.position, d.analysis.position):
+            continue
+        least = float(region_rooms(out, oa, px=2.0).min())
+        if least < min(was + 0.25 * d0, max(THIN * d0, was + 0.5)):
+            notes.append(f"tidy: {how} left the least room at {least:.1f} px (was {was:.1f})")
+            continue
+        longer = f"{total_length(out) / max(total_length(d.picture), 1e-9) - 1.0:+.0%}"
+        notes.append(f"tidy: {how} widened the least room from {was:.1f} to {least:.1f} px, length {longer}")
+        kept = Drawn(out, oa, d.clearance, d.energy, d.notes)
+        if least >= THIN * d0:
+            break
+    return d if kept is None else kept
 
 
-def _relax(pic: Picture, mode: str, d0: float, work: float | None = None) -> Picture:
-    """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``)."""
+def _relax(
+    pic: Picture, mode: str, d0: float, work: float | None = None, hold_open: Mapping[int, int] | None = None
+) -> Picture:
+    """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``), the
+    regions ``hold_open`` held open (``relax.held_open``)."""
     from .relax import RELAX_WORK, relax
 
-    out = relax(pic, mode, work=RELAX_WORK if work is None else work, d0=d0)
+    work = RELAX_WORK if work is None else work
+    out = relax(pic, mode, work, d0, hold_open=hold_open) if hold_open else relax(pic, mode, work=work, d0=d0)
     out.meta = pic.meta
     return out
 
