@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 import numpy as np
@@ -12,13 +13,19 @@ from sprouts_cli.cli import main
 from sprouts_cli.picture import analyse_picture, load_game
 
 
-def test_replay_draws_each_move_into_the_previous_picture(tmp_path) -> None:
+def logged_game(tmp_path: Path, spots: int, seed: int) -> Path:
+    """The log of a game of random players, played by ``sprouts play --log``."""
     log = tmp_path / "g.log"
     r = CliRunner().invoke(
-        main, ["play", "--spots", "3", "--first", "random", "--second", "random", "--seed", "5", "-q",
-               "--log", str(log)],
+        main, ["play", "--spots", str(spots), "--first", "random", "--second", "random", "--seed", str(seed),
+               "-q", "--log", str(log)],
     )  # fmt: skip
     assert r.exit_code == 0, r.output
+    return log
+
+
+def test_replay_draws_each_move_into_the_previous_picture(tmp_path) -> None:
+    log = logged_game(tmp_path, 3, 5)
     svg = tmp_path / "svg"
     r = CliRunner().invoke(main, ["replay", str(log), "--svg", str(svg)])
     assert r.exit_code == 0, r.output
@@ -36,12 +43,7 @@ def test_replay_draws_each_move_into_the_previous_picture(tmp_path) -> None:
 
 def test_replay_area_sizes_the_pictures_of_svg(tmp_path) -> None:
     """``--area WxH`` sizes every picture replay draws, not only ``-o``'s (its help says so)."""
-    log = tmp_path / "g.log"
-    r = CliRunner().invoke(
-        main, ["play", "--spots", "1", "--first", "random", "--second", "random", "--seed", "1", "-q",
-               "--log", str(log)],
-    )  # fmt: skip
-    assert r.exit_code == 0, r.output
+    log = logged_game(tmp_path, 1, 1)
     widths = {}
     for area in ("800x600", "400x300"):
         out = tmp_path / area
