@@ -411,8 +411,7 @@ def _relax(
     regions ``hold_open`` held open (``relax.held_open``)."""
     from .relax import RELAX_WORK, relax
 
-    work = RELAX_WORK if work is None else work
-    out = relax(pic, mode, work, d0, hold_open=hold_open) if hold_open else relax(pic, mode, work=work, d0=d0)
+    out = relax(pic, mode, RELAX_WORK if work is None else work, d0, hold_open=hold_open)
     out.meta = pic.meta
     return out
 
