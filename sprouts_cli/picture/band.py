@@ -865,8 +865,8 @@ class Band:
 
         The box is the band's bounding box grown by ``NEAR_SLACK``, kept (with its segments) for
         each ``reach`` until the band leaves it: a band moves a little at each step, and
-        choosing the segments again at every evaluation of its energy and caps was a
-        pass over all of them.  The kernels skip a segment whose box is farther than their
+        choosing the segments is a pass over all of them, which every evaluation of its
+        energy and caps would otherwise make.  The kernels skip a segment whose box is farther than their
         reach from a point (or leg); one farther than that from the whole band is skipped
         for every point, so the kept segments (``near_reference``'s and some farther ones,
         in the same order) give the same numbers.
