@@ -334,40 +334,6 @@ def test_threads_taking_turns_give_the_same_answers_and_nodes_on_every_run(threa
     assert runs[0].nimber(land) == one.nimber(land)
 
 
-@pytest.mark.parametrize(
-    ("mode", "lost", "turns", "kids"),
-    [(1, True, 1, 0), (2, False, 4, 0), (3, True, 0, 0), (2, True, 0, 3), (4, False, 1, 0), (4, False, 0, 0)],
-)
-def test_children_made_ahead_give_the_answers_of_one_thread(
-    mode: int, lost: bool, turns: int, kids: int, tmp_path: Path
-) -> None:
-    # a helper that makes children for thread 0 on the lands of its path (taking turns with it,
-    # or as a real thread), or their next moves kept aside (mode 4), changes when children are
-    # made, never which: the answers of one thread, and with turns the same nodes and moves on
-    # every run
-    one = compiled()
-    options = {"threads": 2, "interleave": turns, "ahead": mode, "ahead_lost": lost, "ahead_kids": kids}
-    runs = [compiled(**options) for _ in range(2 if turns else 1)]
-    for n in range(1, 11):
-        want = one.outcome(Position.start(n))
-        assert want is (n % 6 in (3, 4, 5))
-        assert [s.outcome(Position.start(n)) for s in runs] == [want] * len(runs), n
-    if turns:
-        assert runs[0].thread_counts() == runs[1].thread_counts()
-        assert runs[0].thread_counts("moves") == runs[1].thread_counts("moves")
-        assert runs[0].thread_counts("moves")[1] > 0  # the helper made children
-    lands = sorted(k for k, p in reachable(4).items() if len(p.lands()) == 1 and p.total_lives >= 8)
-    for land in lands[::29]:
-        assert runs[0].nimber(land) == brute_nimber(land), land
-    assert runs[0].nimber("0*3.AB|0*2.AB") == one.nimber("0*3.AB|0*2.AB")
-    if turns:
-        return  # turns with a table: nimber("0*9") ran past 100 s, with or without a helper (not looked into)
-    with Table(tmp_path / "t.sqlite") as table:
-        shared = compiled(table=table, **options)
-        assert shared.nimber("0*9") == one.nimber("0*9")
-        assert shared.outcome("0*10") is True
-
-
 def test_threads_stop_with_the_deadline() -> None:
     solver = compiled(threads=2)
     with pytest.raises(OutOfTime):

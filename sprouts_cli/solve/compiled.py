@@ -56,9 +56,6 @@ TT_MEMORY_SHARE = 0.5
 VIRTUAL = 1
 #: Where the threads spread (``pncore.G_SPREAD``).
 SPREAD = 0
-#: How many times a helper making children ahead (``ahead``) looks at thread 0's stack in vain
-#: before it returns to Python (where it only calls again).
-AHEAD_SPINS = 1 << 16
 #: Nodes the threads of one search may visit, all together, with no land numbered and no fact
 #: proved, before the search goes on without virtual proof numbers (``_spreading_stalled``).
 STALL_NODES = 2_000_000
@@ -301,10 +298,6 @@ class CompiledNormalSolver(PositionQuestions):
         threads: int = 1,
         memory: int | None = None,
         interleave: int = 0,
-        ahead: int = 0,
-        ahead_kids: int = 0,
-        ahead_lost: bool = False,
-        ahead_pace: float = 1.0,
         **_ignored: Any,
     ) -> None:
         self.abort = abort
@@ -321,16 +314,6 @@ class CompiledNormalSolver(PositionQuestions):
         self.compile_lives = compile_lives
         self.threads = max(1, threads)
         self.interleave = interleave
-        #: 0: every thread searches; else (``pncore.AHEAD_*``) the threads after the first make
-        #: children ahead for the first, on the lands of its path (``pncore.ahead``).
-        self.ahead = ahead
-        #: At most this many children of a land made ahead (0: all).
-        self.ahead_kids = ahead_kids
-        #: Each child made ahead priced at its frame's heap: a losing one proves the frame.
-        self.ahead_lost = ahead_lost
-        #: Taking turns (``interleave``): the moves a helper making children ahead makes for each
-        #: node thread 0 visits, besides one for each move it makes (a node costs about a move).
-        self.ahead_pace = ahead_pace
         self._state: State | None = None
         self._table = table
         self._hits = 0
@@ -383,13 +366,11 @@ class CompiledNormalSolver(PositionQuestions):
         return out
 
     def thread_counts(self, field: str = "nodes") -> list[int]:
-        """What each thread has done so far (thread 0 first): ``"nodes"`` visited, ``"moves"``
-        made (children computed, where most of the time goes) or children ``"priced"`` in the
-        steps of lands."""
+        """What each thread has done so far (thread 0 first): ``"nodes"`` visited or ``"moves"``
+        made (children computed, where most of the time goes)."""
         if self._state is None:
             return [0] * self.threads
-        fields = {"nodes": core.T_TICKS, "moves": core.T_MOVES, "priced": core.T_PRICED}
-        index = core.T_AHEAD_HITS if field == "hits" else fields[field]
+        index = {"nodes": core.T_TICKS, "moves": core.T_MOVES}[field]
         return [int(t[index]) for t in self._state.T]
 
     def _core_stats(self, st: State) -> dict[str, int]:
@@ -400,8 +381,6 @@ class CompiledNormalSolver(PositionQuestions):
             "nodes": st.total(core.T_TICKS),
             "lands_read": st.total(core.T_PARSES),
             "moves_made": st.total(core.T_MOVES),
-            "children_priced": st.total(core.T_PRICED),
-            "moves_made_ahead_taken": st.total(core.T_AHEAD_HITS),
             "lands_reduced": st.total(core.T_REDUCED),
             "lands_by_flat_form": st.total(core.T_FLAT_HITS),
             "stacks_cut": st.total(core.T_CUTS),
@@ -558,8 +537,6 @@ class CompiledNormalSolver(PositionQuestions):
         """Is ``what`` + *k a win?  Thread 0 (this one) searches alone first; a question it does not
         settle within its first return gets ``threads - 1`` more threads of the same search."""
         if self.interleave and self.threads > 1:
-            if self.ahead:
-                return self._search_ahead_interleaved(what, k)
             return self._search_interleaved(what, k)
         st = self._begin(what, k, threads=1)
         g = st.G
@@ -594,10 +571,7 @@ class CompiledNormalSolver(PositionQuestions):
                 if helpers and g[core.G_THREADS] > 1 and self._spreading_stalled():
                     g[core.G_THREADS] = 1  # each thread searches as one alone would, and gets on
                 if not helpers and self.threads > 1:
-                    if self.ahead:
-                        g[core.G_AHEAD] = self.ahead
-                    else:
-                        g[core.G_THREADS] = self.threads
+                    g[core.G_THREADS] = self.threads
                     helpers = [
                         threading.Thread(target=self._helper, args=(i, shared), daemon=True)
                         for i in range(1, self.threads)
@@ -638,50 +612,6 @@ class CompiledNormalSolver(PositionQuestions):
             st.G[core.G_STOP] = 1
             self._end()
 
-    def _search_ahead_interleaved(self, what: int, k: int) -> bool:
-        """``_search`` with helpers that make children ahead for thread 0, taking turns with it in
-        this OS thread: thread 0 searches ``interleave`` nodes, then the helpers make as many
-        moves as thread 0 made in its turn plus ``ahead_pace`` a node (the moves it would have
-        made meanwhile at thread 0's speed; time it found nothing to make is lost).  The same
-        nodes and moves on every run, for tests and benchmarks of making children ahead."""
-        st = self._begin(what, k, threads=1)
-        st.G[core.G_AHEAD] = self.ahead
-        credit = [0.0] * self.threads
-        try:
-            while True:
-                t = st.T[0]
-                nodes, moves = int(t[core.T_TICKS]), int(t[core.T_MOVES])
-                t[core.T_STOP_AT] = nodes + self.interleave
-                status = int(core.run(st.tuple_for(0)))
-                if status == core.DONE:
-                    return bool(t[core.T_RESULT])
-                if st.table_full():
-                    st.table_wanted = True
-                if status == core.NEED_ROOM or st.table_wanted:
-                    st.grow()
-                elif status in (core.NEED_LOOKUP, core.UNSUPPORTED):
-                    self._handle(0, status)
-                paid = int(t[core.T_MOVES]) - moves + self.ahead_pace * (int(t[core.T_TICKS]) - nodes)
-                for i in range(1, self.threads):
-                    credit[i] += paid
-                    budget = int(credit[i])
-                    if budget <= 0:
-                        continue
-                    helper = st.T[i]
-                    made = int(helper[core.T_MOVES])
-                    status = int(core.ahead(st.tuple_for(i), st.STK[0], st.T[0], budget, 0))
-                    credit[i] -= int(helper[core.T_MOVES]) - made
-                    if status == core.IDLE:
-                        credit[i] = 0.0
-                    elif status == core.NEED_ROOM:
-                        st.grow()
-                    elif status in (core.NEED_LOOKUP, core.UNSUPPORTED):
-                        self._handle(i, status)
-                self._clock(time.monotonic())
-        finally:
-            st.G[core.G_STOP] = 1
-            self._end()
-
     def _begin(self, what: int, k: int, threads: int) -> State:
         """Every thread set to search ``what`` + *k from an empty stack, ``threads`` of them at once."""
         st = self.state
@@ -689,9 +619,6 @@ class CompiledNormalSolver(PositionQuestions):
         g[core.G_STOP] = 0
         g[core.G_PAUSE] = 0
         g[core.G_THREADS] = threads
-        g[core.G_AHEAD] = 0
-        g[core.G_AHEAD_KIDS] = self.ahead_kids
-        g[core.G_AHEAD_LOST] = 1 if self.ahead_lost else 0
         for t in st.T:
             t[core.T_ROOT] = what
             t[core.T_ROOTK] = k
@@ -705,7 +632,6 @@ class CompiledNormalSolver(PositionQuestions):
         for i in range(st.threads):
             core.leave(st.tuple_for(i))
         st.G[core.G_THREADS] = 1
-        st.G[core.G_AHEAD] = 0
         st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
         self.write_facts()
 
@@ -737,20 +663,14 @@ class CompiledNormalSolver(PositionQuestions):
                 self._chunks[i] //= 2
         return status
 
-    def _run_ahead(self, i: int) -> int:
-        """One call of ``pncore.ahead`` by thread ``i``, for thread 0's current stack."""
-        st = self.state
-        return int(core.ahead(st.tuple_for(i), st.STK[0], st.T[0], 1 << 40, AHEAD_SPINS))
-
     def _helper(self, i: int, shared: _Shared) -> None:
-        """Thread ``i`` (> 0): the same search until the root is decided or every thread is stopped
-        (or, with ``ahead``, children made ahead for thread 0 meanwhile).  Its table lookups
-        are made by thread 0 (SQLite's connection belongs to it)."""
+        """Thread ``i`` (> 0): the same search until the root is decided or every thread is stopped.
+        Its table lookups are made by thread 0 (SQLite's connection belongs to it)."""
         st = self.state
         g = st.G
         try:
             while not g[core.G_STOP]:
-                status = self._run_ahead(i) if self.ahead else self._run(i)
+                status = self._run(i)
                 if status == core.DONE:
                     shared.result = bool(st.T[i][core.T_RESULT])
                     break

@@ -68,7 +68,6 @@ NEED_ROOM = 2
 NEED_LOOKUP = 3
 PAUSED = 4
 UNSUPPORTED = 5
-IDLE = 6  # ``ahead``: no land on the searching thread's path has children left to make
 
 # kinds of numbers
 K_LAND = 0
@@ -79,11 +78,7 @@ L_START = 0  # a land: its string in TEXT; a sum: its lands in SUMS
 L_WINS = 1  # bit k: land + *k is a win
 L_SAVED_WINS = 2  # the wins already written to the table
 L_KIDS = 3  # its children: start in KIDS << 24 | count << 1 | all found (-1: none yet), one word
-L_AHEAD = 4  # AHEAD_SLOTS children made ahead by a helper, move i in row L_AHEAD + i % AHEAD_SLOTS:
-AHEAD_SLOTS = 4  # (i + 1) << AHEAD_BITS | the child (0: none)
-N64 = L_AHEAD + AHEAD_SLOTS
-AHEAD_BITS = 40
-AHEAD_CHILD = (1 << AHEAD_BITS) - 1
+N64 = 4
 # int32 fields (rows of I32)
 L_LEN = 0
 L_LIVES = 1
@@ -115,17 +110,8 @@ G_PAUSE = 14  # 1: every thread returns, so that Python can grow the arrays
 G_THREADS = 15  # threads searching at once (virtual proof numbers when more than one)
 G_VIRTUAL = 16  # what another thread at a child adds to its numbers, for the choice of child
 G_SPREAD = 17  # 0: threads spread at every land; r > 0: only where the mover looks lost (r * dn <= pn)
-G_AHEAD = 18  # 0: every thread searches; else the helpers make children ahead for thread 0 (AHEAD_*)
-G_AHEAD_KIDS = 19  # a helper making children ahead stops at this many children of a land (0: all)
-G_AHEAD_LOST = 20  # 1: a child made ahead is priced at its frame's heap, and a losing one proves the frame
-NG = 24
+NG = 20
 CUT_EVERY = 63  # with several threads, a thread looks for decided frames on its stack every 64 nodes
-
-# which of thread 0's frames a helper makes children for first (``G_AHEAD``)
-AHEAD_DEEPEST = 1  # the frame nearest the top of the stack
-AHEAD_ROOTMOST = 2  # the frame nearest the root
-AHEAD_BELOW_TOP = 3  # the deepest one below the top frame (the top is the one thread 0 steps now)
-AHEAD_NEXT = 4  # each land's next move made ahead, kept aside (``L_AHEAD``) until thread 0 makes that move
 
 # a thread's own (T)
 T_STATUS = 0
@@ -149,9 +135,7 @@ T_REDUCED = 17  # lands it reduced (met first by their code)
 T_CUTS = 18  # times it dropped frames under a land another thread decided
 T_EVICTED = 19  # table entries it overwrote with another node's (Python grows the table)
 T_FLAT_HITS = 20  # child lands it found in its cache of flat forms (no code made)
-T_PRICED = 21  # children it priced in the steps of lands (a step's cost is about its children)
-T_AHEAD_HITS = 22  # moves it found made ahead (``L_AHEAD``): not counted in T_MOVES
-NT = 23
+NT = 21
 
 # a frame of the stack (rows of STK)
 F_NODE = 0
@@ -519,8 +503,6 @@ def _new_number(S, kind, start, n, lives):  # type: ignore[no-untyped-def]
     i64[L_WINS, x] = 0
     i64[L_SAVED_WINS, x] = 0
     i64[L_KIDS, x] = -1
-    for r in range(L_AHEAD, L_AHEAD + AHEAD_SLOTS):
-        i64[r, x] = 0
     i32[L_LEN, x] = n
     i32[L_LIVES, x] = lives
     i32[L_NIM, x] = -1
@@ -1113,17 +1095,12 @@ def _more(S, land):  # type: ignore[no-untyped-def]
         if idx < nm:
             if not _room(S, land):
                 return -1
-            made = i64[L_AHEAD + idx % AHEAD_SLOTS, land]
-            if made >> AHEAD_BITS == idx + 1:  # a helper made it ahead
-                child = made & AHEAD_CHILD
-                S[S_T][T_AHEAD_HITS] += 1
-            else:
-                if _parse(S, land) < 0:
-                    return -1
-                t = S[S_T]
-                child = _child_of_move(S, S[S_PBUF][t[T_PF] + t[T_PL] + idx])
-                if child < 0:
-                    return -1
+            if _parse(S, land) < 0:
+                return -1
+            t = S[S_T]
+            child = _child_of_move(S, S[S_PBUF][t[T_PF] + t[T_PL] + idx])
+            if child < 0:
+                return -1
         _lock(g)
         if i32[L_KNEXT, land] != idx:  # another thread took this move
             _unlock(g)
@@ -1504,7 +1481,6 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
             child = WIN if (wins[x] >> kx) & 1 else (kx << NODE_BITS) | x
         else:
             child = node_of(S, x, kx)
-        t[T_PRICED] += 1
         if child == STOP:
             return
         if child == WIN:
@@ -1694,8 +1670,7 @@ def run(S):  # type: ignore[no-untyped-def]
             _tick(S)
             stk[F_ENTERED, f] = 1
             stk[F_WORK0, f] = t[T_TICKS]
-            cut = g[G_THREADS] > 1 or g[G_AHEAD]
-            if cut and (t[T_TICKS] & CUT_EVERY) == 0 and _cut_decided(S):
+            if g[G_THREADS] > 1 and (t[T_TICKS] & CUT_EVERY) == 0 and _cut_decided(S):
                 continue
         node = stk[F_NODE, f]
         if S[S_I32][L_KIND, node & NODE_MASK] == K_SUM:
@@ -1746,191 +1721,6 @@ def _run_without_the_gil(S):  # type: ignore[no-untyped-def]
 if _path()[0] == "jit":
     _save_thread, _restore_thread = _gil_calls()
     EXPORTS["run"] = (EXPORTS["run"][0], _run_without_the_gil)
-
-
-# ------------------------------------------------------------------ children made ahead
-
-
-@core_kernel
-def _ahead_target(S, stk0, t0):
-    """The node (land + *k) of a frame on the searching thread's stack (``stk0``, ``t0``: thread
-    0's) whose land has children left to make, in the order ``G_AHEAD`` says, or -1.
-
-    The stack is read while its thread pushes and pops (a frame read may be gone already): a
-    node read is one that was pushed, so it is a number of the state; it is only a hint.
-    """
-    g = S[S_G]
-    i32 = S[S_I32]
-    i64 = S[S_I64]
-    mode = g[G_AHEAD]
-    cap = g[G_AHEAD_KIDS]
-    numbers = g[G_NUMBERS]
-    sp = min(t0[T_SP], stk0.shape[1])
-    for j in range(sp):
-        f = j if mode == AHEAD_ROOTMOST else sp - 1 - j
-        if mode == AHEAD_BELOW_TOP and f == sp - 1:
-            continue
-        node = stk0[F_NODE, f]
-        land = node & NODE_MASK
-        k = node >> NODE_BITS
-        if land >= numbers or k >= HEAP_LIMIT or i32[L_KIND, land] != K_LAND:
-            continue
-        if i32[L_NIM, land] >= 0 or (i64[L_WINS, land] >> k) & 1:
-            continue
-        _start, cnt, done = _kids(S, land)
-        if done or (cap > 0 and cnt >= cap):
-            continue
-        return node
-    return np.int64(-1)
-
-
-@core_kernel
-def _make_next(S, land, n):
-    """Make the child of one of ``land``'s next ``n`` moves (at most ``AHEAD_SLOTS``) not made
-    yet, and keep it aside for the thread that makes that move (``L_AHEAD``; ``_more`` takes
-    it): 1, 0 when they are made already or no move is left, -1 when the run stops."""
-    i32 = S[S_I32]
-    i64 = S[S_I64]
-    if _open(S, land) < 0:
-        return -1
-    _start, _cnt, done = _kids(S, land)
-    if done:
-        return 0
-    first = i32[L_KNEXT, land]
-    for idx in range(first, min(first + n, i32[L_KMOVES, land])):
-        row = L_AHEAD + idx % AHEAD_SLOTS
-        if i64[row, land] >> AHEAD_BITS >= idx + 1:
-            continue
-        if not _room(S, land):
-            return -1
-        if _parse(S, land) < 0:
-            return -1
-        t = S[S_T]
-        child = _child_of_move(S, S[S_PBUF][t[T_PF] + t[T_PL] + idx])
-        if child < 0:
-            return -1
-        _publish(i64[row], land, ((idx + 1) << AHEAD_BITS) | child)
-        return 1
-    return 0
-
-
-@core_kernel
-def _path_land(S, stk0, f):
-    """The land of frame ``f`` of the searching thread's stack when it is a land's question not
-    decided yet, else -1 (a frame read as its thread pushes and pops: a hint)."""
-    g = S[S_G]
-    i32 = S[S_I32]
-    node = stk0[F_NODE, f]
-    land = node & NODE_MASK
-    k = node >> NODE_BITS
-    if land >= g[G_NUMBERS] or k >= HEAP_LIMIT or i32[L_KIND, land] != K_LAND:
-        return np.int64(-1)
-    if i32[L_NIM, land] >= 0 or (S[S_I64][L_WINS, land] >> k) & 1:
-        return np.int64(-1)
-    return land
-
-
-@core_kernel
-def _make_next_on_path(S, stk0, t0):
-    """``_make_next`` for the searching thread's path: first the top frame's next move and the
-    first move of each of its children not entered yet (the move thread 0 makes when it enters
-    one), then the next ``AHEAD_SLOTS`` moves of each frame's land, the deepest first.  1 when
-    a child was made, 0 when none is left to make, -1 when the run stops."""
-    g = S[S_G]
-    i32 = S[S_I32]
-    i64 = S[S_I64]
-    sp = min(t0[T_SP], stk0.shape[1])
-    if sp == 0:
-        return 0
-    top = _path_land(S, stk0, sp - 1)
-    if top >= 0:
-        r = _make_next(S, top, 1)
-        if r != 0:
-            return r
-        start, cnt, _done = _kids(S, top)
-        for i in range(cnt):
-            c = np.int64(S[S_KIDS][start + i])
-            if i32[L_KIND, c] != K_LAND or i32[L_NIM, c] >= 0 or i32[L_LIVES, c] <= g[G_SMALL]:
-                continue
-            if i64[L_KIDS, c] >= 0 and i32[L_KNEXT, c] > 0:
-                continue  # entered already
-            r = _make_next(S, c, 1)
-            if r != 0:
-                return r
-    for j in range(sp):
-        land = _path_land(S, stk0, sp - 1 - j)
-        if land >= 0:
-            r = _make_next(S, land, AHEAD_SLOTS)
-            if r != 0:
-                return r
-    return 0
-
-
-@core_kernel(export="int64(S, int64[:, ::1], int64[::1], int64, int64)")
-def ahead(S, stk0, t0, budget, spins):
-    """A helper thread (``S``) makes children ahead for the searching thread (its stack ``stk0``
-    and ``t0``): on the lands of the frames on its path, in the order ``G_AHEAD`` says, one
-    child at a time (``_more``, as the search would make them, so the children and the answers
-    are the same), so that the search finds them made and priced by their true numbers.
-
-    With ``G_AHEAD_LOST``, each child made is priced at its frame's heap and a losing one
-    proves the frame (the land + *k is a win: the fact the search would record).  Returns
-    ``PAUSED`` once ``budget`` more moves are made or every thread is asked to return,
-    ``IDLE`` after ``spins`` looks at the stack found nothing to make, or the status that
-    stopped it (room, a lookup, unsupported).
-    """
-    t = S[S_T]
-    g = S[S_G]
-    t[T_STATUS] = RUNNING
-    end = t[T_MOVES] + budget
-    idle = 0
-    while True:
-        if g[G_STOP] or g[G_PAUSE] or t[T_MOVES] >= end:
-            return PAUSED
-        if g[G_AHEAD] == AHEAD_NEXT:
-            r = _make_next_on_path(S, stk0, t0)
-            if r < 0:
-                return t[T_STATUS]
-            if r == 0:
-                if idle >= spins:
-                    return IDLE
-                idle += 1
-            else:
-                idle = 0
-            continue
-        node = _ahead_target(S, stk0, t0)
-        if node < 0:
-            if idle >= spins:
-                return IDLE
-            idle += 1
-            continue
-        idle = 0
-        land = node & NODE_MASK
-        if _open(S, land) < 0:
-            return t[T_STATUS]
-        r = _more(S, land)
-        if r < 0:
-            return t[T_STATUS]
-        if r > 0 and g[G_AHEAD_LOST]:
-            start, cnt, _done = _kids(S, land)
-            k = node >> NODE_BITS
-            child = node_of(S, np.int64(S[S_KIDS][start + cnt - 1]), k)
-            if child == STOP:
-                return t[T_STATUS]
-            if child == LOSS:
-                _record_win(S, land, k)
-
-
-def _ahead_without_the_gil(S, stk0, t0, budget, spins):  # type: ignore[no-untyped-def]
-    """``ahead`` with the GIL released, as the ahead-of-time build's ``core_ahead`` (as ``run``)."""
-    state = _save_thread()
-    status = ahead(S, stk0, t0, budget, spins)
-    _restore_thread(state)
-    return status
-
-
-if _path()[0] == "jit":
-    EXPORTS["ahead"] = (EXPORTS["ahead"][0], _ahead_without_the_gil)
 
 
 @core_kernel(export="void(S)")
@@ -2055,7 +1845,6 @@ __all__ = [
     "INF",
     "NO_CHILD_LEFT",
     "K",
-    "ahead",
     "children_of",
     "core_kernel",
     "engine_kernels",
