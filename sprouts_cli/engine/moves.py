@@ -26,7 +26,7 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError
-from .data import Boundary
+from .data import Boundary, Region
 
 if TYPE_CHECKING:  # pragma: no cover
     from .position import Position
@@ -363,12 +363,112 @@ def child_forms(p: Position) -> set[str]:
     return forms
 
 
+@dataclass(frozen=True, slots=True)
+class StandardOrder:
+    """A position put in an order fixed by the position itself, and its moves mapped back.
+
+    ``position`` is the same numbered position with every boundary read from its least
+    rotation, the boundaries of each region sorted, the regions sorted, and read in the
+    mirror image when that sorts first (as ``naming.numbered_key`` does).  Two readings of
+    one numbered position (its regions, boundaries and corners listed in other orders, as
+    two pictures of it are read back) have the same standard order, so a move chosen in it
+    does not depend on the reading.  ``region_of[i]`` is the index in the stored position of
+    the standard region ``i``, ``boundary_of[i][j]`` that of its boundary ``j``, and a
+    corner ``c`` of that boundary is the stored corner ``start + c`` (``start - c`` when
+    ``mirrored``) modulo its length.
+    """
+
+    position: Position
+    mirrored: bool
+    region_of: tuple[int, ...]
+    boundary_of: tuple[tuple[int, ...], ...]
+    start_of: tuple[tuple[int, ...], ...]
+    length_of: tuple[tuple[int, ...], ...]
+
+    def corner_of(self, region: int, boundary: int, corner: int) -> int:
+        """The stored corner of the standard ``corner`` of ``boundary`` in ``region``."""
+        n = self.length_of[region][boundary]
+        start = self.start_of[region][boundary]
+        return (start - corner) % n if self.mirrored else (start + corner) % n
+
+    def move_back(self, m: Move) -> Move:
+        """The move of the stored position that is ``m`` (of the standard one).
+
+        In the mirror image a line cutting one boundary walks the boundary the other
+        way, so the same side A (the stretch from its first end to its second) is had
+        by swapping its ends.
+        """
+        boundaries = self.boundary_of[m.region]
+        b1, c1 = boundaries[m.boundary], self.corner_of(m.region, m.boundary, m.corner)
+        b2, c2 = boundaries[m.boundary2], self.corner_of(m.region, m.boundary2, m.corner2)
+        if self.mirrored and m.boundary == m.boundary2 and m.corner != m.corner2:
+            b1, c1, b2, c2 = b2, c2, b1, c1
+        inside = frozenset(boundaries[k] for k in m.inside)
+        return Move(self.region_of[m.region], b1, c1, b2, c2, inside)
+
+
+def _least_start(b: Boundary) -> int:
+    """Where ``b`` read round is least (the first such place when it repeats itself)."""
+    n = len(b)
+    best = 0
+    for i in range(1, n):
+        if b[i:] + b[:i] < b[best:] + b[:best]:
+            best = i
+    return best
+
+
+def _ordered(p: Position, mirrored: bool) -> tuple[tuple[Region, ...], list[tuple[int, list[tuple[int, int]]]]]:
+    """The standard regions of ``p`` read one way, and for each the stored region and (boundary, start)s."""
+    regions: list[tuple[Region, int, list[tuple[int, int]]]] = []
+    for ri, region in enumerate(p.regions):
+        read: list[tuple[Boundary, int, int]] = []
+        for bi, b in enumerate(region):
+            seq = b[::-1] if mirrored else b
+            i = _least_start(seq)
+            start = (len(b) - 1 - i) % len(b) if mirrored and b else i
+            read.append((seq[i:] + seq[:i], bi, start))
+        read.sort(key=lambda t: t[0])
+        regions.append((tuple(t[0] for t in read), ri, [(bi, start) for _, bi, start in read]))
+    regions.sort(key=lambda t: t[0])
+    return tuple(r for r, _, _ in regions), [(ri, where) for _, ri, where in regions]
+
+
+def standard_order(p: Position) -> StandardOrder:
+    """``p`` in the order fixed by the position itself (``StandardOrder``)."""
+    forward, where = _ordered(p, False)
+    backward, where_back = _ordered(p, True)
+    mirrored = backward < forward
+    regions, where = (backward, where_back) if mirrored else (forward, where)
+    return StandardOrder(
+        p.trusted(regions, p.lives, p.heaps),
+        mirrored,
+        tuple(ri for ri, _ in where),
+        tuple(tuple(bi for bi, _ in w) for _, w in where),
+        tuple(tuple(start for _, start in w) for _, w in where),
+        tuple(tuple(len(p.regions[ri][bi]) for bi, _ in w) for ri, w in where),
+    )
+
+
 def random_move(p: Position, rng: random.Random) -> Move | None:
     """A move chosen as the Random player chooses (Alfeld §5.2), or None at the end.
 
+    The choice is made in the position's standard order (``standard_order``) and given
+    back as a move of ``p``: for one seed, every reading of one numbered position (two
+    pictures of it read back) gets the same move.
+    """
+    order = standard_order(p)
+    m = random_move_as_stored(order.position, rng)
+    return None if m is None else order.move_back(m)
+
+
+def random_move_as_stored(p: Position, rng: random.Random) -> Move | None:
+    """``random_move`` in the order ``p`` is stored in: the same choices, and faster.
+
     A family (pair of corners) is picked uniformly, then how many of the region's
     other live boundaries go inside, uniformly from 0 to k, then which ones: small
-    and large enclosures are then equally likely.
+    and large enclosures are then equally likely.  Which move a seed gives depends on
+    the order of ``p``'s regions, boundaries and corners; random games played on from a
+    position in standard order (``players.rollouts``) use it.
     """
     fams = families(p)
     if not fams:
