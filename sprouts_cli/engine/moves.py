@@ -417,7 +417,11 @@ def _least_start(b: Boundary) -> int:
     return best
 
 
-def _ordered(p: Position, mirrored: bool) -> tuple[tuple[Region, ...], list[tuple[int, list[tuple[int, int]]]]]:
+#: Where each standard region came from: the stored region, and each boundary's (stored index, start).
+Origins = list[tuple[int, list[tuple[int, int]]]]
+
+
+def _ordered(p: Position, mirrored: bool) -> tuple[tuple[Region, ...], Origins]:
     """The standard regions of ``p`` read one way, and for each the stored region and (boundary, start)s."""
     regions: list[tuple[Region, int, list[tuple[int, int]]]] = []
     for ri, region in enumerate(p.regions):
