@@ -460,7 +460,8 @@ def test_the_parity_search_reports_its_verdict_and_perfect_play_can_overrule_it(
 @pytest.mark.parametrize("name", ["random", "montecarlo", "parity"])
 def test_a_player_chooses_the_same_move_from_every_reading_of_a_position(name: str) -> None:
     """Two pictures of one position read it back in different orders (of regions, boundaries,
-    corners, or mirrored); for a seed the player's move gives the same numbered position."""
+    corners, or mirrored); for a seed the player's move gives the same numbered position (up to
+    where boundaries with no life left go: ``moves.StandardOrder.move_back``)."""
     settings = Settings(seconds=30, games=6, jobs=1, depth=2, tie_games=4)
     with make_player(name, settings) as player:
         for seed in range(4):
@@ -471,5 +472,5 @@ def test_a_player_chooses_the_same_move_from_every_reading_of_a_position(name: s
             after = set()
             for q in readings:
                 choice = player.choose(q, Rules.NORMAL, random.Random(seed))
-                after.add(numbered_key(apply_move(q, choice.move)))
+                after.add(numbered_key(clean(apply_move(q, choice.move))))
             assert len(after) == 1
