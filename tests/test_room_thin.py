@@ -47,7 +47,8 @@ def test_r_alone_leaves_the_lens_thin_and_the_tidy_widens_it_moving_only_the_cur
     notes: list[str] = []
     d = _tidied(Drawn(pic, a, 0.0), d0, True, notes)
     assert d.picture is not pic
-    assert len(notes) == 1 and notes[0].startswith("tidy: R round the thin regions widened")
+    assert len(notes) == 2 and notes[0].startswith("tidy: R left")
+    assert notes[1].startswith("tidy: R round the thin regions widened")
     assert region_rooms(d.picture, d.analysis, px=2.0).min() >= THIN * d0
     back = analyse_picture(d.picture).position
     assert numbered_key(back)[:2] == numbered_key(a.position)[:2]
@@ -83,18 +84,19 @@ def test_relax_moves_only_the_curves_it_is_given() -> None:
         assert still[s] == (not at or any(e not in moving for e in at))
 
 
-def test_the_tidy_moves_everything_only_when_the_curves_round_the_thin_regions_leave_one_thin(
+def test_the_tidy_tries_plain_r_then_the_curves_round_the_thin_regions_then_everything_held_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """R moving only the curves round the thin regions lengthens the curves least (held open, R
-    moving everything swells every region): its picture is kept when it gives every region
-    ``THIN · d0``; R moving everything runs only after it leaves one under that."""
+    """Plain R relaxes the whole picture (it often shortens pushed curves); when it leaves a region
+    under ``THIN · d0``, R held open moves only the curves round the thin regions (the rest stays as
+    drawn, and so does its length); only when that leaves one thin does R held open move
+    everything (every region swells and the curves lengthen)."""
     room = importlib.import_module("sprouts_cli.picture.room")
     pic, a = _lens()
     d0 = RouteSettings().d0
     real = room._relax
     round_thin = curves_round(a, _thin(pic, a))
-    calls: list[object] = []
+    calls: list[tuple[object, object]] = []
 
     def spy(p, mode, d0, work=None, hold_open=None, moving=None):  # type: ignore[no-untyped-def]
         calls.append((hold_open, moving))
@@ -102,25 +104,42 @@ def test_the_tidy_moves_everything_only_when_the_curves_round_the_thin_regions_l
 
     monkeypatch.setattr(room, "_relax", spy)
     _tidied(Drawn(pic, a, 0.0), d0, True, [])
-    assert len(calls) == 1 and calls[0][1] == round_thin
-    held = calls[0][0]
-    assert isinstance(held, dict) and all(held[i] == HELD_THIN for i in _thin(pic, a))
+    assert [m for _, m in calls] == [None, round_thin]
+    held = calls[1][0]
+    assert calls[0][0] is None and isinstance(held, dict)
+    assert all(held[i] == HELD_THIN for i in _thin(pic, a))
 
-    # Were the picture left thin round the lens (here: given back as it was), R would move everything.
+    # Were the lens left thin by both (here: R round it gives the picture back as it was), R held
+    # open would move everything.
     calls.clear()
 
     def stuck(p, mode, d0, work=None, hold_open=None, moving=None):  # type: ignore[no-untyped-def]
-        calls.append(moving)
+        calls.append((hold_open, moving))
         return p.copy() if moving is not None else real(p, mode, d0, work, hold_open, moving)
 
     monkeypatch.setattr(room, "_relax", stuck)
     notes: list[str] = []
     d = _tidied(Drawn(pic, a, 0.0), d0, True, notes)
-    assert calls == [round_thin, None]
-    assert notes[0].startswith("tidy: R round the thin regions left") and notes[-1].startswith(
-        "tidy: R held open widened"
-    )
+    assert [m for _, m in calls] == [None, round_thin, None] and isinstance(calls[2][0], dict)
+    assert [n.split(" left")[0].split(" widened")[0] for n in notes] == [
+        "tidy: R",
+        "tidy: R round the thin regions",
+        "tidy: R held open",
+    ]
+    assert notes[-1].startswith("tidy: R held open widened")
     assert region_rooms(d.picture, d.analysis, px=2.0).min() >= THIN * d0
+
+    # Were plain R's picture wide enough (here: the held-open one), nothing else would run.
+    calls.clear()
+
+    def wide(p, mode, d0, work=None, hold_open=None, moving=None):  # type: ignore[no-untyped-def]
+        calls.append((hold_open, moving))
+        return d.picture
+
+    monkeypatch.setattr(room, "_relax", wide)
+    notes = []
+    assert _tidied(Drawn(pic, a, 0.0), d0, True, notes).picture is d.picture
+    assert calls == [(None, None)] and notes[-1].startswith("tidy: R widened")
 
 
 def test_held_open_weighs_only_the_regions_given() -> None:

@@ -343,16 +343,18 @@ def _tidied(
     beside other curves, or after pushing them, it can leave a region a sliver.
     A person would redraw the picture before going on.  So when the new curves keep
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
-    below ``THIN · d0``, the picture is relaxed by R with every region held open in its area
-    term, the thin ones most (``relax.held_open``, ``HELD_THIN``, ``HELD_NEAR``, ``HELD_ANY``:
-    plain R leaves a short lens or a dead region thin, its bending and the live regions round it
-    outweighing its own pull).  R first moves only the curves round the thin regions (the
-    others stay as drawn, obstacles to them: ``relax.relax``'s ``moving``), which widens the
-    sliver where it is and leaves the rest of the picture, and its length, as it was; only when
-    that leaves a region under ``THIN · d0`` does R move the whole picture, held open (every
-    region swells and the curves grow longer).  A relaxed picture is kept only if the least
+    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded curves apart
+    (and often shortens curves a push bent aside).  A relaxed picture is kept only if the least
     room of its regions grows (by a quarter of ``d0``, or up to ``THIN · d0``) and it still reads
-    as the same position.  Each R is given up past ``work`` units (``work.metered``).
+    as the same position.  When plain R leaves a region under ``THIN · d0``, R runs with every
+    region held open in its area term, the thin ones most (``relax.held_open``, ``HELD_THIN``,
+    ``HELD_NEAR``, ``HELD_ANY``: plain R leaves a short lens or a dead region thin, its bending
+    and the live regions round it outweighing its own pull): first moving only the curves
+    round the regions still thin (the others stay as drawn, obstacles to them:
+    ``relax.relax``'s ``moving``), which widens the sliver where it is and leaves the rest of
+    the picture, and its length, as it was; only when that leaves a region under ``THIN · d0``
+    does R held open move the whole picture (every region swells and the curves grow longer).
+    Each R is given up past ``work`` units (``work.metered``).
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
     sliver too.
 
@@ -373,17 +375,24 @@ def _tidied(
         if len(old) and float(rooms.min()) >= float(old.min()):
             notes.append(f"tidy: the least room {rooms.min():.1f} px is no less than before the move")
             return d
-    held = {
-        i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
-        for i, r in enumerate(rooms.tolist())
-    }
+
+    def held(rooms: np.ndarray) -> dict[int, int]:
+        return {
+            i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
+            for i, r in enumerate(rooms.tolist())
+        }
+
     was = float(rooms.min())
-    thin = [i for i, r in enumerate(rooms.tolist()) if r < THIN * d0]
     kept: Drawn | None = None
-    for how, moving in (("R round the thin regions", curves_round(d.analysis, thin)), ("R held open", None)):
+    for how in ("R", "R round the thin regions", "R held open"):
+        local = how == "R round the thin regions"
+        start = kept if kept is not None and local else d
+        now = region_rooms(start.picture, start.analysis, px=2.0) if start is not d else rooms
+        hold = None if how == "R" else held(now)
+        moving = curves_round(start.analysis, [i for i, r in enumerate(now.tolist()) if r < THIN * d0])
         try:
             with metered(work):
-                out = _relax(d.picture, "rearrange", d0, hold_open=held, moving=moving)
+                out = _relax(start.picture, "rearrange", d0, hold_open=hold, moving=moving if local else None)
             oa = analyse_picture(out)
         except PictureError as e:
             notes.append(f"tidy: {how}: {e}")
