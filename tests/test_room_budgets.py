@@ -15,7 +15,12 @@ from sprouts_cli.engine.moves import apply_move
 from sprouts_cli.engine.naming import moves_from_words, numbered_key, parse_words
 from sprouts_cli.picture import analyse_picture, layout_position
 from sprouts_cli.picture.band import band_energy, resample
-from sprouts_cli.picture.quality import curve_pixels, curve_pixels_reference
+from sprouts_cli.picture.quality import (
+    curve_pixels,
+    curve_pixels_reference,
+    curve_points,
+    curve_points_reference,
+)
 from sprouts_cli.picture.room import Budgets, draw
 from sprouts_cli.picture.route_curve import _least_room, _room_for_spots
 
@@ -141,6 +146,18 @@ def test_the_pixels_of_a_curve_are_the_reference_s_leg_by_leg() -> None:
     for c in pic.curves:
         for px in (0.7, 1.0, 2.0):
             assert np.array_equal(curve_pixels(c.pieces, px), curve_pixels_reference(c.pieces, px))
+
+
+@pytest.mark.parametrize("samples", [1, 16, 48])
+def test_the_points_of_a_curve_all_pieces_at_once_are_the_reference_s_piece_by_piece(samples: int) -> None:
+    """``curve_points`` (every piece at once) gives ``bezier_points``' points piece by piece to the last
+    bit, on a saved picture's curves and on random pieces; no pieces, no points."""
+    pic, _a, _m = _saved_case(*PUSH_CASE)
+    rng = np.random.default_rng(samples)
+    curves = [c.pieces for c in pic.curves] + [rng.normal(0, 300, (k, 4, 2)) for k in (1, 2, 7)]
+    for pieces in curves:
+        assert np.array_equal(curve_points(pieces, samples), curve_points_reference(pieces, samples))
+    assert curve_points(np.zeros((0, 4, 2)), samples).shape == (0, 2)
 
 
 def test_the_cells_face_the_same_boundaries_as_the_reference_says() -> None:
@@ -783,3 +800,4 @@ def test_the_ladder_passes_over_a_and_the_push_through_too_narrow_a_way(
     assert "adjust" not in r.rung_work and r.rung_work.get("push", 0) == 0
     assert r.drawn_by in ("rearrange", "layout")
     _reads_back(r, a.position, m)
+
