@@ -1047,8 +1047,8 @@ def _push_rounds(
         with metered(math.inf, searches=True) as ghost_meter:
             try:
                 ghost = ghost_of(current, ca, move, settings, planned, PUSH_LONGEST)
-            except GhostTooLong as e:
-                notes.append(f"push curves, round {rnd + 1}: {e}, longer than {PUSH_LONGEST:g} px")
+            except GhostTooLong as too_long:
+                notes.append(f"push curves, round {rnd + 1}: {too_long}, longer than {PUSH_LONGEST:g} px")
                 why.append("long")
                 return None
             finally:
