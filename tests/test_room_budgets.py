@@ -15,7 +15,12 @@ from sprouts_cli.engine.moves import apply_move
 from sprouts_cli.engine.naming import moves_from_words, numbered_key, parse_words
 from sprouts_cli.picture import analyse_picture, layout_position
 from sprouts_cli.picture.band import band_energy, resample
-from sprouts_cli.picture.quality import curve_pixels, curve_pixels_reference
+from sprouts_cli.picture.quality import (
+    curve_pixels,
+    curve_pixels_reference,
+    curve_points,
+    curve_points_reference,
+)
 from sprouts_cli.picture.room import Budgets, draw
 from sprouts_cli.picture.route_curve import _least_room, _room_for_spots
 
@@ -141,6 +146,18 @@ def test_the_pixels_of_a_curve_are_the_reference_s_leg_by_leg() -> None:
     for c in pic.curves:
         for px in (0.7, 1.0, 2.0):
             assert np.array_equal(curve_pixels(c.pieces, px), curve_pixels_reference(c.pieces, px))
+
+
+@pytest.mark.parametrize("samples", [1, 16, 48])
+def test_the_points_of_a_curve_all_pieces_at_once_are_the_reference_s_piece_by_piece(samples: int) -> None:
+    """``curve_points`` (every piece at once) gives ``bezier_points``' points piece by piece to the last
+    bit, on a saved picture's curves and on random pieces; no pieces, no points."""
+    pic, _a, _m = _saved_case(*PUSH_CASE)
+    rng = np.random.default_rng(samples)
+    curves = [c.pieces for c in pic.curves] + [rng.normal(0, 300, (k, 4, 2)) for k in (1, 2, 7)]
+    for pieces in curves:
+        assert np.array_equal(curve_points(pieces, samples), curve_points_reference(pieces, samples))
+    assert curve_points(np.zeros((0, 4, 2)), samples).shape == (0, 2)
 
 
 def test_the_cells_face_the_same_boundaries_as_the_reference_says() -> None:
@@ -781,5 +798,55 @@ def test_the_ladder_passes_over_a_and_the_push_through_too_narrow_a_way(
     assert any(n.startswith("push curves passed over") for n in r.notes)
     assert any(n.endswith("A passed over") for n in r.notes)
     assert "adjust" not in r.rung_work and r.rung_work.get("push", 0) == 0
+    assert r.drawn_by in ("rearrange", "layout")
+    _reads_back(r, a.position, m)
+
+
+# --------------------------------------------------------------------------- a push along too long a ghost
+
+
+def test_a_ghost_longer_than_asked_is_not_relaxed_and_the_push_stops() -> None:
+    """``ghost_of(..., longest)``: a way longer than ``longest`` raises ``GhostTooLong`` (its length
+    said) before the band is relaxed, so the ghost costs only its planning; a way no longer is the
+    ghost as before, and the push along it draws the move."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture.room import push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import GhostTooLong, draw_move, ghost_of
+    from sprouts_cli.picture.work import metered
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as e:
+        draw_move(pic, m, a, settings)
+    planned = e.value.planned
+    with metered(math.inf, searches=True) as whole:
+        ghost = ghost_of(pic, a, m, settings, planned)
+    assert ghost is not None
+    length = float(np.hypot(*np.diff(ghost.route, axis=0).T).sum())
+    same = ghost_of(pic, a, m, settings, planned, longest=length + 1.0)
+    assert same is not None and np.array_equal(same.points, ghost.points)
+    with metered(math.inf, searches=True) as cut, pytest.raises(GhostTooLong) as too_long:
+        ghost_of(pic, a, m, settings, planned, longest=length - 1.0)
+    assert too_long.value.length == pytest.approx(length)
+    assert cut.done < whole.done  # the band, most of a ghost's work, was not relaxed
+    stopped: list[str] = []
+    notes: list[str] = []
+    assert push_curves(pic, a, m, settings, None, notes, work=math.inf, planned=planned, stopped=stopped)
+
+
+def test_the_ladder_passes_over_a_after_a_push_whose_ghost_is_too_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A push whose ghost is longer than ``PUSH_LONGEST`` stops (``long``) as one given up at its
+    budget would have: A is passed over, and R (or Z) draws the move, which reads back."""
+    from sprouts_cli.picture import room
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    monkeypatch.setattr(room, "PUSH_LONGEST", 1.0)  # every ghost is too long
+    r = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a)
+    assert any("longer than 1 px" in n for n in r.notes)
+    assert any(n == "the ghost is too long to push curves along: A passed over" for n in r.notes)
+    assert "adjust" not in r.rung_work
     assert r.drawn_by in ("rearrange", "layout")
     _reads_back(r, a.position, m)

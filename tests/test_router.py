@@ -251,6 +251,41 @@ def test_grid_shortest_way_agrees_with_scipy_dijkstra() -> None:
     assert w_fast[0] == w_slow[0]
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_tree_grown_to_a_goal_finds_the_way_the_whole_tree_finds(seed: int) -> None:
+    """``grow_tree_to`` (stopped at the nearest goal cells) gives the nearest goal cell, its
+    distance and the way back to the sources exactly as the whole tree (``grow_tree``) does, and
+    stops before settling every cell; the compiled kernel and its plain Python agree."""
+    rng = np.random.default_rng(seed)
+    nx, ny = 31, 23
+    allowed = rng.random(nx * ny) > 0.25
+    sources = rng.choice(np.nonzero(allowed)[0], size=1 + seed % 3, replace=False).astype(np.int64)
+    goal = (rng.random(nx * ny) < 0.01 + 0.01 * (seed % 4)) & ~np.isin(np.arange(nx * ny), sources)
+
+    def nearest(dist, prev):
+        ends = np.nonzero(goal & np.isfinite(dist))[0]
+        if not len(ends):
+            return None
+        c = int(ends[int(np.argmin(dist[ends]))])
+        d, way = float(dist[c]), []
+        while c >= 0:
+            way.append(c)
+            c = int(prev[c])
+        return d, way
+
+    whole = gp.grow_tree(nx, allowed, gp.STEPS, sources)
+    fast = gp.grow_tree_to(nx, allowed, gp.STEPS, sources, goal)
+    slow = gp.grow_tree_to.py_func(nx, allowed, gp.STEPS, sources, goal)
+    assert nearest(*fast) == nearest(*whole) == nearest(*slow)
+    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+    if nearest(*whole) is not None:
+        reached = np.isfinite(whole[0])
+        assert np.isfinite(fast[0]).sum() <= reached.sum()
+        # every cell it reached no farther than the goal has the whole tree's distance
+        near = np.isfinite(fast[0]) & (fast[0] <= nearest(*whole)[0])
+        assert np.array_equal(fast[0][near], whole[0][near])
+
+
 def test_kernels_agree_with_plain_python() -> None:
     pic = layout_position(Position.from_string("0.AB|AB"), 400, 300, jobs=1)
     a = analyse_picture(pic)

@@ -733,3 +733,47 @@ def grow_tree(
                 prev[j] = k
                 heapq.heappush(heap, (ng, np.int64(j)))
     return dist, prev
+
+
+@kernel
+def grow_tree_to(
+    nx: int, allowed: np.ndarray, steps: np.ndarray, sources: np.ndarray, goal: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``grow_tree`` stopped once the goal cells nearest the sources are reached (a way to the goal).
+
+    The search stops at the first entry farther than the nearest goal cell: every cell no farther
+    than that has its distance and predecessor as ``grow_tree`` gives them (Dijkstra settles cells
+    in order of distance, the same order here), so the nearest goal cells, the first of them by
+    index, and the way back from it are the same; cells farther away may be left unreached or with
+    a larger distance.
+    """
+    n = allowed.shape[0]
+    ny = n // nx
+    dist = np.full(n, np.inf)
+    prev = np.full(n, -1, dtype=np.int64)
+    heap = [(0.0, np.int64(0))]
+    heap.pop()
+    for i in range(sources.shape[0]):
+        k = sources[i]
+        dist[k] = 0.0
+        heapq.heappush(heap, (0.0, np.int64(k)))
+    diag = math.sqrt(2.0)
+    best = np.inf
+    while heap:
+        g, k = heapq.heappop(heap)
+        if g > best:
+            break
+        if g > dist[k]:
+            continue
+        if goal[k]:
+            best = g
+        for d in range(steps.shape[0]):
+            j = neighbour(k, d, nx, ny, steps)
+            if j < 0 or not allowed[j]:
+                continue
+            ng = g + (1.0 if d < 4 else diag)
+            if ng < dist[j]:
+                dist[j] = ng
+                prev[j] = k
+                heapq.heappush(heap, (ng, np.int64(j)))
+    return dist, prev

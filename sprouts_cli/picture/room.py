@@ -52,7 +52,7 @@ from .fit import cut_at, join_parts
 from .grid_planner import cell_size
 from .model import Curve, Picture
 from .route_plan import CERTIFY_SHARE, Drawn, RouteSettings, same_numbered
-from .router import Planned, draw_move, has_ghost_room
+from .router import GhostTooLong, Planned, draw_move, has_ghost_room
 from .sizes import smaller_spots
 from .work import OverBudget, metered
 
@@ -292,10 +292,13 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     the way until its budget ran out or the room stopped growing: it has done near the way what A
     would do there (A moves curves only across themselves and keeps the spots), and A seldom drew
     a move after such a push in the quality bench (docs/performance.md).  Yes too when the push was
-    passed over for a way too narrow (``PUSH_LEAST``): such a push ran to its budget."""
-    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["narrow"]):
+    passed over for a way too narrow (``PUSH_LEAST``) or stopped at a ghost too long
+    (``PUSH_LONGEST``): such pushes ran to their budget."""
+    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["narrow"], ["long"]):
         return False
-    if stopped[0] == "narrow":
+    if stopped[0] == "long":
+        notes.append("the ghost is too long to push curves along: A passed over")
+    elif stopped[0] == "narrow":
         notes.append("the way is too narrow to push curves from: A passed over")
     else:
         notes.append(f"push curves stopped ({stopped[0]}) after relaxing the way: A passed over")
@@ -575,6 +578,11 @@ PUSH_UNITS = 24
 #: through a narrower one drew its move in the quality bench's 20-spot games, and most ran to their
 #: budget first (docs/performance.md).
 PUSH_LEAST = 0.44
+#: The longest ghost (px, its planned way) along which curves are pushed for a move: a ghost's band
+#: costs work in proportion to its length, and past this length the band alone would take most of
+#: ``PUSH_WORK`` (the longest ghost that drew its move in the quality bench's 20-spot games was 2,729
+#: px and 64,215 units; every push along one longer ran to its budget: docs/performance.md).
+PUSH_LONGEST = 3400.0
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 1
@@ -1010,7 +1018,9 @@ def push_curves(
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
     (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
     relaxed), ``rounds`` (all rounds run), ``nothing`` (no way, no curve to move, or the way
-    all beside the move's own spots), or ``narrow`` (not tried: the way too narrow).
+    all beside the move's own spots), ``narrow`` (not tried: the way too narrow) or ``long`` (a
+    ghost's planned way longer than ``PUSH_LONGEST``: its band, in proportion to its length, would
+    take the budget, so it is not relaxed).
     """
     why = stopped if stopped is not None else []
     d0 = settings.d0
@@ -1061,7 +1071,11 @@ def _push_rounds(
         # the plan of the round before's last try (its picture is ``current``) is the ghost's plan
         with metered(math.inf, searches=True) as ghost_meter:
             try:
-                ghost = ghost_of(current, ca, move, settings, planned)
+                ghost = ghost_of(current, ca, move, settings, planned, PUSH_LONGEST)
+            except GhostTooLong as too_long:
+                notes.append(f"push curves, round {rnd + 1}: {too_long}, longer than {PUSH_LONGEST:g} px")
+                why.append("long")
+                return None
             finally:
                 notes.append(f"push curves, round {rnd + 1}: the ghost took {ghost_meter.done:,} units")
         if ghost is None:

@@ -17,6 +17,7 @@ from .grid_planner import (
     STEPS,
     Grid,
     grow_tree,
+    grow_tree_to,
     legs_bits,
     room_field,
 )
@@ -301,7 +302,8 @@ def _join(g: Grid, groups: list[np.ndarray], allowed: np.ndarray) -> np.ndarray 
         if (tree & grp).any():
             tree |= grp
             continue
-        dist, prev = grow_tree(g.nx, allowed | tree | grp, STEPS, np.nonzero(tree)[0].astype(np.int64))
+        sources = np.nonzero(tree)[0].astype(np.int64)
+        dist, prev = grow_tree_to(g.nx, allowed | tree | grp, STEPS, sources, grp)
         ends = np.nonzero(grp & np.isfinite(dist))[0]
         if not len(ends):
             return None

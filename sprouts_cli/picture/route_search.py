@@ -20,7 +20,7 @@ from .grid_planner import (
     astar,
     crossing_masks,
     fan_bits,
-    grow_tree,
+    grow_tree_to,
     room_field,
     widest,
 )
@@ -263,7 +263,7 @@ def _extend_strip(plan: Plan, rays: Rays, boundary: int) -> None:
     roomy = rays.comp & (plan.room >= min(plan.settings.d0 + 3.0 * g.cell, 3.0 * plan.settings.d0) - 1e-9)
     facing = rays.comp & (rays.cell_boundary == boundary)
     for allowed in (roomy | facing | goal, rays.comp | goal):
-        dist, prev = grow_tree(g.nx, allowed, STEPS, sources.astype(np.int64))
+        dist, prev = grow_tree_to(g.nx, allowed, STEPS, sources.astype(np.int64), goal)
         ends = np.nonzero(goal & np.isfinite(dist))[0]
         if len(ends):
             break

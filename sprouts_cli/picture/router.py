@@ -34,6 +34,7 @@ and barrier trees), ``route_search`` (A*, the parity search, the widest way) and
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,8 +126,21 @@ def has_ghost_room(planned: Planned, d0: float) -> bool:
     return planned.path is not None or GHOST_SHARES[0] * min(planned.widest, d0) >= 1.0
 
 
+class GhostTooLong(Exception):
+    """The ghost's way is longer than asked (``ghost_of``'s ``longest``): its band was not relaxed."""
+
+    def __init__(self, length: float) -> None:
+        super().__init__(f"the ghost's way is {length:.0f} px long")
+        self.length = length
+
+
 def ghost_of(
-    pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings, planned: Planned | None = None
+    pic: Picture,
+    analysis: Analysis,
+    move: Move,
+    settings: RouteSettings,
+    planned: Planned | None = None,
+    longest: float = math.inf,
 ) -> Ghost | None:
     """The ghost of a move (Alfeld §4.4): the planner's path at the clearance the widest way has.
 
@@ -136,7 +150,8 @@ def ghost_of(
     goes through the narrowest place the move cannot avoid and is as short as
     that allows.  Either way it is relaxed by the band.  None when there is no
     way at all, or it is narrower than a pixel.  ``planned``: what ``draw_move`` found for
-    this move in this picture with these settings, used instead of planning again.
+    this move in this picture with these settings, used instead of planning again.  A way
+    longer than ``longest`` (px) raises ``GhostTooLong`` before its band is relaxed.
     """
     if planned is not None:
         plan, path, w = planned.plan, planned.path, planned.widest
@@ -155,6 +170,10 @@ def ghost_of(
         path = route(plan)
     if path is None:
         return None
+    if math.isfinite(longest):
+        length = float(np.hypot(*np.diff(np.asarray(path, dtype=float), axis=0).T).sum())
+        if length > longest:
+            raise GhostTooLong(length)
     relaxed = relax_route(plan, path)
     P, E, ds, de = relaxed
     return Ghost(path, P, w, plan, (P.copy(), E, ds.copy(), de.copy()))
