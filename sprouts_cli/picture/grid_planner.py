@@ -707,32 +707,11 @@ def widest(
 def grow_tree(
     nx: int, allowed: np.ndarray, steps: np.ndarray, sources: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Dijkstra from many sources over allowed cells: distance and predecessor of every cell (rays)."""
-    n = allowed.shape[0]
-    ny = n // nx
-    dist = np.full(n, np.inf)
-    prev = np.full(n, -1, dtype=np.int64)
-    heap = [(0.0, np.int64(0))]
-    heap.pop()
-    for i in range(sources.shape[0]):
-        k = sources[i]
-        dist[k] = 0.0
-        heapq.heappush(heap, (0.0, np.int64(k)))
-    diag = math.sqrt(2.0)
-    while heap:
-        g, k = heapq.heappop(heap)
-        if g > dist[k]:
-            continue
-        for d in range(steps.shape[0]):
-            j = neighbour(k, d, nx, ny, steps)
-            if j < 0 or not allowed[j]:
-                continue
-            ng = g + (1.0 if d < 4 else diag)
-            if ng < dist[j]:
-                dist[j] = ng
-                prev[j] = k
-                heapq.heappush(heap, (ng, np.int64(j)))
-    return dist, prev
+    """Dijkstra from many sources over allowed cells: distance and predecessor of every cell (rays).
+
+    ``grow_tree_to`` with no goal cell, so it runs until every reachable cell is settled.
+    """
+    return grow_tree_to(nx, allowed, steps, sources, np.zeros(allowed.shape[0], dtype=np.bool_))
 
 
 @kernel
