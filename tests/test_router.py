@@ -218,23 +218,26 @@ def test_sliding_a_spot_keeps_the_shape_and_the_position() -> None:
 # --------------------------------------------------------------------------- kernels against references
 
 
-def test_grid_shortest_way_agrees_with_scipy_dijkstra() -> None:
-    rng = np.random.default_rng(3)
-    nx, ny = 23, 17
-    free = rng.random(nx * ny) > 0.3
-    free[0] = free[-1] = True
+def _grid_graph(nx: int, ny: int, free: np.ndarray) -> coo_matrix:
+    """The grid's free cells as scipy's sparse graph: a step to each of the eight neighbours
+    that is free, 1 straight and sqrt 2 across (the kernels' steps)."""
     rows, cols, w = [], [], []
-    for k in range(nx * ny):
-        if not free[k]:
-            continue
+    for k in np.nonzero(free)[0]:
         for d, (dx, dy) in enumerate(gp.STEPS):
             jx, jy = k % nx + dx, k // nx + dy
             if 0 <= jx < nx and 0 <= jy < ny and free[jy * nx + jx]:
                 rows.append(k)
                 cols.append(jy * nx + jx)
                 w.append(1.0 if d < 4 else math.sqrt(2))
-    graph = coo_matrix((w, (rows, cols)), shape=(nx * ny, nx * ny)).tocsr()
-    ref = dijkstra(graph, indices=0)[nx * ny - 1]
+    return coo_matrix((w, (rows, cols)), shape=(nx * ny, nx * ny)).tocsr()
+
+
+def test_grid_shortest_way_agrees_with_scipy_dijkstra() -> None:
+    rng = np.random.default_rng(3)
+    nx, ny = 23, 17
+    free = rng.random(nx * ny) > 0.3
+    free[0] = free[-1] = True
+    ref = dijkstra(_grid_graph(nx, ny, free), indices=0)[nx * ny - 1]
     goal_cost = np.full(nx * ny, np.inf)
     goal_cost[-1] = 0.0
     args = (
@@ -255,7 +258,8 @@ def test_grid_shortest_way_agrees_with_scipy_dijkstra() -> None:
 def test_a_tree_grown_to_a_goal_finds_the_way_the_whole_tree_finds(seed: int) -> None:
     """``grow_tree_to`` (stopped at the nearest goal cells) gives the nearest goal cell, its
     distance and the way back to the sources exactly as the whole tree (``grow_tree``) does, and
-    stops before settling every cell; the compiled kernel and its plain Python agree."""
+    stops before settling every cell; the whole tree's distances are scipy's Dijkstra from the
+    sources; the compiled kernel and its plain Python agree."""
     rng = np.random.default_rng(seed)
     nx, ny = 31, 23
     allowed = rng.random(nx * ny) > 0.25
@@ -274,6 +278,9 @@ def test_a_tree_grown_to_a_goal_finds_the_way_the_whole_tree_finds(seed: int) ->
         return d, way
 
     whole = gp.grow_tree(nx, allowed, gp.STEPS, sources)
+    ref = dijkstra(_grid_graph(nx, ny, allowed), indices=sources, min_only=True)
+    assert np.array_equal(np.isfinite(whole[0]), np.isfinite(ref))  # the whole tree is scipy's Dijkstra
+    assert np.allclose(whole[0][np.isfinite(ref)], ref[np.isfinite(ref)])
     fast = gp.grow_tree_to(nx, allowed, gp.STEPS, sources, goal)
     slow = gp.grow_tree_to.py_func(nx, allowed, gp.STEPS, sources, goal)
     assert nearest(*fast) == nearest(*whole) == nearest(*slow)

@@ -555,8 +555,8 @@ PUSH_UNITS = 24
 PUSH_LEAST = 0.44
 #: The longest ghost (px, its planned way) along which curves are pushed for a move: a ghost's band
 #: costs work in proportion to its length, and past this length the band alone would take most of
-#: ``PUSH_WORK`` (the longest ghost that drew its move in the quality bench's 20-spot games was 2,729
-#: px and 64,215 units; every push along one longer ran to its budget: docs/performance.md).
+#: ``PUSH_WORK`` (in the quality bench's 20-spot games every push along a longer ghost ran to its
+#: budget: docs/performance.md).
 PUSH_LONGEST = 3400.0
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
