@@ -391,3 +391,48 @@ def test_sigterm_stops_the_cluster_and_keeps_what_was_proved(tmp_path: Path) -> 
     assert "kept" in errors
     with contextlib.closing(sqlite3.connect(db)) as con:
         assert con.execute("SELECT count(*) FROM normal").fetchone()[0] > 0
+
+
+class _FakeRay:
+    """What ``RayRunner`` calls of Ray, with ``init`` putting in a SIGTERM handler as Ray's does."""
+
+    def __init__(self) -> None:
+        self.up = False
+
+    def is_initialized(self) -> bool:
+        return self.up
+
+    def init(self, **kwargs: object) -> None:
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(signum))
+        self.up = True
+
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": 1.0}
+
+    def remote(self, **options: object):
+        return lambda cls: type("Actor", (), {"remote": staticmethod(lambda: object())})
+
+    def kill(self, actor: object) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        self.up = False
+
+
+def test_closing_the_runner_puts_back_the_sigterm_handler_from_before_ray_started(monkeypatch) -> None:
+    """Not Ray's handler (it exits with status 15, keeping nothing): a SIGTERM as a run ends still stops."""
+    from sprouts_cli.solve.cluster import ray_runner
+
+    monkeypatch.setattr(ray_runner, "import_ray", _FakeRay)
+
+    def ours(signum: int, frame: object) -> None:
+        pass
+
+    before = signal.signal(signal.SIGTERM, ours)
+    try:
+        runner = RayRunner(workers=1)
+        assert signal.getsignal(signal.SIGTERM) is ray_runner._sigterm_as_interrupt
+        runner.close()
+        assert signal.getsignal(signal.SIGTERM) is ours
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -149,6 +149,11 @@ class RayRunner:
         ray = import_ray()
         self.ray = ray
         self._started = False
+        in_main_thread = threading.current_thread() is threading.main_thread()
+        # ray.init puts in a SIGTERM handler of its own that exits at once (status 15, nothing
+        # kept): close() puts back the one from before, not Ray's, so that a SIGTERM while the
+        # run ends still stops it cleanly.
+        self._old_sigterm: SignalHandler = signal.getsignal(signal.SIGTERM) if in_main_thread else None
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             import logging
@@ -183,9 +188,8 @@ class RayRunner:
         self._refs: dict[ObjectRef, tuple[int, int]] = {}
         self._exchanges: dict[ObjectRef, int] = {}  # replies of running jobs' exchanges -> worker
         self._alive, self._alive_at = self.workers, 0.0
-        self._old_sigterm: SignalHandler = None
-        if threading.current_thread() is threading.main_thread():
-            self._old_sigterm = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
 
     def pids(self) -> list[int]:
         """The process id of each actor (tests kill one to check the retries)."""
