@@ -328,17 +328,35 @@ def named_fit(p: Position, fits: Sequence[Move]) -> Move:
     The key does not depend on the order ``p`` is read in, so every reading of one
     numbered position names the same move (up to where dead boundaries go).
     """
-    keys = [live_key(apply_move(p, m, check=False)) for m in fits]
+    return _least([(m, apply_move(p, m, check=False)) for m in fits])[0]
+
+
+def _least(fits: Sequence[tuple[Move, Position]]) -> tuple[Move, Position]:
+    """``named_fit`` of moves given with their results."""
+    if len(fits) == 1:
+        return fits[0]
+    keys = [live_key(child) for _, child in fits]
     return fits[keys.index(min(keys))]
+
+
+def _short_words(p: Position, m: Move, want: str | None) -> tuple[str, str, list[tuple[Move, Position]]]:
+    """The words of ``m`` (its child's canonical form ``want``) without a numbered result, its
+    base words, and the moves they fit with their results (each giving ``want``)."""
+    base = base_words(move_shape(p, m))
+    if want is None:
+        want = apply_move(p, m, check=False).canonical()
+    fits = [(f, apply_move(p, f, check=False)) for f in moves_from_words(p, parse_words(base))]
+    forms = [child.canonical() for _, child in fits]
+    if any(form != want for form in forms):
+        kept = [fit for fit, form in zip(fits, forms, strict=True) if form == want]
+        return f"{base} giving {want}", base, kept
+    return base, base, fits
 
 
 def named_move(p: Position, m: Move) -> Move:
     """The move of ``p`` that the words of ``m`` name without a numbered result: one giving
     the same position as ``m`` up to the names of spots, which a player may play instead."""
-    words = base_words(move_shape(p, m))
-    want = apply_move(p, m, check=False).canonical()
-    fits = moves_from_words(p, parse_words(words))
-    return named_fit(p, [f for f in fits if apply_move(p, f, check=False).canonical() == want])
+    return _least(_short_words(p, m, None)[2])[0]
 
 
 def move_from_words(p: Position, text: str) -> Move:
@@ -406,18 +424,11 @@ def move_words(p: Position, m: Move, child: str | None = None) -> str:
     spot numbers and all: where the words and the position they give name another such
     move (``named_fit``), the numbered position ``m`` gives is added instead.
     """
-    base = base_words(move_shape(p, m))
-    after = apply_move(p, m, check=False)
-    want = child if child is not None else after.canonical()
-    fits = moves_from_words(p, parse_words(base))
-    results = [apply_move(p, f, check=False) for f in fits]
-    words = base
-    if any(r.canonical() != want for r in results):
-        words = f"{base} giving {want}"
-        results = [r for r in results if r.canonical() == want]
-    mine = live_key(after)
-    if len(results) > 1 and min(live_key(r) for r in results) != mine:
-        words = f"{base} giving {numbered_text(after)}"
+    words, base, fits = _short_words(p, m, child)
+    if len(fits) > 1:
+        after = apply_move(p, m, check=False)
+        if live_key(_least(fits)[1]) != live_key(after):
+            words = f"{base} giving {numbered_text(after)}"
     return words
 
 
@@ -439,8 +450,9 @@ def distinct_named_moves(p: Position) -> list[NamedMove]:
         seen.setdefault(child.canonical(), (m, child))
     named = []
     for key, (m, _) in seen.items():
-        m = named_move(p, m)
-        named.append(NamedMove(m, apply_move(p, m, check=False), key, move_words(p, m, key)))
+        words, _, fits = _short_words(p, m, key)
+        move, child = _least(fits)  # the move the words name
+        named.append(NamedMove(move, child, key, words))
     named.sort(key=lambda nm: _words_order(nm.words))
     return named
 
