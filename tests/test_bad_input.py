@@ -203,13 +203,13 @@ def test_a_move_replaced_by_another_legal_move_is_found_on_its_line(game_log: Pa
 def test_replay_of_a_log_with_a_swapped_move_is_one_line_naming_it(game_log: Path, tmp_path: Path) -> None:
     text = game_log.read_text()
     edited = tmp_path / "edited.log"
-    # move 6 of this seeded game is '3 → 8 enclosing 6-7'; '2 → 8 enclosing 7' is legal there too
-    assert "; play 3 → 8 enclosing 6-7 ;" in text
-    edited.write_text(text.replace("; play 3 → 8 enclosing 6-7 ;", "; play 2 → 8 enclosing 7 ;"))
+    # move 6 of this seeded game is '2 → 8 enclosing 3, 6'; '3 → 8' is legal there too
+    assert "; play 2 → 8 enclosing 3, 6 ;" in text
+    edited.write_text(text.replace("; play 2 → 8 enclosing 3, 6 ;", "; play 3 → 8 ;"))
     r = run("replay", str(edited))
     assert r.exit_code == 2 and "Traceback" not in r.output
     line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("move 6 ;"))
-    assert f"line {line}: move 6 '2 → 8 enclosing 7' does not lead to the recorded position" in r.stderr
+    assert f"line {line}: move 6 '3 → 8' does not lead to the recorded position" in r.stderr
     assert "the log records numbered '[" in r.stderr  # quoted as the log writes it
     assert "5. " in r.stdout  # the moves before it were replayed and shown
 

@@ -5,11 +5,23 @@ from __future__ import annotations
 import random
 
 import pytest
-from games import game_positions
+from games import game_positions, mirrored, reordered, rotated
 from hypothesis import given
 
 from sprouts_cli.engine import IllegalMoveError, Move, Position
-from sprouts_cli.engine.moves import all_moves, apply_move, families, representative_moves, symmetric_moves
+from sprouts_cli.engine.moves import (
+    all_moves,
+    apply_move,
+    families,
+    live_others,
+    random_move,
+    random_move_as_stored,
+    representative_moves,
+    standard_order,
+    symmetric_moves,
+)
+from sprouts_cli.engine.naming import move_words, moves_from_words, numbered_key, parse_words
+from sprouts_cli.engine.parts import clean
 
 
 def kids(text: str) -> list[str]:
@@ -110,3 +122,69 @@ def test_symmetric_moves_give_every_child(p: Position) -> None:
     every = {apply_move(p, m, check=False).canonical() for m in representative_moves(p)}
     assert {apply_move(p, m, check=False).canonical() for m in symmetric_moves(p)} == every
     assert len(symmetric_moves(p)) <= len(representative_moves(p))
+
+
+def readings(p: Position, rng: random.Random) -> list[Position]:
+    """``p`` as it is stored and as other pictures of it may read back: turned, reordered, mirrored."""
+    return [
+        p,
+        rotated(p, rng),
+        reordered(rotated(p, rng), rng),
+        mirrored(p),
+        mirrored(reordered(rotated(p, rng), rng)),
+    ]
+
+
+def live(p: Position) -> object:
+    """The numbered position with what can no longer change the game dropped (``parts.clean``):
+    what a move given back from the standard order fixes, whatever the reading."""
+    return numbered_key(clean(p))
+
+
+@given(game_positions(max_spots=9))
+def test_every_reading_has_one_standard_order(p: Position) -> None:
+    rng = random.Random(len(p.lives))
+    orders = [standard_order(q) for q in readings(p, rng)]
+    assert len({str(o.position) for o in orders}) == 1
+    assert numbered_key(orders[0].position) == numbered_key(p)
+
+
+@given(game_positions(max_spots=7))
+def test_a_move_in_standard_order_is_the_same_move_of_the_position_as_stored(p: Position) -> None:
+    """Every move of the standard order, given back, is a move of the stored position in the form
+    ``families`` gives, and gives the same position up to where dead boundaries go (its mirror
+    image when the standard order reads the position mirrored); its words give it back exactly,
+    as the log's replay reads them."""
+    rng = random.Random(len(p.lives))
+    for q in readings(p, rng):
+        order = standard_order(q)
+        forms = set(families(q))
+        for m in all_moves(order.position):
+            back = order.move_back(m)
+            after = apply_move(q, back)  # checked: the move is legal in q
+            assert (back.region, back.boundary, back.corner, back.boundary2, back.corner2) in forms
+            assert back.inside <= set(live_others(q, back.region, back.boundary))
+            there = apply_move(order.position, m)
+            assert after.canonical() == there.canonical()
+            assert numbered_key(clean(after), order.mirrored) == numbered_key(clean(there), order.mirrored)
+            fits = moves_from_words(q, parse_words(move_words(q, back)))
+            assert numbered_key(after, mirror=False) in {
+                numbered_key(apply_move(q, f), mirror=False) for f in fits
+            }
+
+
+def test_the_random_move_of_a_seed_is_the_same_for_every_reading() -> None:
+    """Two pictures of one position read it back in different orders; the Random player's
+    move for a seed (the position it gives, numbered) is the same from both."""
+    differ = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        p = Position.start(7)
+        for _ in range(rng.randrange(12)):
+            p = apply_move(p, random_move(p, rng))
+        rs = readings(p, rng)
+        after = {live(apply_move(q, random_move(q, random.Random(seed)))) for q in rs}
+        assert len(after) == 1
+        stored = {live(apply_move(q, random_move_as_stored(q, random.Random(seed)))) for q in rs}
+        differ += len(stored) > 1
+    assert differ > 10  # the readings do differ where the move is chosen in stored order

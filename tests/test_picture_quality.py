@@ -211,8 +211,8 @@ def test_a_spline_out_of_the_picture_is_not_read_and_only_its_chain_falls_back(m
     levels_seen: list[dict[int, int]] = []
     read_outside: list[bool] = []
 
-    def drawn(sk, smooth=True, levels=None):
-        out = real_picture(sk, smooth, levels)
+    def drawn(sk, smooth=True, levels=None, keep=None):
+        out = real_picture(sk, smooth, levels, keep)
         levels_seen.append(dict(levels or {}))
         if (levels or {}).get(0, 0) == 0:
             out.curves[overshoot].pieces[0, 1] = (-1e6, 300.0)

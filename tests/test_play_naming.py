@@ -10,11 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
-from sprouts_cli.engine.moves import apply_move, representative_moves
+from sprouts_cli.engine.moves import all_moves, apply_move, random_move, representative_moves, standard_order
 from sprouts_cli.engine.naming import (
     base_words,
     distinct_named_moves,
+    live_key,
     lives_text,
+    move_from_words,
     move_shape,
     move_words,
     moves_from_words,
@@ -148,6 +150,59 @@ def test_giving_picks_among_moves_with_the_same_words() -> None:
                 fits = moves_from_words(p, parse_words(bare))
                 assert len({apply_move(p, m).canonical() for m in fits}) > 1
     assert found > 0
+
+
+#: Spot 4 has one life left and two corners on the one boundary of region 2; spot 3 lies
+#: between them.  A line from 3 to either corner of 4 cuts off a triangle holding no spot,
+#: so both moves are ``3 → 4``, give the same position up to the names of spots, and differ
+#: in where the new spot 7 goes: ``[3 7 4]`` against ``[4 3 7]`` beside the rest.
+TWO_CORNERS = Position.trusted((((4, 1, 5),), ((1, 3, 2, 3, 1, 4, 0, 4, 5),)), (2, 0, 2, 1, 0, 1))
+
+
+def test_words_fitting_moves_that_differ_in_spot_names_name_one_of_them() -> None:
+    p = TWO_CORNERS
+    moves = [m for m in all_moves(p) if move_shape(p, m).x == 2 and move_shape(p, m).y == 3]
+    moves += [m for m in all_moves(p) if move_shape(p, m).x == 3 and move_shape(p, m).y == 2]
+    results = {live_key(apply_move(p, m)) for m in moves}
+    assert len(results) == 2 and len({apply_move(p, m).canonical() for m in moves}) == 1
+    words = sorted(move_words(p, m) for m in moves)
+    assert words[0] == "3 → 4" and words[1].startswith("3 → 4 giving [")
+    for m in moves:
+        got = apply_move(p, move_from_words(p, move_words(p, m)))
+        assert live_key(got) == live_key(apply_move(p, m)), move_words(p, m)
+
+
+def _readings(p: Position) -> list[Position]:
+    """``p`` and other readings of it: its standard order, and its mirror image."""
+    return [p, standard_order(p).position, mirrored(p)]
+
+
+def test_the_words_of_every_move_give_its_very_position_in_every_reading() -> None:
+    """Spot numbers and all: a saved list of words replays to the game's position."""
+    checked = 0
+    for seed in range(40):
+        p = random_game_position(3 + seed % 4, seed % 9, seed)
+        order = standard_order(p)
+        moves = list(all_moves(p)) + [order.move_back(m) for m in all_moves(order.position)]
+        for m in moves:
+            words = move_words(p, m)
+            want = live_key(apply_move(p, m))
+            for q in _readings(p):
+                assert live_key(apply_move(q, move_from_words(q, words))) == want, (p, m, words)
+            checked += 1
+    assert checked > 1000
+
+
+def test_seeded_random_games_replay_from_their_words() -> None:
+    """A game recorded as words, as a saved game's move list is, and replayed from its start."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        p = replayed = Position.start(3 + seed % 4)
+        while (m := random_move(p, rng)) is not None:
+            words = move_words(p, m)
+            p = apply_move(p, m)
+            replayed = apply_move(replayed, move_from_words(replayed, words))
+            assert live_key(replayed) == live_key(p), (seed, words)
 
 
 def test_numbered_positions_read_back_and_keys_ignore_only_symmetries() -> None:

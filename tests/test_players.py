@@ -9,11 +9,12 @@ from typing import cast
 
 import brute
 import pytest
-from games import random_game_position, reachable_upto
+from games import mirrored, random_game_position, reachable_upto, reordered, rotated
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.bounds import lower_bound, upper_bound
 from sprouts_cli.engine.moves import apply_move, check_move
+from sprouts_cli.engine.naming import numbered_key
 from sprouts_cli.engine.parts import clean
 from sprouts_cli.engine.rules import Rules
 from sprouts_cli.players import Player, Settings, make_player
@@ -454,3 +455,22 @@ def test_the_parity_search_reports_its_verdict_and_perfect_play_can_overrule_it(
         assert dict(ranking.fields)["verdict"] == "lost" and "(unknown)" in ranking.summary
     assert Fallback.LOST.value == "lost" and Fallback.OUT_OF_TIME.value == "out of time"
     assert Fallback.LOST.reason == "lost against best play"
+
+
+@pytest.mark.parametrize("name", ["random", "montecarlo", "parity"])
+def test_a_player_chooses_the_same_move_from_every_reading_of_a_position(name: str) -> None:
+    """Two pictures of one position read it back in different orders (of regions, boundaries,
+    corners, or mirrored); for a seed the player's move gives the same numbered position (up to
+    where boundaries with no life left go: ``moves.StandardOrder.move_back``)."""
+    settings = Settings(seconds=30, games=6, jobs=1, depth=2, tie_games=4)
+    with make_player(name, settings) as player:
+        for seed in range(4):
+            p = random_game_position(6, 3 + seed, seed)
+            rng = random.Random(seed)
+            readings = [p, rotated(p, rng), reordered(rotated(p, rng), rng), mirrored(reordered(p, rng))]
+            assert len({str(q) for q in readings}) > 1
+            after = set()
+            for q in readings:
+                choice = player.choose(q, Rules.NORMAL, random.Random(seed))
+                after.add(numbered_key(clean(apply_move(q, choice.move))))
+            assert len(after) == 1

@@ -14,9 +14,9 @@ from sprouts_cli.engine.naming import numbered_key
 from sprouts_cli.picture import analyse_picture
 from sprouts_cli.picture.gamefile import load_game
 from sprouts_cli.picture.model import COMFORT
-from sprouts_cli.picture.quality import region_rooms
+from sprouts_cli.picture.quality import region_rooms, total_length
 from sprouts_cli.picture.relax import AR_BEND
-from sprouts_cli.picture.room import HELD_THIN, THIN, _relax, _tidied, draw
+from sprouts_cli.picture.room import HELD_THIN, THIN, _relax, _tidied, curves_round, draw
 from sprouts_cli.picture.route_plan import Drawn, RouteSettings
 from sprouts_cli.picture.skeleton import Params, picture_corners, skeleton_from_picture
 
@@ -32,7 +32,12 @@ def _lens():
     return pic, analyse_picture(pic)
 
 
-def test_r_alone_leaves_the_lens_thin_and_held_open_widens_it() -> None:
+def _thin(pic, a) -> list[int]:
+    d0 = RouteSettings().d0
+    return [i for i, r in enumerate(region_rooms(pic, a, px=2.0).tolist()) if r < THIN * d0]
+
+
+def test_r_alone_leaves_the_lens_thin_and_the_tidy_widens_it_moving_only_the_curves_round_it() -> None:
     pic, a = _lens()
     d0 = RouteSettings().d0
     rooms = region_rooms(pic, a, px=2.0)
@@ -42,44 +47,99 @@ def test_r_alone_leaves_the_lens_thin_and_held_open_widens_it() -> None:
     notes: list[str] = []
     d = _tidied(Drawn(pic, a, 0.0), d0, True, notes)
     assert d.picture is not pic
-    assert notes[0].startswith("tidy: R left") and notes[-1].startswith("tidy: R held open widened")
+    assert len(notes) == 2 and notes[0].startswith("tidy: R left")
+    assert notes[1].startswith("tidy: R round the thin regions widened")
     assert region_rooms(d.picture, d.analysis, px=2.0).min() >= THIN * d0
     back = analyse_picture(d.picture).position
     assert numbered_key(back)[:2] == numbered_key(a.position)[:2]
+    moving = curves_round(a, _thin(pic, a))
+    assert 0 < len(moving) < len(pic.curves) // 4
+    for e, c in enumerate(pic.curves):
+        if e not in moving:
+            assert np.array_equal(d.picture.curves[e].pieces, c.pieces)
+    for s, (was, now) in enumerate(zip(pic.spots, d.picture.spots, strict=True)):
+        at = [e for e, c in enumerate(pic.curves) if s in (c.a, c.b)]
+        if not at or any(e not in moving for e in at):
+            assert np.array_equal(was, now)  # only a spot whose curves all move may move
+    assert total_length(d.picture) < 1.01 * total_length(pic)
 
 
-def test_the_tidy_tries_plain_r_first_and_holds_regions_open_only_when_it_leaves_one_thin(
+def test_relax_moves_only_the_curves_it_is_given() -> None:
+    pic, a = _lens()
+    d0 = RouteSettings().d0
+    moving = curves_round(a, _thin(pic, a))
+    out = _relax(pic, "rearrange", d0, moving=moving)
+    assert numbered_key(analyse_picture(out).position)[:2] == numbered_key(a.position)[:2]
+    changed = {e for e, c in enumerate(out.curves) if not np.array_equal(c.pieces, pic.curves[e].pieces)}
+    assert changed and changed <= moving
+    sk = skeleton_from_picture(pic, a, 24.0, picture_corners(pic))
+    assert sk.still() is None
+    sk.moving = frozenset(moving)
+    still = sk.still()
+    assert still is not None
+    for e, pts in enumerate(sk.curve_pts):
+        assert (still[pts[1:-1]] == (e not in moving)).all()
+    for s in range(sk.n_spots):
+        at = [e for e, ab in enumerate(sk.curve_ab) if s in ab]
+        assert still[s] == (not at or any(e not in moving for e in at))
+
+
+def test_the_tidy_tries_plain_r_then_the_curves_round_the_thin_regions_then_everything_held_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Plain R moves the curves least (held open, every region swells and the curves lengthen):
-    its picture is kept when it gives every region ``THIN · d0``; R held open runs only after it."""
+    """Plain R relaxes the whole picture (it often shortens pushed curves); when it leaves a region
+    under ``THIN · d0``, R held open moves only the curves round the thin regions (the rest stays as
+    drawn, and so does its length); only when that leaves one thin does R held open move
+    everything (every region swells and the curves lengthen)."""
     room = importlib.import_module("sprouts_cli.picture.room")
     pic, a = _lens()
     d0 = RouteSettings().d0
     real = room._relax
-    calls: list[object] = []
+    round_thin = curves_round(a, _thin(pic, a))
+    calls: list[tuple[object, object]] = []
 
-    def spy(p, mode, d0, work=None, hold_open=None):  # type: ignore[no-untyped-def]
-        calls.append(hold_open)
-        return real(p, mode, d0, work, hold_open)
+    def spy(p, mode, d0, work=None, hold_open=None, moving=None):  # type: ignore[no-untyped-def]
+        calls.append((hold_open, moving))
+        return real(p, mode, d0, work, hold_open, moving)
 
     monkeypatch.setattr(room, "_relax", spy)
-    held = _tidied(Drawn(pic, a, 0.0), d0, True, [])
-    assert calls[0] is None and isinstance(calls[1], dict) and len(calls) == 2
-    assert region_rooms(held.picture, held.analysis, px=2.0).min() >= THIN * d0
+    _tidied(Drawn(pic, a, 0.0), d0, True, [])
+    assert [m for _, m in calls] == [None, round_thin]
+    held = calls[1][0]
+    assert calls[0][0] is None and isinstance(held, dict)
+    assert all(held[i] == HELD_THIN for i in _thin(pic, a))
 
-    # Were plain R's picture wide enough (here: the held-open one), R held open would not run.
+    # Were the lens left thin by both (here: R round it gives the picture back as it was), R held
+    # open would move everything.
     calls.clear()
 
-    def wide(p, mode, d0, work=None, hold_open=None):  # type: ignore[no-untyped-def]
-        calls.append(hold_open)
-        return held.picture
+    def stuck(p, mode, d0, work=None, hold_open=None, moving=None):  # type: ignore[no-untyped-def]
+        calls.append((hold_open, moving))
+        return p.copy() if moving is not None else real(p, mode, d0, work, hold_open, moving)
 
-    monkeypatch.setattr(room, "_relax", wide)
+    monkeypatch.setattr(room, "_relax", stuck)
     notes: list[str] = []
     d = _tidied(Drawn(pic, a, 0.0), d0, True, notes)
-    assert calls == [None]
-    assert d.picture is held.picture and notes[-1].startswith("tidy: R widened")
+    assert [m for _, m in calls] == [None, round_thin, None] and isinstance(calls[2][0], dict)
+    assert [n.split(" left")[0].split(" widened")[0] for n in notes] == [
+        "tidy: R",
+        "tidy: R round the thin regions",
+        "tidy: R held open",
+    ]
+    assert notes[-1].startswith("tidy: R held open widened")
+    assert region_rooms(d.picture, d.analysis, px=2.0).min() >= THIN * d0
+
+    # Were plain R's picture wide enough (here: the held-open one), nothing else would run.
+    calls.clear()
+
+    def wide(p, mode, d0, work=None, hold_open=None, moving=None):  # type: ignore[no-untyped-def]
+        calls.append((hold_open, moving))
+        return d.picture
+
+    monkeypatch.setattr(room, "_relax", wide)
+    notes = []
+    assert _tidied(Drawn(pic, a, 0.0), d0, True, notes).picture is d.picture
+    assert calls == [(None, None)] and notes[-1].startswith("tidy: R widened")
 
 
 def test_held_open_weighs_only_the_regions_given() -> None:

@@ -409,7 +409,7 @@ def test_a_move_that_leaves_a_sliver_is_tidied_by_rearranging() -> None:
     assert numbered_key(tidy.analysis.position)[:2] == numbered_key(apply_move(a.position, m))[:2]
     assert tidy.drawn_by == plain.drawn_by
     assert region_rooms(tidy.picture, tidy.analysis).min() >= d0
-    assert any(n.startswith("tidy: R widened") for n in tidy.notes)
+    assert any(n.startswith("tidy: R") and " widened " in n for n in tidy.notes)
 
 
 def test_pushing_gives_up_past_its_band_work_and_the_ladder_climbs() -> None:

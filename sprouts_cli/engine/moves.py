@@ -363,12 +363,137 @@ def child_forms(p: Position) -> set[str]:
     return forms
 
 
+@dataclass(frozen=True, slots=True)
+class StandardOrder:
+    """A position put in an order fixed by the position itself, and its moves mapped back.
+
+    ``position`` is the same numbered position with every boundary read from its least
+    rotation, the boundaries of each region sorted (those with a live spot first), the
+    regions sorted by their live boundaries, and read in the mirror image when that sorts
+    first (as ``naming.numbered_key`` does).  Two readings of one numbered position (its
+    regions, boundaries and corners listed in other orders, as two pictures of it are read
+    back) have the same standard order, so a move chosen in it does not depend on the
+    reading.  The order looks at the boundaries with no life left only to break ties: where
+    they lie is the one thing a move given back (``move_back``) leaves to the reading.
+    ``region_of[i]`` is the index in the stored position of the standard region ``i``,
+    ``boundary_of[i][j]`` that of its boundary ``j``, and a corner ``c`` of that boundary is
+    the stored corner ``start + c`` (``start - c`` when ``mirrored``) modulo its length.
+    """
+
+    stored: Position
+    position: Position
+    mirrored: bool
+    region_of: tuple[int, ...]
+    boundary_of: tuple[tuple[int, ...], ...]
+    start_of: tuple[tuple[int, ...], ...]
+    length_of: tuple[tuple[int, ...], ...]
+
+    def corner_of(self, region: int, boundary: int, corner: int) -> int:
+        """The stored corner of the standard ``corner`` of ``boundary`` in ``region``."""
+        n = self.length_of[region][boundary]
+        start = self.start_of[region][boundary]
+        return (start - corner) % n if self.mirrored else (start + corner) % n
+
+    def move_back(self, m: Move) -> Move:
+        """The move of the stored position that is ``m`` (of the standard one), as ``families``
+        and the words of a move give it.
+
+        A line is given from its earlier corner to its later one.  One cutting a boundary has
+        side A (the stretch from the first end to the second) holding the live boundaries
+        ``inside`` (``apply_move``): where its corners come back the other way round, the ends
+        are swapped and the live boundaries on side A are the others.  The live boundaries go
+        where ``m`` sends them; boundaries with no life left go to side B, as the words of the
+        move (``naming.moves_from_words``) and the log's replay put them.
+        """
+        region = self.region_of[m.region]
+        boundaries = self.boundary_of[m.region]
+        b1, c1 = boundaries[m.boundary], self.corner_of(m.region, m.boundary, m.corner)
+        b2, c2 = boundaries[m.boundary2], self.corner_of(m.region, m.boundary2, m.corner2)
+        inside = frozenset(boundaries[k] for k in m.inside)
+        if self.mirrored and b1 == b2 and c1 != c2:
+            c1, c2 = c2, c1  # the mirror image walks the boundary the other way
+        if b1 == b2 and c1 > c2:
+            c1, c2 = c2, c1
+            inside = frozenset(live_others(self.stored, region, b1)) - inside
+        elif (b1, c1) > (b2, c2):  # a line joining two boundaries: the same either way round
+            b1, c1, b2, c2 = b2, c2, b1, c1
+        return Move(region, b1, c1, b2, c2, inside)
+
+
+def _least_start(b: Boundary) -> int:
+    """Where ``b`` read round is least (the first such place when it repeats itself)."""
+    n = len(b)
+    best = 0
+    for i in range(1, n):
+        if b[i:] + b[:i] < b[best:] + b[:best]:
+            best = i
+    return best
+
+
+#: Where each standard region came from: the stored region, and each boundary's (stored index, start).
+Origins = list[tuple[int, list[tuple[int, int]]]]
+#: A region's sort key: its live boundaries (least rotations, sorted), then all of them.
+RegionKey = tuple[tuple[Boundary, ...], tuple[Boundary, ...]]
+
+
+def _ordered(p: Position, mirrored: bool) -> tuple[list[RegionKey], Origins]:
+    """The standard regions of ``p`` read one way (their keys, sorted), and where each came from:
+    the stored region, and each boundary's stored index and start."""
+    lives = p.lives
+    regions: list[tuple[RegionKey, int, list[tuple[int, int]]]] = []
+    for ri, region in enumerate(p.regions):
+        read: list[tuple[bool, Boundary, int, int]] = []
+        for bi, b in enumerate(region):
+            seq = b[::-1] if mirrored else b
+            i = _least_start(seq)
+            start = (len(b) - 1 - i) % len(b) if mirrored and b else i
+            dead = not any(lives[s] for s in b)
+            read.append((dead, seq[i:] + seq[:i], bi, start))
+        read.sort(key=lambda t: (t[0], t[1]))
+        key = (tuple(t[1] for t in read if not t[0]), tuple(t[1] for t in read))
+        regions.append((key, ri, [(bi, start) for _, _, bi, start in read]))
+    regions.sort(key=lambda t: t[0])
+    return [k for k, _, _ in regions], [(ri, where) for _, ri, where in regions]
+
+
+def standard_order(p: Position) -> StandardOrder:
+    """``p`` in the order fixed by the position itself (``StandardOrder``)."""
+    forward, where = _ordered(p, False)
+    backward, where_back = _ordered(p, True)
+    mirrored = ([k[0] for k in backward], backward) < ([k[0] for k in forward], forward)
+    keys, where = (backward, where_back) if mirrored else (forward, where)
+    return StandardOrder(
+        p,
+        p.trusted(tuple(k[1] for k in keys), p.lives, p.heaps),
+        mirrored,
+        tuple(ri for ri, _ in where),
+        tuple(tuple(bi for bi, _ in w) for _, w in where),
+        tuple(tuple(start for _, start in w) for _, w in where),
+        tuple(tuple(len(p.regions[ri][bi]) for bi, _ in w) for ri, w in where),
+    )
+
+
 def random_move(p: Position, rng: random.Random) -> Move | None:
     """A move chosen as the Random player chooses (Alfeld §5.2), or None at the end.
 
+    The choice is made in the position's standard order (``standard_order``) and given
+    back as a move of ``p``: for one seed, every reading of one numbered position (two
+    pictures of it read back) gets the same move (up to where boundaries with no life
+    left go: ``StandardOrder.move_back``).
+    """
+    order = standard_order(p)
+    m = random_move_as_stored(order.position, rng)
+    return None if m is None else order.move_back(m)
+
+
+def random_move_as_stored(p: Position, rng: random.Random) -> Move | None:
+    """``random_move`` in the order ``p`` is stored in: the same choices, and faster.
+
     A family (pair of corners) is picked uniformly, then how many of the region's
     other live boundaries go inside, uniformly from 0 to k, then which ones: small
-    and large enclosures are then equally likely.
+    and large enclosures are then equally likely.  Which move a seed gives depends on
+    the order of ``p``'s regions, boundaries and corners; random games played on from a
+    position in standard order (``players.rollouts``) use it.
     """
     fams = families(p)
     if not fams:

@@ -15,6 +15,14 @@ may name a boundary by any of its spots.  Where the words still fit moves with
 different results (a spot with two corners in the region, say) the resulting
 position disambiguates them: ``3 → 5 giving 0.1a1a``.
 
+Words that fit several moves giving one position up to the names of its spots (the
+line leaving a spot from one corner or from another, with the same spots on each
+side) name the one whose result, spot numbers kept, has the least ``live_key``: the
+same move whatever order the position is read in (a game's, its replay's, a
+picture's), so that a list of words replays to the very position, spot numbers and
+all.  Another of them is named by its numbered result:
+``3 → 5 giving [1 6 2 6] [3] | [1 6 2 6]``.
+
 A numbered position is written as its regions separated by `` | ``, each a list of
 boundaries in brackets holding the 1-based spots met going once round:
 ``[1 6 2 6] [3] | [1 6 2 6]``.  Its key (``numbered_key``) is equal for two numbered
@@ -137,6 +145,19 @@ def numbered_key(p: Position, mirror: bool = True) -> tuple[SortedRegions, tuple
     if not mirror:
         return (forward, p.lives, p.heaps)
     return (min(forward, key((b[::-1] for b in r) for r in p.regions)), p.lives, p.heaps)
+
+
+def live_key(p: Position) -> tuple[SortedRegions, tuple[int, ...]]:
+    """``numbered_key`` of the position without its dead boundaries: the same position for play.
+
+    A boundary all of whose spots are dead takes no part in any move, and the engine
+    puts it on either side of a move that splits its region; a drawing may put it
+    on the other.  The two readings are the same position, spots and all.
+    """
+    lives = p.lives
+    regions = [[b for b in r if any(lives[s] for s in b)] for r in p.regions]
+    key = numbered_key(Position.trusted(tuple(tuple(r) for r in regions if r), lives))
+    return key[0], key[1]
 
 
 # ------------------------------------------------------------------ the shape of a move
@@ -277,7 +298,12 @@ def moves_from_words(p: Position, words: MoveWords) -> list[Move]:
         raise IllegalMoveError(f"no move {a + 1} {ARROW} {b + 1} encloses {spot_list(words.enclosing)}")
     exact = [m for m, is_exact in found if is_exact]
     moves = exact or [m for m, _ in found]
-    if words.giving is not None:
+    if words.giving is not None and words.giving.lstrip().startswith("["):
+        given = _numbered_result(p, moves[0], words.giving)
+        moves = [m for m in moves if live_key(apply_move(p, m, check=False)) == given]
+        if not moves:
+            raise IllegalMoveError(f"no such move gives {words.giving.strip()}")
+    elif words.giving is not None:
         want = Position.from_string(words.giving).canonical()
         moves = [m for m in moves if apply_move(p, m, check=False).canonical() == want]
         if not moves:
@@ -285,12 +311,61 @@ def moves_from_words(p: Position, words: MoveWords) -> list[Move]:
     return moves
 
 
+def _numbered_result(p: Position, m: Move, text: str) -> tuple[SortedRegions, tuple[int, ...]]:
+    """``live_key`` of the numbered position ``text`` as the result of a move with ``m``'s ends.
+
+    Every move with the same ends leaves the spots the same lives, so they are ``m``'s child's.
+    """
+    try:
+        return live_key(parse_numbered(text, apply_move(p, m, check=False).lives))
+    except NotationError as e:
+        raise IllegalMoveError(f"the position given cannot be read: {e}") from None
+
+
+def named_fit(p: Position, fits: Sequence[Move]) -> Move:
+    """The move that words fitting ``fits`` name: the first whose result has the least ``live_key``.
+
+    The key does not depend on the order ``p`` is read in, so every reading of one
+    numbered position names the same move (up to where dead boundaries go).
+    """
+    return _least([(m, apply_move(p, m, check=False)) for m in fits])[0]
+
+
+def _least(fits: Sequence[tuple[Move, Position]]) -> tuple[Move, Position]:
+    """``named_fit`` of moves given with their results."""
+    if len(fits) == 1:
+        return fits[0]
+    keys = [live_key(child) for _, child in fits]
+    return fits[keys.index(min(keys))]
+
+
+def _short_words(p: Position, m: Move, want: str | None) -> tuple[str, str, list[tuple[Move, Position]]]:
+    """The words of ``m`` (its child's canonical form ``want``) without a numbered result, its
+    base words, and the moves they fit with their results (each giving ``want``)."""
+    base = base_words(move_shape(p, m))
+    if want is None:
+        want = apply_move(p, m, check=False).canonical()
+    fits = [(f, apply_move(p, f, check=False)) for f in moves_from_words(p, parse_words(base))]
+    forms = [child.canonical() for _, child in fits]
+    if any(form != want for form in forms):
+        kept = [fit for fit, form in zip(fits, forms, strict=True) if form == want]
+        return f"{base} giving {want}", base, kept
+    return base, base, fits
+
+
+def named_move(p: Position, m: Move) -> Move:
+    """The move of ``p`` that the words of ``m`` name without a numbered result: one giving
+    the same position as ``m`` up to the names of spots, which a player may play instead."""
+    return _least(_short_words(p, m, None)[2])[0]
+
+
 def move_from_words(p: Position, text: str) -> Move:
     """The move that the words ``text`` name in ``p``.
 
     Where the words fit several moves that all give the same position (up to the
-    symmetries of the exact form), the first is the move: they are the same move for
-    the game, as interchangeable boundaries are (Alfeld §5.9).  Where they give
+    symmetries of the exact form), they are the same move for the game, as
+    interchangeable boundaries are (Alfeld §5.9); the move is ``named_fit``'s, the same
+    for every reading of ``p``.  Where they give
     different positions the words are refused (IllegalMoveError), naming the positions
     ``giving`` can choose from; :func:`move_words` always adds it in that case.
     """
@@ -301,7 +376,7 @@ def move_from_words(p: Position, text: str) -> Move:
             f"{text.strip()!r} fits moves giving {len(kids)} different positions; "
             f"add 'giving' and one of: {', '.join(kids)}"
         )
-    return fits[0]
+    return named_fit(p, fits)
 
 
 def _enclosures(
@@ -343,12 +418,17 @@ def _enclosures(
 
 
 def move_words(p: Position, m: Move, child: str | None = None) -> str:
-    """The words of ``m``, with ``giving <position>`` added when the words alone fit other results."""
-    words = base_words(move_shape(p, m))
-    want = child if child is not None else apply_move(p, m, check=False).canonical()
-    fits = moves_from_words(p, parse_words(words))
-    if any(apply_move(p, f, check=False).canonical() != want for f in fits):
-        words = f"{words} giving {want}"
+    """The words of ``m``, with ``giving <position>`` added when the words alone fit other results.
+
+    ``move_from_words`` reads them back as ``m`` or a move giving the very same position,
+    spot numbers and all: where the words and the position they give name another such
+    move (``named_fit``), the numbered position ``m`` gives is added instead.
+    """
+    words, base, fits = _short_words(p, m, child)
+    if len(fits) > 1:
+        after = apply_move(p, m, check=False)
+        if live_key(_least(fits)[1]) != live_key(after):
+            words = f"{base} giving {numbered_text(after)}"
     return words
 
 
@@ -368,7 +448,11 @@ def distinct_named_moves(p: Position) -> list[NamedMove]:
     for m in representative_moves(p):
         child = apply_move(p, m, check=False)
         seen.setdefault(child.canonical(), (m, child))
-    named = [NamedMove(m, child, key, move_words(p, m, key)) for key, (m, child) in seen.items()]
+    named = []
+    for key, (m, _) in seen.items():
+        words, _, fits = _short_words(p, m, key)
+        move, child = _least(fits)  # the move the words name
+        named.append(NamedMove(move, child, key, words))
     named.sort(key=lambda nm: _words_order(nm.words))
     return named
 
@@ -414,11 +498,14 @@ __all__ = [
     "base_words",
     "describe_effect",
     "distinct_named_moves",
+    "live_key",
     "lives_text",
     "move_from_words",
     "move_shape",
     "move_words",
     "moves_from_words",
+    "named_fit",
+    "named_move",
     "numbered_key",
     "numbered_text",
     "parse_lives",

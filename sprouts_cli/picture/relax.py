@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import numpy as np
 
@@ -102,6 +102,7 @@ def descend(
     E, G = sk.energy(P, par)
     if not math.isfinite(E):
         raise PictureError("internal: the starting picture has infinite energy")
+    still = sk.still()
     hist_s: list[np.ndarray] = []
     hist_y: list[np.ndarray] = []
     stall = 0
@@ -113,10 +114,11 @@ def descend(
         if done >= work:
             break
         done += len(P)
-        g = _project_across(sk, P, G) if adjust else G
+        g = _held(_project_across(sk, P, G) if adjust else G, still)
         d = -_two_loop(g.ravel(), hist_s, hist_y).reshape(P.shape)
         if adjust:
             d = _project_across(sk, P, d)
+        d = _held(d, still)
         if float((d * g).sum()) >= 0:
             hist_s.clear()
             hist_y.clear()
@@ -147,6 +149,7 @@ def descend(
             s = rng.uniform(-1, 1, P.shape) * (caps / 6.0 / math.sqrt(2))[:, None]
             if adjust:
                 s = _project_across(sk, P, s)
+            s = _held(s, still)
             Pn = P + s
             En, Gn = sk.energy(Pn, par)
             if not math.isfinite(En):
@@ -155,7 +158,7 @@ def descend(
             hist_y.clear()
             P, E, G = Pn, En, Gn
             continue
-        gn = _project_across(sk, Pn, Gn) if adjust else Gn
+        gn = _held(_project_across(sk, Pn, Gn) if adjust else Gn, still)
         sv = (Pn - P).ravel()
         yv = (gn - g).ravel()
         if float(sv @ yv) > 1e-12:
@@ -175,6 +178,7 @@ def descend(
             new = respace(sk, params.spacing) if not adjust else _respace_adjust(sk, params.spacing)
             if new is not None:
                 sk = new
+                still = sk.still()
                 P = sk.P.copy()
                 E, G = sk.energy(P, par)
                 hist_s.clear()
@@ -183,6 +187,15 @@ def descend(
     sk.steps = step + 1
     sk.work = done
     return sk
+
+
+def _held(V: np.ndarray, still: np.ndarray | None) -> np.ndarray:
+    """``V`` with the rows of the points that stay (``Skeleton.still``) zero (None: ``V``)."""
+    if still is None:
+        return V
+    out = V.copy()
+    out[still] = 0.0
+    return out
 
 
 def _respace_adjust(sk: Skeleton, spacing: float) -> Skeleton | None:
@@ -216,6 +229,7 @@ def relax(
     work: float = RELAX_WORK,
     d0: float = MIN_CLEARANCE,
     hold_open: Mapping[int, int] | None = None,
+    moving: Collection[int] | None = None,
 ) -> Picture:
     """A (``adjust``) or R (``rearrange``): a new picture of the same position (checked), or PictureError.
 
@@ -224,6 +238,10 @@ def relax(
     (``sizes.fit_sizes``: their discs keep ``d0``, or what the rest of the picture keeps).
     ``hold_open`` (a region's index in the picture's map: lives) holds those regions open by the
     area term as if they had that many lives (``held_open``): what widens a sliver.
+    ``moving`` (curve indices; None: all) are the only curves that move, with the spots whose
+    curves all move; every other curve is kept as it is drawn, an obstacle to them.  R's stages
+    that grow the spots after the descent (descending again after each) then run only when a
+    spot is drawn smaller: the descent has settled the curves that move.
     """
     from .sizes import fit_sizes, smaller_spots
 
@@ -235,13 +253,17 @@ def relax(
         return fit_sizes(pic.copy(), a, d0, grow_only=True)[0]
     params = Params(w_bend=AR_BEND * COMFORT * COMFORT)
     sk = skeleton_from_picture(pic, a, params.spacing, picture_corners(pic))
+    keep = None
+    if moving is not None:
+        sk.moving = frozenset(moving)
+        keep = {e: c for e, c in enumerate(pic.curves) if e not in sk.moving}
     if hold_open:
         sk = held_open(sk, hold_open)
     sk = descend(sk, mode, params, max_steps=800, seconds=math.inf, work=work)
-    if mode == "rearrange" or smaller_spots(pic):
+    if (mode == "rearrange" and moving is None) or smaller_spots(pic):
         left = max(0.0, work - sk.work)
         sk = _grow_spots(sk, params, np.full(sk.n_spots, SPOT_RADIUS), math.inf, mode, work=left)
-    out = smooth_and_certify(sk, expected)
+    out = smooth_and_certify(sk, expected, keep=keep)
     if smaller_spots(out):
         out, _ = fit_sizes(out, analyse_picture(out), d0, grow_only=True)
     out.meta = pic.meta

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -346,15 +346,18 @@ def _tidied(
     beside other curves, or after pushing them, it can leave a region a sliver.
     A person would redraw the picture before going on.  So when the new curves keep
     less than ``TIDY_BELOW · d0`` (or ``moved``: spots were slid or curves pushed) and some region's room is
-    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded curves apart.
-    A relaxed picture is kept only if the least room of its regions grows (by a quarter of
-    ``d0``, or up to ``THIN · d0``) and it still reads as the same position.  When plain R leaves
-    a region under ``THIN · d0``, R runs again from the move's picture with every region held
-    open, the thin ones most (``relax.held_open``, ``HELD_THIN``, ``HELD_NEAR``, ``HELD_ANY``:
-    R alone leaves a short lens or a dead region thin, its bending and the live regions round it
-    outweighing its own pull), and its picture is kept if it passes.  Plain R goes first because
-    it moves the curves least: held open, every region swells and the curves grow longer.  Each
-    R is given up past ``work`` units (``work.metered``).
+    below ``THIN · d0``, the whole picture is relaxed by R, which spreads crowded curves apart
+    (and often shortens curves a push bent aside).  A relaxed picture is kept only if the least
+    room of its regions grows (by a quarter of ``d0``, or up to ``THIN · d0``) and it still reads
+    as the same position.  When plain R leaves a region under ``THIN · d0``, R runs with every
+    region held open in its area term, the thin ones most (``relax.held_open``, ``HELD_THIN``,
+    ``HELD_NEAR``, ``HELD_ANY``: plain R leaves a short lens or a dead region thin, its bending
+    and the live regions round it outweighing its own pull): first moving only the curves
+    round the regions still thin (the others stay as drawn, obstacles to them:
+    ``relax.relax``'s ``moving``), which widens the sliver where it is and leaves the rest of
+    the picture, and its length, as it was; only when that leaves a region under ``THIN · d0``
+    does R held open move the whole picture (every region swells and the curves grow longer).
+    Each R is given up past ``work`` units (``work.metered``).
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
     sliver too.
 
@@ -375,17 +378,24 @@ def _tidied(
         if len(old) and float(rooms.min()) >= float(old.min()):
             notes.append(f"tidy: the least room {rooms.min():.1f} px is no less than before the move")
             return d
-    held = {
-        i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
-        for i, r in enumerate(rooms.tolist())
-    }
+
+    def held(rooms: np.ndarray) -> dict[int, int]:
+        return {
+            i: HELD_THIN if r < THIN * d0 else HELD_NEAR if r < 2.0 * THIN * d0 else HELD_ANY
+            for i, r in enumerate(rooms.tolist())
+        }
+
     was = float(rooms.min())
     kept: Drawn | None = None
-    for hold in (None, held):
-        how = "R held open" if hold else "R"
+    for how in ("R", "R round the thin regions", "R held open"):
+        local = how == "R round the thin regions"
+        start = kept if kept is not None and local else d
+        now = region_rooms(start.picture, start.analysis, px=2.0) if start is not d else rooms
+        hold = None if how == "R" else held(now)
+        moving = curves_round(start.analysis, [i for i, r in enumerate(now.tolist()) if r < THIN * d0])
         try:
             with metered(work):
-                out = _relax(d.picture, "rearrange", d0, hold_open=hold)
+                out = _relax(start.picture, "rearrange", d0, hold_open=hold, moving=moving if local else None)
             oa = analyse_picture(out)
         except PictureError as e:
             notes.append(f"tidy: {how}: {e}")
@@ -407,14 +417,29 @@ def _tidied(
     return d if kept is None else kept
 
 
+def curves_round(analysis: Analysis, regions: Collection[int]) -> set[int]:
+    """The curves on the boundaries of ``regions`` (indices in the analysis's map)."""
+    out: set[int] = set()
+    for ri in regions:
+        for kind, walk in analysis.map.regions[ri]:
+            if kind == "cycle":
+                out.update(h >> 1 for h in walk)
+    return out
+
+
 def _relax(
-    pic: Picture, mode: str, d0: float, work: float | None = None, hold_open: Mapping[int, int] | None = None
+    pic: Picture,
+    mode: str,
+    d0: float,
+    work: float | None = None,
+    hold_open: Mapping[int, int] | None = None,
+    moving: Collection[int] | None = None,
 ) -> Picture:
     """A or R (``relax.relax``) for at most ``work`` point-steps (None: ``relax.RELAX_WORK``), the
-    regions ``hold_open`` held open (``relax.held_open``)."""
+    regions ``hold_open`` held open (``relax.held_open``), only the curves ``moving`` moved (None: all)."""
     from .relax import RELAX_WORK, relax
 
-    out = relax(pic, mode, RELAX_WORK if work is None else work, d0, hold_open=hold_open)
+    out = relax(pic, mode, RELAX_WORK if work is None else work, d0, hold_open=hold_open, moving=moving)
     out.meta = pic.meta
     return out
 

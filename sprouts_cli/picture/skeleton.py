@@ -75,6 +75,9 @@ class Skeleton:
     #: two-curve spots where the picture has a corner (an older spot joined by two moves): no bend is
     #: charged through them and the smooth curves are cut there (A keeps such a spot's corner)
     corners: frozenset[int] = frozenset()
+    #: the curves whose points may move (None: every curve and spot); the others stay as drawn,
+    #: and so does a spot with a curve that stays (``still``)
+    moving: frozenset[int] | None = None
     segs: np.ndarray = field(init=False)
     pt_chain: np.ndarray = field(init=False)
     pt_pos: np.ndarray = field(init=False)
@@ -199,6 +202,21 @@ class Skeleton:
         self.pt_chain, self.pt_pos = pt_chain, pt_pos
         self.seg_chain, self.seg_pos = seg_chain, seg_pos
         self.chain_len = np.array(lens, dtype=np.int64)
+
+    def still(self) -> np.ndarray | None:
+        """Which points stay where they are (None: none do): the points of the curves not in
+        ``moving``, and every spot but those whose curves all move (a lone spot stays)."""
+        if self.moving is None:
+            return None
+        out = np.zeros(len(self.P), dtype=bool)
+        on_moving = np.zeros(self.n_spots, dtype=bool)
+        for e, pts in enumerate(self.curve_pts):
+            if e in self.moving:
+                on_moving[list(self.curve_ab[e])] = True
+            else:
+                out[pts] = True  # its end spots too
+        out[: self.n_spots] |= ~on_moving
+        return out
 
     def energy(self, P: np.ndarray, params: np.ndarray) -> tuple[float, np.ndarray]:
         charge(len(P))
@@ -347,8 +365,11 @@ def respace(sk: Skeleton, spacing: float) -> Skeleton | None:
     """The same polylines with points spread evenly, about ``spacing`` apart; None if they would cross."""
     changed = False
     new_lists = []
-    for pts in sk.curve_pts:
+    for e, pts in enumerate(sk.curve_pts):
         poly = sk.P[pts]
+        if sk.moving is not None and e not in sk.moving:
+            new_lists.append(poly)
+            continue
         legs = np.hypot(*np.diff(poly, axis=0).T)
         length = float(legs.sum())
         m = max(2, round(length / spacing))
@@ -374,7 +395,7 @@ def respace(sk: Skeleton, spacing: float) -> Skeleton | None:
         P.append(inner)
     new = Skeleton(
         np.concatenate(P), sk.n_spots, sk.sizes.copy(), curve_pts, sk.curve_ab, sk.width, sk.height,
-        sk.region_walks, sk.region_lives, sk.corners,
+        sk.region_walks, sk.region_lives, sk.corners, sk.moving,
     )  # fmt: skip
     if new.crosses() or not np.isfinite(new.energy(new.P, Params().array())[0]):
         return None
@@ -553,11 +574,17 @@ def _fitted_curves(pts: np.ndarray, bounds: list[int], closed: bool) -> list[tup
     return out
 
 
-def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] | None = None) -> Picture:
+def skeleton_picture(
+    sk: Skeleton,
+    smooth: bool = True,
+    levels: dict[int, int] | None = None,
+    keep: dict[int, Curve] | None = None,
+) -> Picture:
     """The picture of a skeleton: every chain a spline (or polyline), cut at its spots into curves.
 
     Levels per chain: 0 the least-squares fit per curve, 1 the C² spline through the
     points, 2 the spline through the legs' middles, 3 the polyline (``smooth=False``).
+    A curve of ``keep`` is that curve as it is (one that did not move: its spots stayed).
     """
     curves: list[Curve | None] = [None] * len(sk.curve_ab)
     for ci, (chain, closed) in enumerate(smooth_chains(sk)):
@@ -577,6 +604,9 @@ def skeleton_picture(sk: Skeleton, smooth: bool = True, levels: dict[int, int] |
             ]
         for (e, fwd), (pc, hh) in zip(chain, parts, strict=True):
             a, b = sk.curve_ab[e]
+            if keep is not None and e in keep:
+                curves[e] = keep[e]
+                continue
             if not fwd:
                 pc = pc[::-1, ::-1]
                 hh = hh[::-1]
@@ -601,8 +631,12 @@ def curves_outside(pic: Picture) -> list[int]:
     return out
 
 
-def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) -> Picture:
+def smooth_and_certify(
+    sk: Skeleton, expected: str, stop: Stop | None = None, keep: dict[int, Curve] | None = None
+) -> Picture:
     """Splines through the relaxed polylines, with fallbacks, checked to read back as ``expected``.
+
+    The curves of ``keep`` are kept as they are (``skeleton_picture``).
 
     A chain whose spline leaves the drawing area goes to its next level before the picture
     is read: such a picture is refused anyway, and a fit that overshot by far (millions of
@@ -617,7 +651,7 @@ def smooth_and_certify(sk: Skeleton, expected: str, stop: Stop | None = None) ->
     last_error = ""
     for _ in range(LAST_LEVEL * n_chains + 3):
         check_stop(stop)
-        pic = skeleton_picture(sk, True, levels)
+        pic = skeleton_picture(sk, True, levels, keep)
         outside = curves_outside(pic)
         if outside and any(levels[chain_of_curve[e]] < LAST_LEVEL for e in outside):
             last_error = "the smooth curves leave the drawing area"

@@ -189,6 +189,10 @@ class Session:
         prefer = getattr(self.drawer, "prefer", None)
         if prefer is not None and words is None:  # the computer's move: the drawing picks its boundaries
             move = prefer(before, move)
+        if words is None:  # the move its words will name (the same position up to spot names)
+            from ..engine.naming import named_move
+
+            move = named_move(before, move)
         step = g.play(move, by, words)
         k = g.moves_made
         self._record(

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..engine.moves import Move, apply_move
-from ..engine.naming import MoveWords, move_words, moves_from_words, numbered_text
+from ..engine.naming import MoveWords, move_words, moves_from_words, named_fit, named_move, numbered_text
 from ..engine.position import Position
 from ..errors import IllegalMoveError, PictureError, PlayError, SproutsError
 from ..picture.room import RUNGS
@@ -410,7 +410,7 @@ class WebGame:
                 region = region_at(self.analysis(), *press)
                 here = [m for m in fits if m.region == region]
                 fits = here or fits
-            move = fits[0]
+            move = named_fit(p, fits)  # the move its words name: they replay to its very position
             return self._ladder(move, None)
 
     def _refuse(self, why: str, offered: list[str]) -> dict[str, Any]:
@@ -660,7 +660,8 @@ class WebGame:
                     self.verdict = f"proved: {self.label(who)} had a winning position"
                 elif "(lost)" in choice.summary:
                     self.verdict = f"proved: {self.label(who)} was lost against best play"
-                chosen = cluster_move(self.picture, position, choice.move)
+                # the move its words name (the same position up to spot names): they replay to it
+                chosen = named_move(position, cluster_move(self.picture, position, choice.move))
                 here = self.analysis().position
                 move = find_move(here, apply_move(position, chosen), move_words(position, chosen))
                 if move is None:

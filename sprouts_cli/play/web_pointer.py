@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..engine.moves import Move, all_moves, apply_move
-from ..engine.naming import move_shape, numbered_key
+from ..engine.naming import live_key, move_shape
 from ..engine.position import Position
 from ..errors import PictureError
 
@@ -219,18 +219,6 @@ def find_move(p: Position, target: Position, words: str) -> Move | None:
         if live_key(apply_move(p, m, check=False)) == want:
             return m
     return None
-
-
-def live_key(p: Position) -> tuple[Any, ...]:
-    """``numbered_key`` of the position without its dead boundaries: the same position for play.
-
-    A boundary all of whose spots are dead takes no part in any move, and the engine
-    puts it on either side of a move that splits its region; a drawing may put it
-    on the other.  The two readings are the same position, spots and all.
-    """
-    lives = p.lives
-    regions = [[b for b in r if any(lives[s] for s in b)] for r in p.regions]
-    return numbered_key(Position.trusted(tuple(tuple(r) for r in regions if r), lives))[:2]
 
 
 __all__ = [

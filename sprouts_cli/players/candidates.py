@@ -5,7 +5,10 @@ sharing out the region's other boundaries, up to boundaries that are interchange
 (``moves.representative_moves``), which changes nothing since swapping those is a
 symmetry.  Many of them still lead to the same position, so the children's canonical
 forms are computed (on worker processes when there are many and several are allowed)
-and duplicates dropped.  What is left is the list of truly different moves.
+and duplicates dropped.  What is left is the list of truly different moves.  They are
+listed from the position in its standard order (``moves.standard_order``), so that the
+list, and the choice made from it for a seed, is the same for every reading of one
+numbered position (two pictures of it read back).
 
 Several moves may tie for the best value.  The tie is broken without looking at the
 picture: random games are played from the tied moves alone (Monte Carlo) and the
@@ -20,7 +23,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from ..engine.moves import Move, apply_move, representative_moves
+from ..engine.moves import Move, apply_move, representative_moves, standard_order
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..procs import pool_initializer
@@ -32,7 +35,11 @@ PARALLEL_FROM = 400
 
 @dataclass(frozen=True)
 class Candidate:
-    """One truly different move at the root: the move, its child, and the child's canonical form."""
+    """One truly different move at the root: the move, its child, and the child's canonical form.
+
+    The child is made from the position in standard order: the same position as
+    ``apply_move(p, move)``, read in that order (or its mirror image).
+    """
 
     move: Move
     child: Position
@@ -44,9 +51,11 @@ def _canonical_forms(children: list[Position]) -> list[str]:
 
 
 def root_candidates(p: Position, jobs: int = 1) -> list[Candidate]:
-    """Every legal move of ``p`` with duplicates (the same child) dropped, in move order."""
-    moves = representative_moves(p)
-    children = [apply_move(p, m, check=False) for m in moves]
+    """Every legal move of ``p`` with duplicates (the same child) dropped, in the standard move order."""
+    order = standard_order(p)
+    q = order.position
+    moves = representative_moves(q)
+    children = [apply_move(q, m, check=False) for m in moves]
     if jobs > 1 and len(children) >= PARALLEL_FROM:
         chunk = -(-len(children) // jobs)
         parts = [children[i : i + chunk] for i in range(0, len(children), chunk)]
@@ -61,7 +70,7 @@ def root_candidates(p: Position, jobs: int = 1) -> list[Candidate]:
     for m, child, key in zip(moves, children, keys, strict=True):
         if key not in seen:
             seen.add(key)
-            out.append(Candidate(m, child, key))
+            out.append(Candidate(order.move_back(m), child, key))
     return out
 
 

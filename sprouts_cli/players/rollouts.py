@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ..cpus import usable_cpus
-from ..engine.moves import apply_move, random_move
+from ..engine.moves import apply_move, random_move_as_stored, standard_order
 from ..engine.parts import clean
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -28,11 +28,15 @@ from ..procs import pool_initializer
 
 
 def random_game_length(p: Position, rng: random.Random) -> int:
-    """The number of moves of one random game from ``p`` to its end (Random's rule, §5.2)."""
+    """The number of moves of one random game from ``p`` to its end (Random's rule, §5.2).
+
+    The game starts from ``p`` in its standard order, so one seed plays the same game from
+    every reading of ``p``; each move after it is chosen in the order the last one left.
+    """
     moves = 0
-    q = clean(p)
+    q = clean(standard_order(p).position)
     while True:
-        m = random_move(q, rng)
+        m = random_move_as_stored(q, rng)
         if m is None:
             return moves
         q = apply_move(q, m, check=False)
