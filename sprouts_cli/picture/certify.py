@@ -128,7 +128,9 @@ def certify(
     if nf == 0 and nfs == 0:
         e = winding[0][0]
         x, y = sub[e][winding[0][1]][0]
-        raise PictureError(f"{describe_curve(pic, e)} touches or crosses itself near ({x:.1f}, {y:.1f})")
+        err = PictureError(f"{describe_curve(pic, e)} touches or crosses itself near ({x:.1f}, {y:.1f})")
+        err.curves = (e,)
+        raise err
     _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, nfs)
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -443,7 +445,11 @@ def _raise_failure(pic, sub, legs, leg_piece, piece_curve, fails, nf, fails_s, n
     crossing = segments_cross(*legs[i], *legs[j])
     what = "cross" if crossing else "touch"
     if e1 == e2:
-        raise PictureError(f"{describe_curve(pic, e1)} {what}es itself near ({x:.1f}, {y:.1f})")
-    raise PictureError(
+        err = PictureError(f"{describe_curve(pic, e1)} {what}es itself near ({x:.1f}, {y:.1f})")
+        err.curves = (e1,)
+        raise err
+    err = PictureError(
         f"{describe_curve(pic, e1)} and {describe_curve(pic, e2)} {what} near ({x:.1f}, {y:.1f})"
     )
+    err.curves = (e1, e2)
+    raise err

@@ -285,18 +285,49 @@ def chain_positions_reference(
 def skeleton_from_picture(
     pic: Picture, analysis: Analysis, spacing: float, corners: frozenset[int] = frozenset()
 ) -> Skeleton:
-    """Polylines that follow the picture's curves closely enough to have its topology (checked)."""
+    """Polylines that follow the picture's curves closely enough to have its topology (checked).
+
+    Where the polylines at ``spacing`` do not, their points are made denser, down to an eighth
+    of it: only on the curves whose polylines cross (``PictureError.curves``) while the check
+    names them, else on every curve.  Two curves leaving a spot a degree apart need dense
+    points near it; the rest of the picture does not, and every point costs A and R work.
+    """
     expected = analysis.position.canonical()
-    for density in (1.0, 0.5, 0.25, 0.125):
-        pts_list = [_curve_points(c, spacing * density) for c in pic.curves]
+
+    def follows(density: np.ndarray) -> tuple[Skeleton | None, tuple[int, ...] | None]:
+        pts_list = [_curve_points(c, spacing * float(d)) for c, d in zip(pic.curves, density, strict=True)]
         sk = _assemble(pic, analysis, pts_list, corners)
-        poly = skeleton_picture(sk, smooth=False)
         try:
-            if analyse_picture(poly).position.canonical() == expected:
-                return sk
-        except PictureError:
-            pass
+            if analyse_picture(skeleton_picture(sk, smooth=False)).position.canonical() == expected:
+                return sk, None
+        except PictureError as e:
+            return None, e.curves
+        return None, None
+
+    density = np.ones(len(pic.curves))
+    sk, named = follows(density)
+    for _ in range(_NAMED_TRIES):
+        if sk is not None or not named or not all(0 <= i < len(density) for i in named):
+            break
+        idx = list(named)
+        if density[idx].max() <= _DENSEST:
+            break
+        density[idx] = np.maximum(density[idx] / 2, _DENSEST)
+        sk, named = follows(density)
+    for share in (0.5, 0.25, _DENSEST):  # every curve denser, as far as the densest
+        if sk is not None:
+            return sk
+        density = np.minimum(density, share)
+        sk, _ = follows(density)
+    if sk is not None:
+        return sk
     raise PictureError("the curves are too tangled to follow with polylines; try Z (sprouts layout) instead")
+
+
+#: The densest polylines ``skeleton_from_picture`` tries, as a share of the spacing, and how many
+#: times at most it makes only the curves named by the check denser before it makes all of them so.
+_DENSEST = 0.125
+_NAMED_TRIES = 9
 
 
 def picture_corners(pic: Picture, angle: float = CORNER_ANGLE) -> frozenset[int]:
