@@ -205,6 +205,27 @@ def test_a_solve_on_the_built_kernels_loads_neither_numba_nor_llvmlite(built) ->
     assert jit[:2] == [False, 1]  # 0*8 a loss, 0*5 a win (n mod 6 in 3, 4, 5)
 
 
+
+#: ``sprouts solve`` in-process, then the modules of its start that a solve with --no-db does not need.
+CLI_SOLVE_AND_REPORT = """
+import sys
+from sprouts_cli.cli import main
+try:
+    main(["solve", "0*5", "--no-db", "--jobs", "1", "--json"])
+except SystemExit as e:
+    assert not e.code, e.code
+unneeded = ("numba", "llvmlite", "_hashlib", "sqlite3", "subprocess", "sprouts_cli.solve.cluster")
+print("LOADED:" + ",".join(m for m in unneeded if m in sys.modules))
+"""
+
+
+def test_a_solve_without_a_table_on_the_built_kernels_loads_only_what_it_uses(built) -> None:
+    # the stamp is hashed by Python's own SHA-256, not OpenSSL's (libcrypto: 3.4 MB of the process);
+    # sqlite3 is for a table and subprocess for worker processes or a build
+    done = _run_python(CLI_SOLVE_AND_REPORT, aot.kernels_dir())
+    assert '"kernels": "aot"' in done.stdout and '"outcome": "win"' in done.stdout, done.stdout
+    assert done.stdout.splitlines()[-1] == "LOADED:", done.stdout
+
 def test_on_the_built_kernels_even_small_questions_go_to_the_core(built) -> None:
     # loading the build costs milliseconds, not numba's compilation: no question waits for the reference
     code = (
@@ -312,7 +333,7 @@ def test_the_build_child_fails_in_one_line_without_pycc(tmp_path: Path) -> None:
 
 def test_building_when_up_to_date_builds_nothing(built, monkeypatch) -> None:
     folder = aot.built_folder()
-    monkeypatch.setattr(aot.subprocess, "run", None)  # a build would call it
+    monkeypatch.setattr(subprocess, "run", None)  # a build would call it
     assert aot.build() == folder
     done = CliRunner().invoke(main, ["kernels", "--build"])
     assert done.exit_code == 0 and "up to date" in done.output

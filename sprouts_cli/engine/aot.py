@@ -27,14 +27,11 @@ compiler is found, the build fails with one line and the JIT path is used.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
 import os
 import platform
-import shutil
-import subprocess
 import sys
 import sysconfig
 import time
@@ -214,9 +211,23 @@ def kernel_sources() -> list[Path]:
     return sorted({*found, Path(__file__).resolve()})
 
 
+def sha256(data: bytes = b"") -> Any:
+    """``hashlib.sha256(data)``, from Python's own SHA-256 where it has one (``_sha256``; ``_sha2``
+    from 3.12): ``hashlib`` loads OpenSSL's libcrypto, 3.4 MB of a process that only hashes the
+    few files of a stamp (the digests are the same)."""
+    try:
+        from _sha2 import sha256 as own  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha256 import sha256 as own  # type: ignore[import-not-found,no-redef]
+        except ImportError:  # pragma: no cover - a Python built without them
+            from hashlib import sha256 as own
+    return own(data)
+
+
 def sources_hash() -> str:
     """A hash of ``kernel_sources()``, their paths and contents."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for path in kernel_sources():
         digest.update(str(path.relative_to(ENGINE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -253,7 +264,7 @@ def stamp_facts() -> dict[str, str]:
     """What a build must match to be loaded (read without importing numba)."""
     return {
         "sources": sources_hash()[:20],
-        "core": hashlib.sha256(CORE_FILE.read_bytes()).hexdigest()[:20],
+        "core": sha256(CORE_FILE.read_bytes()).hexdigest()[:20],
         "numba": _version("numba"),
         "numpy": _version("numpy"),
         "python": f"{sysconfig.get_config_var('EXT_SUFFIX')} {sys.version.split()[0]} {platform.machine()}",
@@ -278,13 +289,13 @@ def host_cpu() -> str:
     if not wanted:
         return ""
     facts = sorted(set(wanted))
-    return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
+    return sha256("\n".join(facts).encode()).hexdigest()[:16]
 
 
 def stamp(facts: dict[str, str] | None = None) -> str:
     """The folder name of the build that matches these sources and versions."""
     facts = facts or stamp_facts()
-    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:16]
+    return sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def module_file(folder: Path) -> Path:
@@ -292,7 +303,7 @@ def module_file(folder: Path) -> Path:
 
 
 def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return sha256(path.read_bytes()).hexdigest()
 
 
 def built_folder(directory: Path | None = None) -> Path | None:
@@ -366,6 +377,9 @@ def build(directory: Path | None = None, force: bool = False, timeout: float = 1
     folder = built_folder(directory)
     if folder is not None and not force:
         return folder
+    import shutil  # here: a process that only loads a build needs neither
+    import subprocess
+
     facts = stamp_facts()
     target = directory / stamp(facts)
     work = directory / f".building-{os.getpid()}"
@@ -406,6 +420,8 @@ KEEP_BUILDS = 4
 
 
 def _forget_old_builds(directory: Path) -> None:
+    import shutil
+
     builds = [p for p in directory.iterdir() if (p / STAMP_FILE).is_file()]
     builds.sort(key=lambda p: (p / STAMP_FILE).stat().st_mtime, reverse=True)
     for old in builds[KEEP_BUILDS:]:
