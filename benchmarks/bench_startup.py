@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench_solve import compile_package
+
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "scipy", "networkx", "matplotlib")
 
@@ -68,6 +70,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=7, help="fresh processes per command (default 7)")
     opts = ap.parse_args()
+    compile_package()
     print(f"{'command':<36} {'median s':>9} {'best s':>7} {'CPU s':>6}  heavy libraries imported")
     for args in COMMANDS:
         walls, cpus = run_times(args, opts.runs)
