@@ -259,6 +259,22 @@ def test_a_build_from_other_sources_or_versions_is_ignored(tmp_path: Path, monke
     assert aot.built_folder(tmp_path) == folder
 
 
+
+@pytest.mark.parametrize(
+    ("xdg", "home"),
+    [(None, "/home/someone"), ("/tmp/elsewhere/cache", "/home/someone"), ("relative/cache", "/home/someone"),
+     ("", "/root"), (None, "relative-home"), (None, None)],
+)  # fmt: skip
+def test_the_cache_folder_is_the_one_platformdirs_gives(monkeypatch, xdg: str | None, home: str | None):
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert aot.user_cache_dir() == aot.platformdirs_cache_dir()
+    monkeypatch.delenv(aot.DIR_ENV, raising=False)
+    assert aot.kernels_dir() == aot.platformdirs_cache_dir() / "kernels"
+
 def test_a_build_whose_file_changed_is_never_loaded(tmp_path: Path) -> None:
     """A module file that is not the one recorded at build time (here: not a module at all,
     so loading it would raise) is passed over before it is loaded."""
@@ -266,11 +282,11 @@ def test_a_build_whose_file_changed_is_never_loaded(tmp_path: Path) -> None:
     folder.mkdir()
     lib = aot.module_file(folder)
     lib.write_bytes(b"not an extension module")
-    record = {"facts": aot.stamp_facts(), "sha256": "0" * 64}
+    record = {"facts": aot.stamp_facts(), aot.FILE_CHECK: "0" * 8}
     (folder / aot.STAMP_FILE).write_text(json.dumps(record))
     assert aot.built_folder(tmp_path) is None
     assert aot.load_built(tmp_path) is None
-    record["sha256"] = aot._file_hash(lib)  # recorded, but it does not load: still the JIT path
+    record[aot.FILE_CHECK] = aot._file_hash(lib)  # recorded, but it does not load: still the JIT path
     (folder / aot.STAMP_FILE).write_text(json.dumps(record))
     assert aot.load_built(tmp_path) is None and "does not load" in aot.load_problem[0]
 
