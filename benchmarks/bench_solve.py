@@ -37,9 +37,9 @@ def compile_package() -> None:
     """Write the bytecode of the checkout's ``sprouts_cli`` (its ``__pycache__`` folders), as
     installing a package does, before the runs: each run is a fresh process, and where
     ``PYTHONDONTWRITEBYTECODE`` is set (as in this project's sandboxes) Python would compile every
-    module of the package from its source in every one of them, about 0.1 CPU s a process
-    (docs/performance.md): a cost of that setting, which a package installed with its bytecode
-    does not pay.  A module edited after this is compiled from source again, as it would be."""
+    module of the package from its source in every one of them (a good third of a small
+    solve's CPU, docs/performance.md): a cost of that setting, which a package installed with
+    its bytecode does not pay.  A module edited after this is compiled from source again, as it would be."""
     import compileall
 
     compileall.compile_dir(str(ROOT / "sprouts_cli"), quiet=1)

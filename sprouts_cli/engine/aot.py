@@ -207,8 +207,8 @@ def user_cache_dir() -> Path:
     """The user's cache folder for sprouts, as ``platformdirs.user_cache_dir`` gives it
     (``platformdirs_cache_dir``).  On Linux it is read here as platformdirs reads it,
     ``$XDG_CACHE_HOME/sprouts`` when that is an absolute path, else ``$HOME/.cache/sprouts``:
-    importing platformdirs costs every solve 1.1 MB and milliseconds (it loads tempfile,
-    shutil, random); elsewhere, or without an absolute ``HOME``, platformdirs answers."""
+    importing platformdirs (with tempfile, shutil, random) costs every solve a megabyte and
+    milliseconds; elsewhere, or without an absolute ``HOME``, platformdirs answers."""
     if sys.platform == "linux":
         xdg = os.environ.get("XDG_CACHE_HOME", "")
         if os.path.isabs(xdg):
@@ -232,26 +232,28 @@ def kernel_sources() -> list[Path]:
     return sorted({*found, Path(__file__).resolve()})
 
 
-def sha256(data: bytes = b"") -> Any:
-    """``hashlib.sha256(data)``, from Python's own SHA-256 where it has one (``_sha256``; ``_sha2``
-    from 3.12): ``hashlib`` loads OpenSSL's libcrypto, 3.4 MB of a process that only hashes the
-    few files of a stamp (the digests are the same)."""
+def sha256_hex(*parts: bytes) -> str:
+    """``hashlib.sha256`` of ``parts`` one after the other, its hex digest, from Python's own SHA-256
+    where it has one (``_sha256``; ``_sha2`` from 3.12): ``hashlib`` loads OpenSSL's libcrypto,
+    megabytes of every solve that only hashes the few files of a stamp (the digests are the same;
+    docs/performance.md)."""
     try:
-        from _sha2 import sha256 as own  # type: ignore[import-not-found]
+        from _sha2 import sha256 as own
     except ImportError:
         try:
-            from _sha256 import sha256 as own  # type: ignore[import-not-found,no-redef]
+            from _sha256 import sha256 as own
         except ImportError:  # pragma: no cover - a Python built without them
             from hashlib import sha256 as own
-    return own(data)
+    digest = own()
+    for part in parts:
+        digest.update(part)
+    return str(digest.hexdigest())
 
 
 def sources_hash() -> str:
     """A hash of ``kernel_sources()``, their paths and contents."""
-    digest = sha256()
-    for path in kernel_sources():
-        digest.update(str(path.relative_to(ENGINE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return sha256_hex(*[str(p.relative_to(ENGINE_DIR)).encode() + b"\0" + p.read_bytes() + b"\0"
+                        for p in kernel_sources()])
 
 
 @functools.cache
@@ -285,7 +287,7 @@ def stamp_facts() -> dict[str, str]:
     """What a build must match to be loaded (read without importing numba)."""
     return {
         "sources": sources_hash()[:20],
-        "core": sha256(CORE_FILE.read_bytes()).hexdigest()[:20],
+        "core": sha256_hex(CORE_FILE.read_bytes())[:20],
         "numba": _version("numba"),
         "numpy": _version("numpy"),
         "python": f"{sysconfig.get_config_var('EXT_SUFFIX')} {sys.version.split()[0]} {platform.machine()}",
@@ -310,13 +312,13 @@ def host_cpu() -> str:
     if not wanted:
         return ""
     facts = sorted(set(wanted))
-    return sha256("\n".join(facts).encode()).hexdigest()[:16]
+    return sha256_hex("\n".join(facts).encode())[:16]
 
 
 def stamp(facts: dict[str, str] | None = None) -> str:
     """The folder name of the build that matches these sources and versions."""
     facts = facts or stamp_facts()
-    return sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:16]
+    return sha256_hex(json.dumps(facts, sort_keys=True).encode())[:16]
 
 
 def module_file(folder: Path) -> Path:
@@ -330,9 +332,9 @@ FILE_CHECK = "crc32"
 def _file_hash(path: Path) -> str:
     """The CRC-32 of a built file, checked against the one recorded beside it before it is loaded:
     a file that is not the one built there (written over, cut short) is passed over.  Every
-    solve checks it, so the cheapest check that finds such a change: CRC-32 reads the 1.9 MB
-    module ten times faster than Python's own SHA-256 (tampering it would not stop anyway: the
-    record sits beside the file)."""
+    solve checks it, so the cheapest check that finds such a change: CRC-32 reads the module
+    about ten times faster than Python's own SHA-256 (a hash would not stop tampering anyway:
+    the record sits beside the file)."""
     import zlib
 
     return f"{zlib.crc32(path.read_bytes()):08x}"
