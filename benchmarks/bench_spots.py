@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 
-from bench_solve import ROOT, PeakMemory, run
+from bench_solve import ROOT, PeakMemory, compile_package, run
 
 
 def sizes(text: str) -> list[int]:
@@ -278,6 +278,7 @@ def main() -> int:
         help="seconds we may take on one land; a land past it is left out of both totals (default 600)",
     )
     a = ap.parse_args()
+    compile_package()
     ns = sizes(a.normal or ("10-12" if a.quick else "10-15"))
     wrapper = os.environ.get("SPOTS_SOLVE")
     print(f"sprouts solve 0*n --no-db (outcome only), normal play, {os.cpu_count()} cores, at {ROOT}")

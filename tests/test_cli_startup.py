@@ -50,6 +50,13 @@ def test_solve_imports_the_cluster_only_with_cluster() -> None:
     assert _heavy_imported_by(["solve", "0*3", "--no-db", "--jobs", "1"], cluster) == ""
 
 
+
+def test_a_solve_without_a_table_imports_neither_sqlite3_nor_subprocess(tmp_path) -> None:
+    # sqlite3 is imported where a table is opened, subprocess where worker processes start
+    assert _heavy_imported_by(["solve", "0*3", "--no-db", "--jobs", "1"], ("sqlite3", "subprocess")) == ""
+    with_table = ["solve", "0*3", "--db", str(tmp_path / "t.sqlite"), "--jobs", "1"]
+    assert _heavy_imported_by(with_table, ("sqlite3",)) == "sqlite3"
+
 def test_engine_commands_do_not_import_the_picture_layer() -> None:
     # bounds realises a string through picture.planar_map (pure Python): importing it
     # must not run the picture package's heavy modules (benchmarks/bench_startup.py times it)

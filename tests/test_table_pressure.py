@@ -24,7 +24,6 @@ from click.testing import CliRunner
 
 from sprouts_cli.cli import main
 from sprouts_cli.errors import TableError
-from sprouts_cli.solve import store
 from sprouts_cli.solve.store import Table
 from sprouts_cli.solve.workers import WorkerPool
 
@@ -61,7 +60,7 @@ def read_only(monkeypatch: pytest.MonkeyPatch) -> None:
     def connect_read_only(path: str, *args: object, **kwargs: object) -> sqlite3.Connection:
         return connect(f"file:{path}?mode=ro", *args, uri=True, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store.sqlite3, "connect", connect_read_only)
+    monkeypatch.setattr(sqlite3, "connect", connect_read_only)  # the module store opens its tables with
 
 
 def sound(path: Path) -> int:

@@ -27,14 +27,11 @@ compiler is found, the build fails with one line and the JIT path is used.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
 import os
 import platform
-import shutil
-import subprocess
 import sys
 import sysconfig
 import time
@@ -203,9 +200,30 @@ def kernels_dir() -> Path:
     given = os.environ.get(DIR_ENV)
     if given:
         return Path(given)
-    from platformdirs import user_cache_dir
+    return user_cache_dir() / "kernels"
 
-    return Path(user_cache_dir("sprouts", appauthor=False)) / "kernels"
+
+def user_cache_dir() -> Path:
+    """The user's cache folder for sprouts, as ``platformdirs.user_cache_dir`` gives it
+    (``platformdirs_cache_dir``).  On Linux it is read here as platformdirs reads it,
+    ``$XDG_CACHE_HOME/sprouts`` when that is an absolute path, else ``$HOME/.cache/sprouts``:
+    importing platformdirs (with tempfile, shutil, random) costs every solve a megabyte and
+    milliseconds; elsewhere, or without an absolute ``HOME``, platformdirs answers."""
+    if sys.platform == "linux":
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        if os.path.isabs(xdg):
+            return Path(xdg) / "sprouts"
+        home = os.environ.get("HOME", "")
+        if os.path.isabs(home):
+            return Path(home) / ".cache" / "sprouts"
+    return platformdirs_cache_dir()
+
+
+def platformdirs_cache_dir() -> Path:
+    """``platformdirs.user_cache_dir`` for sprouts: the reference ``user_cache_dir`` agrees with."""
+    from platformdirs import user_cache_dir as cache_dir
+
+    return Path(cache_dir("sprouts", appauthor=False))
 
 
 def kernel_sources() -> list[Path]:
@@ -214,12 +232,28 @@ def kernel_sources() -> list[Path]:
     return sorted({*found, Path(__file__).resolve()})
 
 
+def sha256_hex(*parts: bytes) -> str:
+    """``hashlib.sha256`` of ``parts`` one after the other, its hex digest, from Python's own SHA-256
+    where it has one (``_sha256``; ``_sha2`` from 3.12): ``hashlib`` loads OpenSSL's libcrypto,
+    megabytes of every solve that only hashes the few files of a stamp (the digests are the same;
+    docs/performance.md)."""
+    try:
+        from _sha2 import sha256 as own
+    except ImportError:
+        try:
+            from _sha256 import sha256 as own
+        except ImportError:  # pragma: no cover - a Python built without them
+            from hashlib import sha256 as own
+    digest = own()
+    for part in parts:
+        digest.update(part)
+    return str(digest.hexdigest())
+
+
 def sources_hash() -> str:
     """A hash of ``kernel_sources()``, their paths and contents."""
-    digest = hashlib.sha256()
-    for path in kernel_sources():
-        digest.update(str(path.relative_to(ENGINE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return sha256_hex(*[str(p.relative_to(ENGINE_DIR)).encode() + b"\0" + p.read_bytes() + b"\0"
+                        for p in kernel_sources()])
 
 
 @functools.cache
@@ -253,7 +287,7 @@ def stamp_facts() -> dict[str, str]:
     """What a build must match to be loaded (read without importing numba)."""
     return {
         "sources": sources_hash()[:20],
-        "core": hashlib.sha256(CORE_FILE.read_bytes()).hexdigest()[:20],
+        "core": sha256_hex(CORE_FILE.read_bytes())[:20],
         "numba": _version("numba"),
         "numpy": _version("numpy"),
         "python": f"{sysconfig.get_config_var('EXT_SUFFIX')} {sys.version.split()[0]} {platform.machine()}",
@@ -278,21 +312,32 @@ def host_cpu() -> str:
     if not wanted:
         return ""
     facts = sorted(set(wanted))
-    return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
+    return sha256_hex("\n".join(facts).encode())[:16]
 
 
 def stamp(facts: dict[str, str] | None = None) -> str:
     """The folder name of the build that matches these sources and versions."""
     facts = facts or stamp_facts()
-    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:16]
+    return sha256_hex(json.dumps(facts, sort_keys=True).encode())[:16]
 
 
 def module_file(folder: Path) -> Path:
     return folder / f"{MODULE_NAME}{sysconfig.get_config_var('EXT_SUFFIX')}"
 
 
+#: The key in ``stamp.json`` of the built file's checksum (``_file_hash``).
+FILE_CHECK = "crc32"
+
+
 def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The CRC-32 of a built file, checked against the one recorded beside it before it is loaded:
+    a file that is not the one built there (written over, cut short) is passed over.  Every
+    solve checks it, so the cheapest check that finds such a change: CRC-32 reads the module
+    about ten times faster than Python's own SHA-256 (a hash would not stop tampering anyway:
+    the record sits beside the file)."""
+    import zlib
+
+    return f"{zlib.crc32(path.read_bytes()):08x}"
 
 
 def built_folder(directory: Path | None = None) -> Path | None:
@@ -302,7 +347,7 @@ def built_folder(directory: Path | None = None) -> Path | None:
     try:
         recorded = json.loads((folder / STAMP_FILE).read_text())
         lib = module_file(folder)
-        if recorded.get("facts") != facts or recorded.get("sha256") != _file_hash(lib):
+        if recorded.get("facts") != facts or recorded.get(FILE_CHECK) != _file_hash(lib):
             return None
     except (OSError, ValueError, AttributeError):
         return None
@@ -366,6 +411,9 @@ def build(directory: Path | None = None, force: bool = False, timeout: float = 1
     folder = built_folder(directory)
     if folder is not None and not force:
         return folder
+    import shutil  # here: a process that only loads a build needs neither
+    import subprocess
+
     facts = stamp_facts()
     target = directory / stamp(facts)
     work = directory / f".building-{os.getpid()}"
@@ -386,7 +434,7 @@ def build(directory: Path | None = None, force: bool = False, timeout: float = 1
         lib = module_file(work)
         if done.returncode != 0 or not lib.is_file():
             raise BuildFailed(_last_line(done.stderr) or f"the build ended with code {done.returncode}")
-        record = {"facts": facts, "sha256": _file_hash(lib), "exports": done.stdout.split(),
+        record = {"facts": facts, FILE_CHECK: _file_hash(lib), "exports": done.stdout.split(),
                   "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         (work / STAMP_FILE).write_text(json.dumps(record, indent=1))
         if built_folder(directory) is not None and not force:
@@ -406,6 +454,8 @@ KEEP_BUILDS = 4
 
 
 def _forget_old_builds(directory: Path) -> None:
+    import shutil
+
     builds = [p for p in directory.iterdir() if (p / STAMP_FILE).is_file()]
     builds.sort(key=lambda p: (p / STAMP_FILE).stat().st_mtime, reverse=True)
     for old in builds[KEEP_BUILDS:]:

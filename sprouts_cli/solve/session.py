@@ -14,8 +14,6 @@ prove: a temporary table is used and removed at the end.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -170,6 +168,8 @@ class Session:
                 if self.table is not None and Path(self.table.path).parent == Path(self._tmpdir):
                     self.table.close()
                     self.table = None
+                import shutil
+
                 shutil.rmtree(self._tmpdir, ignore_errors=True)
                 self._tmpdir = None
 
@@ -295,6 +295,8 @@ class Session:
     def _ensure_table(self) -> None:
         """A temporary table when there is none: the workers share facts through it."""
         if self.table is None:
+            import tempfile
+
             self._tmpdir = tempfile.mkdtemp(prefix="sprouts-solve-")
             self.table = Table(Path(self._tmpdir) / "table.sqlite")
             self.normal.table = self.table

@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import TableError
+
+if TYPE_CHECKING:  # sqlite3 is imported where a table is opened: a solve with --no-db loads none of it
+    import sqlite3
 
 #: Version of the table's layout; a table with another version is refused.
 SCHEMA_VERSION = 1
@@ -112,6 +114,7 @@ def migrate_table(old: Path, new: Path) -> bool:
     """
     if new.exists() or not old.is_file():
         return False
+    import sqlite3
     new.parent.mkdir(parents=True, exist_ok=True)
     partial = new.with_name(f".{new.name}.{os.getpid()}.partial")
     try:
@@ -163,6 +166,8 @@ class Table:
         self.reads = 0
         self.hits = 0
         self.written = 0
+        import sqlite3
+
         try:
             if create_directory:  # the default place in the cache; a --db path's directory must exist
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -247,6 +252,8 @@ class Table:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, retried while another process holds the file."""
+        import sqlite3
+
         for attempt in range(20):
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -300,6 +307,8 @@ class Table:
         return self.imported_used > 0
 
     def _query(self, sql: str, args: tuple[object, ...]) -> tuple[Any, ...] | None:
+        import sqlite3
+
         try:
             row: tuple[Any, ...] | None = self._db.execute(sql, args).fetchone()
         except sqlite3.DatabaseError as e:
@@ -422,6 +431,8 @@ class Table:
 
     def flush(self) -> int:
         """Commit every buffered fact in one transaction; returns how many were written."""
+        import sqlite3
+
         with self._lock:
             normal, trees, outcomes = self._pending_normal, self._pending_tree, self._pending_outcome
             imp_normal, imp_trees = self._imported_normal, self._imported_tree

@@ -26,10 +26,8 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
-import selectors
 import signal
 import struct
-import subprocess
 import sys
 import threading
 import time
@@ -234,6 +232,8 @@ class _Worker:
         env = dict(os.environ)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+        import subprocess  # here, as selectors below: a solve with no worker processes loads neither
+
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sprouts_cli.solve.workers"]
             + [db_path, str(os.getpid()), str(int(use_imports))],
@@ -301,6 +301,8 @@ class _Worker:
         """Close the pipes and make sure the process is gone."""
         with contextlib.suppress(OSError):
             self.stdin.close()
+        import subprocess
+
         try:
             self.proc.wait(timeout=STOP_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
@@ -333,6 +335,8 @@ class WorkerPool:
         self.progress = progress
         self.stats = PoolStats()
         self._workers: dict[int, _Worker] = {}
+        import selectors
+
         self._selector = selectors.DefaultSelector()
         self._next_tid = 0
         self._next_wid = 0
@@ -347,6 +351,8 @@ class WorkerPool:
         w = _Worker(self._next_wid, self.db_path, self.use_imports)
         self._next_wid += 1
         self._workers[w.wid] = w
+        import selectors
+
         self._selector.register(w.stdout, selectors.EVENT_READ, w)
         return w
 
