@@ -264,12 +264,12 @@ class MisereSolver:
         self.core_lives = core_lives
         self.order_lives = order_lives
         #: Build the trees of lands by ``tree_build`` over the core's numbering, once there is one
-        #: (None: on the reduced store, compiled by numba's JIT, with no table to read trees from).
+        #: (None: on the reduced store, compiled, with no table to read trees from).
         self.compiled_trees = (
             isinstance(self.store, ReducedTreeStore)
             and self.store.compiled
             and table is None
-            and kernel_path() == "jit"
+            and kernel_path() != "python"
             if compiled_trees is None
             else compiled_trees
         )
