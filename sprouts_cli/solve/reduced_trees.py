@@ -278,9 +278,7 @@ class ReducedTreeStore(TreeText):
             self._flagged.update(t.flaglog[t.flags_read : f1].tolist())
             t.flags_read = f1
         counts = self.rule_counts
-        rules = (("1", tb.C_RULE1), ("2", tb.C_RULE2), ("3", tb.C_RULE3), ("4", tb.C_RULE4))
-        rules += (("new", tb.C_NEW),)
-        for name, i in rules:
+        for name, i in zip(("1", "2", "3", "4", "new"), range(tb.C_RULE1, tb.C_NEW + 1), strict=True):
             counts[name] += int(C[i])
             C[i] = 0
 
