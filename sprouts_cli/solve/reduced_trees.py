@@ -89,13 +89,13 @@ class ReducedTreeStore(TreeText):
         self._k_stack = np.empty(1024, np.int64)
         self._stamp = 0
         #: ``tree_build``'s copies beside them: each node's birthday, and its value's with ``*1``;
-        #: its size (-1: not known yet); whether its value with ``*1`` was met; the node of ``*2j``;
-        #: the marks and stack of its own size walks.
+        #: its size (-1: not known yet); whether its value with ``*1`` was met; the node of ``*2j``
+        #: (as long as the others: a heap is a node); the marks and stack of its own size walks.
         self._k_depth = np.zeros(1024, np.int32)
         self._k_bday1 = np.zeros(1024, np.int32)
         self._k_size = np.full(1024, -1, np.int64)
         self._k_flag = np.zeros(1024, np.uint8)
-        self._k_heapnode = np.zeros(64, np.int64)
+        self._k_heapnode = np.zeros(1024, np.int64)
         self._k_mark2 = np.zeros(1024, np.int64)
         self._k_stack2 = np.empty(1024, np.int64)
         #: ``tree_build.TreeTables`` once a tree is built by ``tree_build`` (``tables()``).
@@ -238,6 +238,7 @@ class ReducedTreeStore(TreeText):
             self._k_bday1 = _grown(self._k_bday1, nodes, 0)
             self._k_size = _grown(self._k_size, nodes, -1)
             self._k_flag = _grown(self._k_flag, nodes, 0)
+            self._k_heapnode = _grown(self._k_heapnode, nodes, 0)  # a heap is a node: never full
             self._k_mark2 = _grown(self._k_mark2, nodes, 0)
             self._k_stack2 = np.empty(len(self._k_mark2), np.int64)
 

@@ -166,6 +166,8 @@ class TreeTables:
         st = self.store
         if self.flaglog.shape[0] < st._k_win.shape[0]:  # a node is logged once: never full
             self.flaglog = _longer(self.flaglog, st._k_win.shape[0])
+        if self.scratch.shape[0] < 2 * st._k_win.shape[0]:  # a heap's options (2j, j < the nodes)
+            self.scratch = _longer(self.scratch, 2 * st._k_win.shape[0])
         return int(
             kt.build_tree_entry(
                 root, i64c, i32c, sums, kids, text, tree,
