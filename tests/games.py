@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 
 from hypothesis import strategies as st
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.explore import reachable_positions
-from sprouts_cli.engine.moves import apply_move, random_move
+from sprouts_cli.engine.moves import Move, apply_move, random_move
 
 
 @cache
@@ -28,12 +29,15 @@ def reachable_upto(n: int) -> dict[str, Position]:
     return out
 
 
-def random_game_position(spots: int, moves: int, seed: int) -> Position:
-    """The position after up to ``moves`` random moves from the ``spots``-spot start."""
+def random_game_position(
+    spots: int, moves: int, seed: int, choose: Callable[[Position, random.Random], Move | None] = random_move
+) -> Position:
+    """The position after up to ``moves`` random moves from the ``spots``-spot start, each chosen by
+    ``choose`` (the Random player's rule by default)."""
     rng = random.Random(seed)
     p = Position.start(spots)
     for _ in range(moves):
-        m = random_move(p, rng)
+        m = choose(p, rng)
         if m is None:
             break
         p = apply_move(p, m)

@@ -16,14 +16,14 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from games import game_positions, mirrored, reachable, renamed, rotated
+from games import game_positions, mirrored, random_game_position, reachable, renamed, rotated
 from hypothesis import given, settings
 
 from sprouts_cli.engine import Position
 from sprouts_cli.engine.canonical import clean_lands
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel
 from sprouts_cli.engine.kernels import land_code as land_code_module
-from sprouts_cli.engine.moves import apply_move, random_move_as_stored
+from sprouts_cli.engine.moves import random_move_as_stored
 
 #: sha256 of every code and string ``lands(...)`` gives: the lands from 1-4 spots and 300
 #: random games, and those from 5 spots.
@@ -32,17 +32,10 @@ DIGEST_5 = "9b6040f3b8a194bd30264dba221968574d1d690e885ca520fb090165b651de43"
 
 
 def stored_order_game(spots: int, moves: int, seed: int) -> Position:
-    """The position after up to ``moves`` random moves from the ``spots``-spot start, each chosen
-    in the order the position is stored in (``random_move_as_stored``): the pinned lands do not
-    change when the players' order of choosing does."""
-    rng = random.Random(seed)
-    p = Position.start(spots)
-    for _ in range(moves):
-        m = random_move_as_stored(p, rng)
-        if m is None:
-            break
-        p = apply_move(p, m)
-    return p
+    """A random game with each move chosen in the order the position is stored in
+    (``random_move_as_stored``): the pinned lands do not change when the players' order of
+    choosing does."""
+    return random_game_position(spots, moves, seed, random_move_as_stored)
 
 
 def lands(spots: range, games: int) -> Iterator[tuple[list, tuple[int, ...]]]:
