@@ -17,13 +17,12 @@ from hypothesis import given, settings
 
 from sprouts_cli.engine import Position, aot, kernels
 from sprouts_cli.engine import canonical as canonical_module
-from sprouts_cli.engine import reduce as reduce_module
 from sprouts_cli.engine.backend import use_compiled_kernels
 from sprouts_cli.engine.canonical import canonical_form, clean_lands, land_code
 from sprouts_cli.engine.directions import readings
 from sprouts_cli.engine.kernels import flatten_land, land_code_kernel, land_invariant
 from sprouts_cli.engine.moves import apply_move, representative_moves
-from sprouts_cli.engine.reduce import _reduced_land_checked, land_moves, reduced_lands, reduced_lands_after
+from sprouts_cli.engine.reduce import land_moves, reduced_land, reduced_lands, reduced_lands_after
 from sprouts_cli.solve.children import LazyChildren, pack_moves, read_land, symmetric_move_args
 from sprouts_cli.solve.session import Session
 
@@ -322,16 +321,16 @@ def test_canonical_forms_are_the_same_with_the_kernels_on_and_off() -> None:
 
 
 def assert_lands_reduced_as_python(lands: list[tuple[list, tuple[int, ...]]], plain: bool = False) -> None:
-    """``kernels.reduced_land_kernel`` (``plain``: as plain Python) gives ``reduce._reduced_land_checked``'s
-    string and completeness on every land of ``lands`` (the Python rules with the kernels off)."""
+    """``kernels.reduced_land_kernel`` (``plain``: as plain Python) gives ``reduce.reduced_land``'s
+    string on every land of ``lands`` (the Python rules with the kernels off)."""
     run = kernels.reduced_land_kernel.py_func if plain else kernels.reduced_land_kernel
     got = []
     for land, lives in lands:
-        text, complete = run(np.array(flatten_land(land, lives), np.int64))
-        got.append((text.tobytes().decode("ascii"), bool(complete)))
+        text = run(np.array(flatten_land(land, lives), np.int64))
+        got.append(text.tobytes().decode("ascii"))
     use_compiled_kernels(False)
     try:
-        want = [_reduced_land_checked(land, lives) for land, lives in lands]
+        want = [reduced_land(land, lives) for land, lives in lands]
     finally:
         use_compiled_kernels(None)
     for (land, lives), g, w in zip(lands, got, want, strict=True):
@@ -361,7 +360,7 @@ def test_random_lands_are_reduced_as_python_does(p: Position) -> None:
 
 def test_lands_with_set_regions_both_ways_round_are_reduced_as_python_does() -> None:
     """Lands of three or more regions from random 6-spot games, most with a small region of
-    three spots, two or three of them capitals: two orders, the least code wins."""
+    three spots, two or three of them capitals: read both ways round, the least code wins."""
     start = Position.from_string("0*6")
     lands = []
     rng = random.Random(7)
@@ -375,22 +374,6 @@ def test_lands_with_set_regions_both_ways_round_are_reduced_as_python_does() -> 
             lands += [(land, p.lives) for land in clean_lands(p) if len(land) > 2]
     assert lands
     assert_lands_reduced_as_python(lands[::3])
-
-
-def test_past_the_budget_of_set_orders_lands_are_reduced_as_python_does(monkeypatch) -> None:
-    """With room for one choice of order only, a land with two two-way set regions keeps the
-    second as met, and both paths say the result is not complete (the plain-Python kernel
-    reads the budget when it runs; the compiled one took 64 when it was compiled)."""
-    p = Position.from_string("A.BC|A2D|0.D|BC+AB|AB")
-    lands = [(land, p.lives) for land in clean_lands(p)]
-    monkeypatch.setattr(kernels.reduced, "MAX_SET_CHOICES", 2)  # where the kernel reads it
-    monkeypatch.setattr(reduce_module, "MAX_SET_CHOICES", 2)
-    assert_lands_reduced_as_python(lands, plain=True)
-    use_compiled_kernels(False)
-    try:
-        assert not all(_reduced_land_checked(land, lives)[1] for land, lives in lands)
-    finally:
-        use_compiled_kernels(None)
 
 
 # ------------------------------------------------------------ numba's cache cannot go stale

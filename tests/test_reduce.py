@@ -74,6 +74,18 @@ def test_reduced_examples() -> None:
     assert Position.from_string("0.1aa").reduced() == Position.from_string("0.12").reduced()
 
 
+def test_a_set_region_read_the_other_way_round_reduces_to_the_same_string() -> None:
+    """Found by hypothesis: the set region ``CEF`` read the other way round gave another string,
+    and that string reduced back to the first (the reduced form did not read each region both
+    ways, as the exact form does)."""
+    a = Position.from_string("0.AB|A2CDB|CEF|DGH1EF|GH")
+    b = Position.from_string("0.AB|A2CDB|CFE|DGH1EF|GH")
+    assert a.reduced() == b.reduced()
+    assert Position.from_string(a.reduced()).reduced() == a.reduced()
+    p = Position.from_string("A333B.0|C3|D33313E33F33G3H|333F333E33I|33DH|333G3AB333C33I+31333")
+    assert Position.from_string(p.reduced()).reduced() == p.reduced()
+
+
 @given(game_positions(max_spots=10))
 def test_reduced_form_is_a_fixed_point(p: Position) -> None:
     r = p.reduced()

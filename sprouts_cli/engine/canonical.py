@@ -57,13 +57,13 @@ from .boundary_patterns import (
     K_CAP,
     K_SMALL,
     K_TWO,
+    Code,
     _both_rotations,
     _first,
     _least_starts,
     _mirror_invariant,
     _normalised,
 )
-from .boundary_patterns import Code as Code  # the type of a code, also for reduce.py
 from .caches import BoundedCache, clear_caches
 from .data import Boundary, Region
 from .directions import readings
@@ -386,17 +386,18 @@ def _lands_in_python(p: Position) -> list[str]:
     for land in clean_lands(p):
         if len(land) > 1:
             backend.switch_on_when_due()
-        out.append(_least_reading_text(land, lives))
+        out.append(least_reading_text(land, lives))
     out.sort()
     return out
 
 
-def _least_reading_text(land: list[Region], lives: tuple[int, ...]) -> str:
-    """The canonical string of one cleaned land: the text of its least code over its readings."""
+def least_reading_text(land: list[Region], lives: tuple[int, ...], layout: bool = False) -> str:
+    """The canonical string of one cleaned land: the text of its least code over its readings
+    (``layout`` as ``land_code_and_text`` takes it)."""
     options = readings(land, lives)
     if len(options) == 1:
-        return land_code_and_text(options[0], lives)[1]
-    coded = [land_code_and_text(reading, lives) for reading in options]
+        return land_code_and_text(options[0], lives, layout)[1]
+    coded = [land_code_and_text(reading, lives, layout) for reading in options]
     if len({type(code) for code, _ in coded}) > 1:  # a reading the kernels could not code
         coded = [land_code(reading, lives) for reading in options]
     return min(coded, key=_first)[1]

@@ -18,18 +18,19 @@ canonical tree) is kept; ``tests/test_reduce.py`` checks every rule by brute for
    two lives), and the result depends only on *which* spots were used: what is
    left is one new spot beside at most one old one.  So the boundaries of such a
    region, and the order of its spots, do not matter.  The region is written as
-   one boundary holding each live spot once, in a fixed order: ``0``, ``1``, ``2``
-   and then capitals.  With three spots of which two or three are capitals there
-   are two cyclic orders; the reduced form is the least canonical form over those
-   choices (``MAX_SET_CHOICES`` of them at most; beyond that the remaining regions
-   keep the order they come in, which is still a correct key, only possibly not
-   the same key as an equal position's).
+   one boundary holding each live spot once: the spots of no other region by lives,
+   most first, then the others.  Three spots go round one way or the other, and
+   those are the region's two directions, which the exact form already reads both
+   (``directions.py``).
+
+The reduced string of a land is the exact form (``canonical.least_reading_text``) of
+the land after rules 2 and 3, so two lands that differ only in what the rules drop
+get one string, and a reduced string reduces to itself.
 """
 
 from __future__ import annotations
 
 from array import array
-from itertools import product
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -37,10 +38,9 @@ from . import backend
 from .caches import BoundedCache
 from .canonical import (
     LAND_CACHE_SIZE,
-    Code,
     LandKey,
     clean_lands,
-    land_code_and_text,
+    least_reading_text,
 )
 from .data import Boundary, Region
 from .moves import Move, apply_move
@@ -49,9 +49,6 @@ if TYPE_CHECKING:  # numpy is loaded with the kernels, not at start
     import numpy as np
 
     from .position import Position
-
-#: At most this many variants are canonicalised to settle the order of set regions.
-MAX_SET_CHOICES = 64
 
 #: Reduced strings of cleaned lands, by the land exactly as given (regions and the lives met
 #: along them).  A move changes one land; the others keep their spot numbers, and in a
@@ -79,15 +76,11 @@ def merge_adjacent_corners(b: Boundary, lives: tuple[int, ...]) -> Boundary:
     return tuple(out)
 
 
-def set_region_orders(region: Region, lives: tuple[int, ...], occurs: dict[int, int]) -> list[Region]:
-    """Rule 3: the ways of writing a region of at most three lives as one boundary."""
+def set_region(region: Region, lives: tuple[int, ...], occurs: dict[int, int]) -> Region:
+    """Rule 3: a region of at most three lives written as one boundary of its live spots."""
     spots = list(dict.fromkeys(s for b in region for s in b))
     singles = sorted((s for s in spots if occurs[s] < 2), key=lambda s: -lives[s])
-    capitals = [s for s in spots if occurs[s] >= 2]
-    e = singles + capitals
-    if len(e) == 3 and len(capitals) >= 2:
-        return [((e[0], e[1], e[2]),), ((e[0], e[2], e[1]),)]
-    return [(tuple(e),)]
+    return (tuple(singles + [s for s in spots if occurs[s] >= 2]),)
 
 
 def reduced_lands(p: Position) -> list[str]:
@@ -106,7 +99,7 @@ def reduced_lands(p: Position) -> list[str]:
         if text is None:
             kernels = backend.compiled
             found = None if kernels is None else kernels.reduced_land(kernels.flatten_land(land, lives))
-            text = _REDUCED.remember(key, found[0] if found else _reduced_land(land, lives))
+            text = _REDUCED.remember(key, found if found is not None else reduced_land(land, lives))
         else:
             _REDUCED.move_to_end(key)
         out.append(text)
@@ -115,14 +108,12 @@ def reduced_lands(p: Position) -> list[str]:
 
 
 def _reduced_compiled(land: list[Region], lives: tuple[int, ...], kernels: ModuleType) -> str:
-    """``_reduced_land`` behind two caches: the land exactly as given, then its complete invariant.
+    """``reduced_land`` behind two caches: the land exactly as given, then its complete invariant.
 
     The exact key is the land flattened for the kernels (``kernels.flatten_land``).  The
     reduced string depends only on the land up to renaming, rotating, reordering and
-    mirroring (each rule does the same to equal lands, and rule 3 tries every order it
-    must), so every way of writing one land shares one entry of the second cache.  The
-    one exception is a land with more set regions than ``MAX_SET_CHOICES`` covers: its
-    string is kept under its exact key only, so no result depends on what was met first.
+    reading regions either way, so every way of writing one land shares one entry of the
+    second cache.
     """
     flat = kernels.flatten_land(land, lives)
     key = tuple(flat)
@@ -134,51 +125,28 @@ def _reduced_compiled(land: list[Region], lives: tuple[int, ...], kernels: Modul
     invariant = kernels.invariant_of_flat(as_array)
     text = _REDUCED_BY_INVARIANT.get(invariant) if invariant else None
     if text is None:
-        text, complete = kernels.reduced_land(as_array) or _reduced_land_checked(land, lives)
-        if complete and invariant:
+        text = kernels.reduced_land(as_array)
+        if text is None:
+            text = reduced_land(land, lives)
+        if invariant:
             _REDUCED_BY_INVARIANT.remember(invariant, text)
     else:
         _REDUCED_BY_INVARIANT.move_to_end(invariant)
     return _REDUCED.remember(key, text)
 
 
-def _reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
-    """The reduced string of one cleaned land (rules 2 and 3 on top of the exact form)."""
-    return _reduced_land_checked(land, lives)[0]
-
-
-def _reduced_land_checked(land: list[Region], lives: tuple[int, ...]) -> tuple[str, bool]:
-    """The reduced string of one cleaned land, and whether every order of set regions was tried."""
+def reduced_land(land: list[Region], lives: tuple[int, ...]) -> str:
+    """The reduced string of one cleaned land: rules 2 and 3, then the exact form."""
     regions = [tuple([merge_adjacent_corners(b, lives) for b in r]) for r in land]
     spot_sets = [{s for b in r for s in b} for r in regions]
     small = [sum([lives[s] for s in spots]) <= 3 for spots in spot_sets]
-    if not any(small):
-        return land_code_and_text(regions, lives, layout=True)[1], True
-    occurs: dict[int, int] = {}
-    for spots in spot_sets:
-        for s in spots:
-            occurs[s] = occurs.get(s, 0) + 1
-    choices: list[list[Region]] = []
-    budget = MAX_SET_CHOICES
-    complete = True
-    for r, is_small in zip(regions, small, strict=True):
-        if is_small:
-            orders = set_region_orders(r, lives, occurs)
-            if len(orders) > 1 and budget < 2:
-                orders = orders[:1]
-                complete = False
-            elif len(orders) > 1:
-                budget //= 2
-            choices.append(orders)
-        else:
-            choices.append([r])
-    best: Code | bytes | None = None  # the variants of one land are all coded by one path
-    best_text = ""
-    for variant in product(*choices):
-        code, text = land_code_and_text(list(variant), lives, layout=True)
-        if best is None or code < best:  # type: ignore[operator]
-            best, best_text = code, text
-    return best_text, complete
+    if any(small):
+        occurs: dict[int, int] = {}
+        for spots in spot_sets:
+            for s in spots:
+                occurs[s] = occurs.get(s, 0) + 1
+        regions = [set_region(r, lives, occurs) if sm else r for r, sm in zip(regions, small, strict=True)]
+    return least_reading_text(regions, lives, layout=True)
 
 
 def reduced_lands_after(p: Position, m: Move) -> list[str]:
@@ -208,18 +176,17 @@ def _reduced_strings(codes: list[bytes], flat: np.ndarray, offsets: list[int]) -
     for i, code in enumerate(codes):
         text = _REDUCED_BY_INVARIANT.get(code) if code else None
         if text is None:
-            from .kernels import reduced_land, unflatten_land_and_lives
+            from .kernels import reduced_land as compiled_reduced_land
+            from .kernels import unflatten_land_and_lives
 
             if not copied:  # ``flat`` is the kernels' buffer, and reducing calls them again
                 flat, copied = flat.copy(), True
             one = flat[offsets[i] : offsets[i + 1]]
-            found = reduced_land(one)  # rules 2 and 3 compiled
-            if found is not None:
-                text, complete = found
-            else:
+            text = compiled_reduced_land(one)  # rules 2 and 3 compiled
+            if text is None:
                 land, lives = unflatten_land_and_lives(one)
-                text, complete = _reduced_land_checked(land, lives)
-            if complete and code:
+                text = reduced_land(land, lives)
+            if code:
                 _REDUCED_BY_INVARIANT.remember(code, text)
         else:
             _REDUCED_BY_INVARIANT.move_to_end(code)

@@ -1058,13 +1058,12 @@ def _child_of_move(S, word):  # type: ignore[no-untyped-def]
         known = x >= 0
         if not known:
             t[T_REDUCED] += 1
-            text, complete = K.reduced_land_kernel(flat[a:e])
+            text = K.reduced_land_kernel(flat[a:e])
             if text.shape[0] == 0:
                 return _stop(S, UNSUPPORTED)
             x = land_number(S, text, 0, text.shape[0])
-            if complete:
-                _code_put(S, code, nc, x)
-                known = True
+            _code_put(S, code, nc, x)
+            known = True
         if known and slot >= 0:
             _flat_keep(fc, nbytes, slot, x)
         lands[i] = x

@@ -222,13 +222,13 @@ def position_lands(regions: Land, lives: Sequence[int]) -> list[str] | None:
     return text.split("+") if text else []
 
 
-def reduced_land(flat: np.ndarray | list[int]) -> tuple[str, bool] | None:
-    """``reduced_land_kernel`` of a flat land (``flatten_land``): its reduced string and whether
-    every order of its set regions was tried, or None when it cannot be coded."""
+def reduced_land(flat: np.ndarray | list[int]) -> str | None:
+    """``reduced_land_kernel`` of a flat land (``flatten_land``): its reduced string, or None
+    when it cannot be coded."""
     n = call_into(reduced_land_into, int64_array(flat))
     if n < 0:
         return None
-    return OUT.chars[:n].tobytes().decode("ascii"), bool(OUT.words[0])
+    return OUT.chars[:n].tobytes().decode("ascii")
 
 
 def parse_land(land: str) -> tuple[np.ndarray, np.ndarray]:

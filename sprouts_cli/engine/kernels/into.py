@@ -17,16 +17,15 @@ from .reduced import reduced_land_kernel
 
 @kernel(export="int64(int64[::1], int64[::1], uint8[::1])")
 def reduced_land_into(flat, words, chars):  # type: ignore[no-untyped-def]
-    """``reduced_land_kernel`` into the buffers: the text's length, with ``words[0]`` 1 if every
-    order was tried; or ``NOT_CODED``, or ``TOO_SMALL``."""
-    text, complete = reduced_land_kernel(flat)
+    """``reduced_land_kernel`` into the buffers: the text's length; or ``NOT_CODED``, or
+    ``TOO_SMALL``."""
+    text = reduced_land_kernel(flat)
     n = text.shape[0]
     if n == 0:
         return NOT_CODED
     if n > chars.shape[0]:
         return _too_small(words, 2, n)
     chars[:n] = text
-    words[0] = 1 if complete else 0
     return n
 
 

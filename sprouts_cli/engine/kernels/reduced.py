@@ -8,13 +8,9 @@ import numpy as np
 # ``kernel``: numba.njit(cache=True), plain Python, or the ahead-of-time build (aot.py);
 # ``@kernel(export=SIGNATURE)`` marks an entry point, a kernel called from Python.
 from ..aot import kernel
-from .land_code import _compare, _land_code
+from .land_directions import _least_reading_code
 
 # ------------------------------------------------------------------ the reduced string of a land
-
-
-#: ``reduce.MAX_SET_CHOICES``: at most this many variants settle the order of set regions.
-MAX_SET_CHOICES = 64
 
 
 @kernel
@@ -39,16 +35,14 @@ def _merge_adjacent_corners(out, start, n):  # type: ignore[no-untyped-def]
 
 @kernel
 def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
-    """The reduced string of a cleaned land (``reduce._reduced_land_checked``), ASCII, and
-    whether every order of its set regions was tried; an empty string for a land that
-    cannot be coded.
+    """The reduced string of a cleaned land (``reduce.reduced_land``), ASCII; empty for a
+    land that cannot be coded.
 
     ``flat`` as ``flatten_land`` writes it.  Rule 2 on every boundary; rule 3: a region of
     at most three lives becomes one boundary of its live spots, once each: the spots met
     in no other region by lives from most to least (as first met among equals), then the
-    capitals as first met; three spots of which two or more are capitals can go round
-    either way, and the least code over those choices wins (``MAX_SET_CHOICES`` variants
-    at most, halved by each region that has two, as ``reduce.py`` counts them).
+    others as first met; then the exact form of the result (``_least_reading_code``),
+    which reads a set region both ways round.
     """
     empty = np.zeros(0, np.uint8)
     nreg = flat[0]
@@ -103,24 +97,17 @@ def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
     # rule 3: each set region's spots in their order (at most three: every spot has a life)
     order = np.zeros((nreg, 3), np.int64)
     size = np.zeros(nreg, np.int64)
-    two_ways = np.zeros(nreg, np.bool_)
-    budget = MAX_SET_CHOICES
-    complete = True
-    nways = 0
     e = np.empty(3, np.int64)
     for r in range(nreg):
         if total[r] > 3:
             continue
         ns = dist_at[r + 1] - dist_at[r]
         if ns > 3:
-            return empty, True  # a dead spot: not a cleaned land
-        ncap = 0
+            return empty  # a dead spot: not a cleaned land
         for i in range(ns):
             v = distinct[dist_at[r] + i]
             if v & 3 == 0:
-                return empty, True
-            if occurs[v >> 2] >= 2:
-                ncap += 1
+                return empty
             order[r, i] = v
         # singles first, stably by lives, most first; then capitals as met
         k = 0
@@ -138,41 +125,20 @@ def reduced_land_kernel(flat):  # type: ignore[no-untyped-def]
         for i in range(ns):
             order[r, i] = e[i]
         size[r] = ns
-        if ns == 3 and ncap >= 2:
-            if budget < 2:
-                complete = False
-            else:
-                budget //= 2
-                two_ways[r] = True
-                nways += 1
-    # every variant coded; the least code's text
-    variant = np.empty(q, np.int64)
-    best_code = empty
-    best_text = empty
-    for choice in range(1 << nways):
-        variant[0] = nreg
-        w = 1
-        bit = 0
-        for r in range(nreg):
-            if total[r] > 3:
-                n = reg_at[r + 1] - reg_at[r]
-                variant[w : w + n] = merged[reg_at[r] : reg_at[r + 1]]
-                w += n
-                continue
-            variant[w] = 1
-            variant[w + 1] = size[r]
-            swap = False
-            if two_ways[r]:
-                swap = (choice >> bit) & 1 == 1
-                bit += 1
-            for i in range(size[r]):
-                j = i if not swap or i == 0 else 3 - i
-                variant[w + 2 + i] = order[r, j]
-            w += 2 + size[r]
-        code, text = _land_code(variant[:w], True, nways > 0)
-        if not len(text):
-            return empty, True
-        if choice == 0 or _compare(code, 0, code.shape[0], best_code, 0, best_code.shape[0]) < 0:
-            best_code = code
-            best_text = text
-    return best_text, complete
+    # the simplified land, and its exact form
+    simple = np.empty(q, np.int64)
+    simple[0] = nreg
+    w = 1
+    for r in range(nreg):
+        if total[r] > 3:
+            n = reg_at[r + 1] - reg_at[r]
+            simple[w : w + n] = merged[reg_at[r] : reg_at[r + 1]]
+            w += n
+            continue
+        simple[w] = 1
+        simple[w + 1] = size[r]
+        for i in range(size[r]):
+            simple[w + 2 + i] = order[r, i]
+        w += 2 + size[r]
+    _code, text = _least_reading_code(simple[:w], True)
+    return text
