@@ -121,6 +121,23 @@ def test_whole_searches_are_the_same(n: int) -> None:
     same_stores(built.store, plain.store)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("n", [6, 7])
+def test_whole_searches_that_forget_at_every_reading_answer_right_and_build_the_references_trees(
+    n: int,
+) -> None:
+    """A bound of one byte: each forget starts a numbering the loop is seeded from and empties its
+    tables of sums and raw sets.  The two stores count their caches differently, so the forgets
+    fall elsewhere and the searches differ; the outcome and every land's tree must not."""
+    plain = MisereSolver(core_children=True, core_lives=0, compiled_trees=False, memory=1)
+    built = MisereSolver(core_children=True, core_lives=0, compiled_trees=True, memory=1)
+    plain.memory_every = built.memory_every = 16
+    assert plain.outcome(Position.start(n)) == built.outcome(Position.start(n))
+    assert built.stats["forgets"] > 1 and plain.stats["forgets"] > 1
+    reference = solver(False)
+    for land, t in sorted(built._trees.items()):
+        assert built.store.to_text(t) == reference.store.to_text(reference.tree(land)), land
+
+
 def test_a_forget_starts_a_numbering_that_knows_the_trees() -> None:
     """After a forget the loop finds the trees built before by number, and builds none again."""
     s, plain = solver(True), solver(False)
@@ -128,7 +145,10 @@ def test_a_forget_starts_a_numbering_that_knows_the_trees() -> None:
     for land in lands:
         s.tree(land)
     built = s.stats["lands_with_trees"]
+    tables = s.store.tables()  # type: ignore[union-attr]
+    assert s.store.cached() >= tables.cached() > 0  # the loop's sums and raw sets count as the store's
     s.forget()
+    assert s.store.cached() == tables.cached() == 0
     for land in lands:
         s.tree(land)
     assert s.stats["lands_with_trees"] == built

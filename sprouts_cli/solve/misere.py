@@ -52,7 +52,7 @@ from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren, land_shape
 from .clock import Deadline, StopClock
-from .memory_bound import default_memory, rss_bytes
+from .memory_bound import rss_bytes, solver_memory
 from .misere_core import CoreChildren, CoreLandChildren, core_children_available
 from .misere_eager import INF, depth_first, proof_number_search
 from .misere_trees import ZERO, TreeStore, normal_heaps
@@ -236,8 +236,10 @@ class MisereSolver:
         self.method = method
         self.store: TreeStore | ReducedTreeStore = store if store is not None else ReducedTreeStore()
         self._nim_column = isinstance(self.store, ReducedTreeStore)
+        #: The memory the process held before the search (what forgetting cannot free).
+        self._base = rss_bytes()
         #: The memory bound in bytes: past it the search forgets what it can make again.
-        self.memory = memory if memory is not None else default_memory()
+        self.memory = memory if memory is not None else solver_memory(self._base)
         #: Opened states between two readings of the memory in use.
         self.memory_every = MEMORY_EVERY
         self._opened = 0
@@ -245,8 +247,6 @@ class MisereSolver:
         self._refill = 0
         #: Entries kept by the last forget: what the search had proved for good then.
         self._kept = -1
-        #: The memory the process held before the search (what forgetting cannot free).
-        self._base = rss_bytes()
         self.table = table
         #: Lands the table had no tree for when asked (not asked again: a lookup is a query or
         #: two of SQLite, and a land searched is met in every state that holds it), emptied

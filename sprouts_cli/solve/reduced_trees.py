@@ -536,8 +536,12 @@ class ReducedTreeStore(TreeText):
             self._tables.forget()
 
     def cached(self) -> int:
-        """How many entries the caches hold (what ``forget`` frees)."""
-        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
+        """How many entries the caches hold (what ``forget`` frees), ``tree_build``'s tables of raw
+        option sets and sums included."""
+        held = len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
+        if self._tables is not None:
+            held += self._tables.cached()
+        return held
 
     def nbytes(self) -> int:
         """Bytes in the node arrays (options, starts, outcomes, birthdays)."""

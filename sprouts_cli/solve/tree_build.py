@@ -130,6 +130,10 @@ class TreeTables:
         self.C[C_ARENA] = 0
         self.C[C_SUMS] = 0
 
+    def cached(self) -> int:
+        """Entries of the tables of raw sets and sums (what ``forget`` empties)."""
+        return int(self.C[C_RAW] + self.C[C_SUMS])
+
     def grow(self) -> None:
         """Room for the next ``make`` and the stacks, each array doubled when nearly full."""
         st = self.store
