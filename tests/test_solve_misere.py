@@ -363,6 +363,27 @@ def test_the_default_bound_is_a_share_of_the_machine_or_the_environment(monkeypa
     assert default_memory() == MisereSolver().memory == 3 * 2**30
 
 
+def test_a_solver_made_in_a_process_past_the_default_share_searches_as_in_a_small_one(monkeypatch):
+    """The default bound is the share over what the process held when the solver was made: in a
+    process that already holds more than the share (the suite's one process, after other tests),
+    a search neither forgets nor asks a table twice, and counts what it counts in a small one."""
+    from sprouts_cli.solve import misere
+
+    monkeypatch.delenv(MEMORY_ENV, raising=False)
+    small = MisereSolver(CountingTable())
+    assert small.outcome(Position.start(7)) is False
+    held = 2 * default_memory()  # what the process holds, as rss_bytes reads it
+    monkeypatch.setattr(misere, "rss_bytes", lambda: held)
+    table = CountingTable()
+    big = MisereSolver(table)
+    assert big.memory == held + default_memory()
+    assert big.outcome(Position.start(7)) is False
+    assert big.stats["forgets"] == 0 and big.stats == small.stats
+    assert len(table.asked) == len(set(table.asked)) == len(small.table.asked)
+    monkeypatch.setenv(MEMORY_ENV, "3G")  # a bound given is the whole process's
+    assert MisereSolver().memory == 3 * 2**30
+
+
 def test_the_command_line_takes_a_memory_bound(monkeypatch):
     from click.testing import CliRunner
 

@@ -170,6 +170,7 @@ def _workload(lands: Sequence[str]) -> None:
         for land in frontier:  # the exact forms too (a whole position's lands in one call)
             canonical_lands(Position.from_string(land))
         _tree_sums()
+        _tree_builds()
     finally:
         kernels.OUT = saved_out
         use_compiled_kernels(None)
@@ -185,6 +186,25 @@ def _tree_sums() -> None:
     for a in games:
         for b in games:
             store.size(store.add(a, b))
+
+
+def _tree_builds() -> None:
+    """Trees of small lands built by ``tree_build``'s loop over a core's numbering, its tables at
+    their smallest (each grows and is entered again), with nodes the store makes in Python between."""
+    import numpy as np
+
+    misere = importlib.import_module("sprouts_cli.solve.misere")
+    numbering = importlib.import_module("sprouts_cli.solve.misere_core")
+    solver = misere.MisereSolver(core_children=True, core_lives=0, compiled_trees=True)
+    solver._core = numbering.CoreChildren(solver._lives)
+    store = solver.store
+    tables = store.tables()
+    tables.rtab = np.zeros(4, np.int64)
+    tables.arena = np.zeros(4, np.int32)
+    tables.skey = np.zeros(4, np.int64)
+    tables.sval = np.zeros(4, np.int64)
+    for k, land in enumerate(("0*3", "0.AB|AB", "0*2.AB|AB", "0*4")):
+        store.add(solver.tree(land), store.heap(9 + 2 * k))
 
 
 __all__ = ["check_against_jit", "compile_into", "kernel_modules"]

@@ -42,6 +42,17 @@ def default_memory() -> int:
     return int(total * MEMORY_SHARE)
 
 
+def solver_memory(base: int) -> int:
+    """The bound of a solver given none: ``$SPROUTS_MEMORY`` if set (the process's bound, as
+    ``--memory`` gives it), else ``base`` (what the process held when the solver was made) plus
+    the machine's share.  The share is for the search: a solver made in a process that already
+    holds more than the share (the test suite's one process, a notebook) would otherwise be past
+    its bound before it starts, and forget at every reading of its memory."""
+    if os.environ.get(MEMORY_ENV):
+        return default_memory()
+    return base + default_memory()
+
+
 def rss_bytes() -> int:
     """The memory this process holds now (resident set), in bytes."""
     try:
@@ -53,4 +64,4 @@ def rss_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-__all__ = ["MEMORY_ENV", "MEMORY_SHARE", "default_memory", "parse_memory", "rss_bytes"]
+__all__ = ["MEMORY_ENV", "MEMORY_SHARE", "default_memory", "parse_memory", "rss_bytes", "solver_memory"]

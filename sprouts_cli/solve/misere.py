@@ -41,16 +41,18 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol, cast
 
+from ..engine.aot import kernel_path
 from ..engine.caches import BoundedCache, clear_caches
 from ..engine.position import Position
 from ..engine.reduce import reduced_lands
 from .children import LazyChildren, land_shape
 from .clock import Deadline, StopClock
-from .memory_bound import default_memory, rss_bytes
+from .memory_bound import rss_bytes, solver_memory
 from .misere_core import CoreChildren, CoreLandChildren, core_children_available
 from .misere_eager import INF, depth_first, proof_number_search
 from .misere_trees import ZERO, TreeStore, normal_heaps
@@ -227,14 +229,17 @@ class MisereSolver:
         timed: bool = False,
         refresh_seconds: float | None = None,
         abort: Callable[[], bool] | None = None,
+        compiled_trees: bool | None = None,
     ) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown search method {method!r}: use one of {', '.join(METHODS)}")
         self.method = method
         self.store: TreeStore | ReducedTreeStore = store if store is not None else ReducedTreeStore()
         self._nim_column = isinstance(self.store, ReducedTreeStore)
+        #: The memory the process held before the search (what forgetting cannot free).
+        self._base = rss_bytes()
         #: The memory bound in bytes: past it the search forgets what it can make again.
-        self.memory = memory if memory is not None else default_memory()
+        self.memory = memory if memory is not None else solver_memory(self._base)
         #: Opened states between two readings of the memory in use.
         self.memory_every = MEMORY_EVERY
         self._opened = 0
@@ -242,8 +247,6 @@ class MisereSolver:
         self._refill = 0
         #: Entries kept by the last forget: what the search had proved for good then.
         self._kept = -1
-        #: The memory the process held before the search (what forgetting cannot free).
-        self._base = rss_bytes()
         self.table = table
         #: Lands the table had no tree for when asked (not asked again: a lookup is a query or
         #: two of SQLite, and a land searched is met in every state that holds it), emptied
@@ -260,6 +263,16 @@ class MisereSolver:
         self.core_children = core_children_available() if core_children is None else core_children
         self.core_lives = core_lives
         self.order_lives = order_lives
+        #: Build the trees of lands by ``tree_build`` over the core's numbering, once there is one
+        #: (None: on the reduced store, compiled, with no table to read trees from).
+        self.compiled_trees = (
+            isinstance(self.store, ReducedTreeStore)
+            and self.store.compiled
+            and table is None
+            and kernel_path() != "python"
+            if compiled_trees is None
+            else compiled_trees
+        )
         self._core: CoreChildren | None = None
         #: The lives of the lands met (from the core's numbering when it made them, else read off
         #: the string), and (lives, lives of the largest region) for the eager searches' order.
@@ -419,6 +432,10 @@ class MisereSolver:
         t = self._known_tree(land)
         if t is not None:
             return t
+        if self.compiled_trees and self._core is not None:
+            t = self._tree_built(land)
+            if t is not None:
+                return t
         self._deadline.check()
         store = self.store
         options = set()
@@ -427,12 +444,74 @@ class MisereSolver:
             options.add(store.add_all(sorted(parts, key=store.size)))
         t = store.make(options)
         self._trees[land] = t
+        core = self._core
+        if core is not None and core.seeded:  # known by number too, to ``tree_build``
+            x = core.number(land)
+            core.tree_array()[x] = t
         self._kids.pop(land, None)
         self.stats["lands_with_trees"] += 1
         self.stats["positions_solved"] += 1
         if self.table is not None:
             self.table.put_misere(land, store.to_text(t))
         return t
+
+    def _tree_built(self, land: str) -> int | None:
+        """``_tree`` by ``tree_build.build_tree`` over the core's numbering (the same tree, the
+        same nodes made in the same order); None when the core does not take a land on the way
+        (then ``_tree`` goes on in Python, with the trees built here known)."""
+        from . import tree_build as tb
+
+        core = self._core
+        assert core is not None
+        store = cast(ReducedTreeStore, self.store)
+        tables = store.tables()
+        C = tables.C
+        if not core.seeded:  # trees known before this numbering (another, or none): by number too
+            core.seeded = True
+            trees = core.tree_array()
+            for text, t in self._trees.items():
+                y = core.number(text)
+                trees = core.tree_array()
+                trees[y] = t
+        x = core.number(land)
+        r = tb.NEED_ROOM
+        try:
+            while True:
+                st = core.state
+                r = tables.build(x, st.I64, st.I32, st.SUMS, st.KIDS, st.TEXT, core.tree_array())
+                if r >= 0:
+                    break
+                if r == tb.NEED_KIDS:
+                    self._deadline.check()
+                    if not core.find_all(int(C[tb.C_WANT])):
+                        break
+                else:
+                    tables.grow()
+        finally:
+            if r < 0:  # stopped: the lands on the stack start afresh next time
+                C[tb.C_FSP] = 0
+                C[tb.C_VSP] = 0
+            store._sync_kernel()
+            self._built(core, tables)
+        return r if r >= 0 else None
+
+    def _built(self, core: CoreChildren, tables: Any) -> None:
+        """The lands whose trees ``build_tree`` built, known by their strings as ``_tree`` leaves them."""
+        from . import tree_build as tb
+
+        C = tables.C
+        n = int(C[tb.C_BUILT])
+        if not n:
+            return
+        st, trees, known, kids, stats = core.state, core.trees, self._trees, self._kids, self.stats
+        for x in tables.built[:n].tolist():
+            text = sys.intern(st.text(x))
+            known[text] = int(trees[x])
+            if kids.pop(text, None) is None:
+                stats["lands_expanded"] += 1
+        stats["lands_with_trees"] += n
+        stats["positions_solved"] += n
+        C[tb.C_BUILT] = 0
 
     # ------------------------------------------------------------------ states
     def _state(self, lands: tuple[str, ...], trees: tuple[int, ...], heaps: tuple[int, ...]) -> State:

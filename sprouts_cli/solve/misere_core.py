@@ -69,6 +69,10 @@ class CoreChildren:
         #: The lives of every land string made here, as the core counted them (``land_shape``'s
         #: count, read off the numbering instead of the string): filled for the misère solver.
         self.lives: dict[str, int] = {} if lives is None else lives
+        #: The reduced canonical tree of each land by its number, for ``tree_build`` (-1: not built).
+        self.trees = np.full(1024, -1, np.int64)
+        #: Whether ``trees`` was given the trees the solver knew before this numbering.
+        self.seeded = False
 
     def number(self, land: str) -> int:
         """The core's number of a land string."""
@@ -131,6 +135,33 @@ class CoreChildren:
                 return None
             st.grow()
             t = st.T[0]
+
+    def find_all(self, land: int) -> bool:
+        """Find every child of a land (``every_child`` without the list); False if the core stopped."""
+        st = self.state
+        t = st.T[0]
+        while True:
+            t[core.T_STATUS] = _RUNNING
+            core.children_of(st.S, land)
+            status = int(t[core.T_STATUS])
+            if status == _RUNNING:
+                return True
+            if status != _NEED_ROOM:
+                return False
+            st.grow()
+            t = st.T[0]
+
+    def tree_array(self) -> np.ndarray:
+        """``trees`` with an entry for every number made so far (and room for more)."""
+        need = int(self.state.G[core.G_NUMBERS]) + core.ROOM_NUMBERS
+        if need > len(self.trees):
+            size = len(self.trees)
+            while size < need:
+                size *= 2
+            grown = np.full(size, -1, np.int64)
+            grown[: len(self.trees)] = self.trees
+            self.trees = grown
+        return self.trees
 
     def open(self, land: int) -> bool:
         """List a land's moves (its children not made yet); False if the core does not take it."""

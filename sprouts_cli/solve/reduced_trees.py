@@ -34,6 +34,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -87,6 +88,18 @@ class ReducedTreeStore(TreeText):
         self._k_mark = np.zeros(1024, np.int64)
         self._k_stack = np.empty(1024, np.int64)
         self._stamp = 0
+        #: ``tree_build``'s copies beside them: each node's birthday, and its value's with ``*1``;
+        #: its size (-1: not known yet); whether its value with ``*1`` was met; the node of ``*2j``
+        #: (as long as the others: a heap is a node); the marks and stack of its own size walks.
+        self._k_depth = np.zeros(1024, np.int32)
+        self._k_bday1 = np.zeros(1024, np.int32)
+        self._k_size = np.full(1024, -1, np.int64)
+        self._k_flag = np.zeros(1024, np.uint8)
+        self._k_heapnode = np.zeros(1024, np.int64)
+        self._k_mark2 = np.zeros(1024, np.int64)
+        self._k_stack2 = np.empty(1024, np.int64)
+        #: ``tree_build.TreeTables`` once a tree is built by ``tree_build`` (``tables()``).
+        self._tables: Any = None
         #: Rules 1-3 and sizes by the compiled kernels (``engine.kernels.tree_rules``); False: the
         #: plain-Python references (``_reduce_plain``, ``_size_plain``), faster than the kernels'
         #: source run as plain Python, hence the default where nothing is compiled.
@@ -195,17 +208,80 @@ class ReducedTreeStore(TreeText):
     def _copy_for_kernel(self, n: int, opts: Sequence[int]) -> None:
         """Node ``n``, just made, into the kernel's arrays (each doubled when full)."""
         end = len(self._flat)
-        if end > len(self._k_flat):
-            self._k_flat = _grown(self._k_flat, end, 0)
-        if n + 2 > len(self._k_start):
-            self._k_start = _grown(self._k_start, n + 2, 0)
-            self._k_win = _grown(self._k_win, n + 2, 0)
-            self._k_win1 = _grown(self._k_win1, n + 2, 0)
-            self._k_heapk = _grown(self._k_heapk, n + 2, -1)
+        self._room_for(n + 2, end)
         self._k_flat[end - len(opts) : end] = opts
         self._k_start[n + 1] = end
         self._k_win[n] = self._win[n]
         self._k_win1[n] = self._win1[n]
+        depth, bday1 = self._k_depth, self._k_bday1
+        depth[n] = self._depth[n]
+        top = depth[n]
+        for c in opts:
+            v = c ^ 1
+            b = bday1[v >> 1] if v & 1 else depth[v >> 1]
+            if b > top:
+                top = b
+        bday1[n] = 1 + top
+        if self._tables is not None:
+            self._tables.node_made(n)
+
+    def _room_for(self, nodes: int, flat: int) -> None:
+        """The kernel's arrays with room for ``nodes`` nodes and ``flat`` options (doubled when short)."""
+        if flat > len(self._k_flat):
+            self._k_flat = _grown(self._k_flat, flat, 0)
+        if nodes > len(self._k_start):
+            self._k_start = _grown(self._k_start, nodes, 0)
+            self._k_win = _grown(self._k_win, nodes, 0)
+            self._k_win1 = _grown(self._k_win1, nodes, 0)
+            self._k_heapk = _grown(self._k_heapk, nodes, -1)
+            self._k_depth = _grown(self._k_depth, nodes, 0)
+            self._k_bday1 = _grown(self._k_bday1, nodes, 0)
+            self._k_size = _grown(self._k_size, nodes, -1)
+            self._k_flag = _grown(self._k_flag, nodes, 0)
+            self._k_heapnode = _grown(self._k_heapnode, nodes, 0)  # a heap is a node: never full
+            self._k_mark2 = _grown(self._k_mark2, nodes, 0)
+            self._k_stack2 = np.empty(len(self._k_mark2), np.int64)
+
+    def tables(self) -> Any:
+        """``tree_build``'s tables over this store (made the first time)."""
+        if self._tables is None:
+            from .tree_build import TreeTables
+
+            self._tables = TreeTables(self)
+        return self._tables
+
+    def _sync_kernel(self) -> None:
+        """Copy what ``tree_build`` made into the store's Python side: nodes (options, outcomes,
+        birthdays, the index), heaps, values with ``*1`` met, rule counts."""
+        from . import tree_build as tb
+
+        C = self._tables.C
+        n0, n1 = len(self._win), int(C[tb.C_NODES])
+        if n1 > n0:
+            kflat, kstart = self._k_flat, self._k_start
+            a, b = int(kstart[n0]), int(kstart[n1])
+            self._flat.extend(kflat[a:b].tolist())
+            self._start.extend(kstart[n0 + 1 : n1 + 1].tolist())
+            self._win.extend(self._k_win[n0:n1].tobytes())
+            self._win1.extend(self._k_win1[n0:n1].tobytes())
+            self._depth.extend(self._k_depth[n0:n1].tolist())
+            index, flat, start = self._index, self._flat, self._start
+            for n in range(n0, n1):
+                index[flat[start[n] : start[n + 1]].tobytes()] = n
+        heap_node = self._heap_node
+        for j in range(len(heap_node), int(C[tb.C_HEAPS])):
+            n = int(self._k_heapnode[j])
+            heap_node.append(n)
+            self._even_heap[n] = 2 * j
+        t = self._tables
+        f1 = int(C[tb.C_FLAGS])
+        if f1 > t.flags_read:
+            self._flagged.update(t.flaglog[t.flags_read : f1].tolist())
+            t.flags_read = f1
+        counts = self.rule_counts
+        for name, i in zip(("1", "2", "3", "4", "new"), range(tb.C_RULE1, tb.C_NEW + 1), strict=True):
+            counts[name] += int(C[i])
+            C[i] = 0
 
     def heap(self, k: int) -> int:
         """The value of the nim heap ``*k`` (``*2j`` a node, ``*(2j+1) = *2j + *1``)."""
@@ -221,6 +297,13 @@ class ReducedTreeStore(TreeText):
             self._heap_node.append(n)
             self._even_heap[n] = m
             self._k_heapk[n] = m
+            if len(self._k_heapnode) <= j:
+                self._k_heapnode = _grown(self._k_heapnode, j + 1, 0)
+            self._k_heapnode[len(self._heap_node) - 1] = n
+            if self._tables is not None:
+                from .tree_build import C_HEAPS
+
+                self._tables.C[C_HEAPS] = len(self._heap_node)
         if k & 1:
             self._flagged.add(self._heap_node[j])
         return 2 * self._heap_node[j] | (k & 1)
@@ -449,10 +532,16 @@ class ReducedTreeStore(TreeText):
         self._outcomes.clear()
         self._sizes.clear()
         self._options.clear()
+        if self._tables is not None:
+            self._tables.forget()
 
     def cached(self) -> int:
-        """How many entries the caches hold (what ``forget`` frees)."""
-        return len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
+        """How many entries the caches hold (what ``forget`` frees), ``tree_build``'s tables of raw
+        option sets and sums included."""
+        held = len(self._raw) + len(self._sums) + len(self._outcomes) + len(self._sizes) + len(self._options)
+        if self._tables is not None:
+            held += self._tables.cached()
+        return held
 
     def nbytes(self) -> int:
         """Bytes in the node arrays (options, starts, outcomes, birthdays)."""
