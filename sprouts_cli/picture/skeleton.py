@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import GivenUp, PictureError
 from .analyse import Analysis, analyse_picture
 from .model import COMFORT, Curve, Picture
-from .relax_kernels import energy_gradient, polylines_cross, pred_caps
+from .relax_kernels import energy_gradient, energy_gradient_near, polylines_cross, pred_caps, pred_caps_near
 from .spline import interpolate_clamped, interpolate_closed, straight_pieces
 from .work import charge
 
@@ -29,6 +29,10 @@ HOPS = 4  # a point does not feel its own chain within this many steps along it
 #: A chain of curves is smoothed as one spline through a two-curve spot only where it turns less
 #: than this there (radians); at a sharper corner each side gets its own spline.
 CORNER_ANGLE = math.radians(50.0)
+
+#: How far (px) a point that moves may go from where it was when its ``Near`` was made before
+#: the descent makes it again: the neighbourhood reaches this much farther than the terms do.
+NEAR_MARGIN = 16.0
 
 #: A test asked between steps of long work; True means give the work up.
 Stop = Callable[[], bool]
@@ -232,6 +236,110 @@ class Skeleton:
 
     def crosses(self, P: np.ndarray | None = None) -> bool:
         return bool(polylines_cross(self.P if P is None else P, self.segs))
+
+    def near(self, P: np.ndarray, cutoff: float) -> Near | None:
+        """What lies near the points that move at ``P`` (None when every point moves): the terms
+        of the energy and caps that hold a moving point, for ``energy_near`` and ``caps_near``.
+
+        Kept: every point within ``max(cutoff, REACH)`` (from a spot's disc) of a segment with a
+        moving end, and every segment within that of a moving point, with ``NEAR_MARGIN`` to
+        spare, so that the terms stay all there until a moving point has gone ``NEAR_MARGIN``
+        from ``P`` (``Near.stale``).  A point lies no nearer a segment than its distance to the
+        nearer end less half the segment's length: that is the test, over k-d trees.
+        """
+        still = self.still()
+        if still is None:
+            return None
+        from scipy.spatial import cKDTree
+
+        moves = ~still
+        movers = np.nonzero(moves)[0]
+        a, b = self.segs[:, 0], self.segs[:, 1]
+        moving_seg = moves[a] | moves[b]
+        if not len(movers) or not moving_seg.any():
+            pts = movers
+            seg_keep = moving_seg
+        else:
+            maxrad = float(self.sizes.max()) if self.n_spots else 0.0
+            reach = max(cutoff, REACH) + maxrad + NEAR_MARGIN
+            half = 0.5 * np.hypot(*(P[b] - P[a]).T)
+            near_mover = cKDTree(P[movers])
+            da = near_mover.query(P[a])[0]
+            db = near_mover.query(P[b])[0]
+            seg_keep = moving_seg | (np.minimum(da, db) - half < reach)
+            ends = np.unique(self.segs[moving_seg].ravel())
+            dp = cKDTree(P[ends]).query(P)[0]
+            pts = np.nonzero(moves | (dp - float(half[moving_seg].max()) < reach))[0]
+        keep = np.nonzero(seg_keep)[0]
+        bend = self.bend[moves[self.bend].any(axis=1)] if len(self.bend) else self.bend
+        spread = self.spread[moves[self.spread].any(axis=1)] if len(self.spread) else self.spread
+        region_w = self.region_w.copy()
+        walks = []
+        for w in range(len(self.walk_off) - 1):
+            idx = self.walk_idx[self.walk_off[w] : self.walk_off[w + 1]]
+            walks.append(bool(moves[idx].any()))
+        touched = {int(self.walk_region[w]) for w, t in enumerate(walks) if t}
+        for r in range(len(region_w)):
+            if r not in touched:
+                region_w[r] = 0.0
+        idx_parts = []
+        off = [0]
+        reg = []
+        for w, _ in enumerate(walks):
+            if int(self.walk_region[w]) in touched:
+                idx_parts.append(self.walk_idx[self.walk_off[w] : self.walk_off[w + 1]])
+                off.append(off[-1] + len(idx_parts[-1]))
+                reg.append(int(self.walk_region[w]))
+        return Near(
+            movers, P[movers].copy(), moves, pts.astype(np.int64), self.segs[keep], self.seg_chain[keep],
+            self.seg_pos[keep], bend, spread,
+            np.concatenate(idx_parts).astype(np.int64) if idx_parts else np.zeros(0, dtype=np.int64),
+            np.array(off, dtype=np.int64), np.array(reg, dtype=np.int64), region_w,
+        )  # fmt: skip
+
+    def energy_near(self, P: np.ndarray, params: np.ndarray, near: Near) -> tuple[float, np.ndarray]:
+        """The energy's terms that hold a moving point, and the gradient at the moving points
+        (``energy`` less a constant; ``relax_kernels.energy_gradient_near``).  Charged as a whole
+        evaluation: a descent gives up its work where the whole evaluation would."""
+        charge(len(P))
+        return energy_gradient_near(
+            P, self.n_spots, self.sizes, near.pts, near.segs, near.moves, self.pt_chain, self.pt_pos,
+            near.seg_chain, near.seg_pos, self.chain_len, HOPS, near.bend, near.spread,
+            near.walk_idx, near.walk_off, near.walk_region, near.region_w, self.region_base,
+            self.width, self.height, params,
+        )  # fmt: skip
+
+    def caps_near(self, P: np.ndarray, near: Near) -> np.ndarray:
+        """``caps`` of the moving points (``relax_kernels.pred_caps_near``)."""
+        return pred_caps_near(
+            P, self.n_spots, self.sizes, near.pts, near.segs, near.moves, self.width, self.height, REACH
+        )
+
+
+@dataclass
+class Near:
+    """The points and terms near the points that move (``Skeleton.near``)."""
+
+    movers: np.ndarray  # the points that move
+    at: np.ndarray  # where they were when this was made
+    moves: np.ndarray  # a flag per point: does it move
+    pts: np.ndarray  # the points near a segment with a moving end (the moving ones among them)
+    segs: np.ndarray  # the segments near a moving point (the moving ones among them)
+    seg_chain: np.ndarray
+    seg_pos: np.ndarray
+    bend: np.ndarray  # the bends and spreads with a moving point
+    spread: np.ndarray
+    walk_idx: np.ndarray  # the walks of the regions with a moving point on one of their walks
+    walk_off: np.ndarray
+    walk_region: np.ndarray
+    region_w: np.ndarray  # the weights of those regions (zero for the others)
+
+    def stale(self, P: np.ndarray) -> bool:
+        """Has a moving point gone farther than ``NEAR_MARGIN`` since this was made?"""
+        if not len(self.movers):
+            return False
+        d = P[self.movers] - self.at
+        return float((d * d).sum(axis=1).max()) > NEAR_MARGIN * NEAR_MARGIN
 
 
 # --------------------------------------------------------------------------- building skeletons
