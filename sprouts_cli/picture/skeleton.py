@@ -106,17 +106,15 @@ class Skeleton:
     def derive(self) -> None:
         """Index arrays for the kernels: segments, exclusions, bends, spreads, region walks."""
         n = len(self.P)
-        segs = []
         prev = -np.ones(n, dtype=np.int64)
         nxt = -np.ones(n, dtype=np.int64)
-        bend = []
-        for pts in self.curve_pts:
-            for k in range(len(pts) - 1):
-                segs.append((pts[k], pts[k + 1]))
-            for k in range(1, len(pts) - 1):
-                i = pts[k]
-                prev[i], nxt[i] = pts[k - 1], pts[k + 1]
-                bend.append((pts[k - 1], i, pts[k + 1]))
+        curves = [np.asarray(pts, dtype=np.int64) for pts in self.curve_pts]
+        segs_parts = [np.stack([pts[:-1], pts[1:]], axis=1) for pts in curves]
+        bend_parts = [np.stack([pts[:-2], pts[1:-1], pts[2:]], axis=1) for pts in curves]
+        for pts in curves:
+            prev[pts[1:-1]] = pts[:-2]
+            nxt[pts[1:-1]] = pts[2:]
+        bend = [tuple(row) for row in np.concatenate(bend_parts).tolist()] if bend_parts else []
         # neighbours of each spot: the point next to it along each curve
         around: dict[int, list[int]] = {}
         for pts in self.curve_pts:
@@ -131,12 +129,12 @@ class Skeleton:
                 order = [nb[k] for k in np.argsort(ang)]
                 for k in range(3):
                     spread.append((s, order[k], order[(k + 1) % 3]))
-        self.segs = np.array(segs, dtype=np.int64).reshape(-1, 2)
+        self.segs = np.concatenate(segs_parts) if segs_parts else np.zeros((0, 2), dtype=np.int64)
         self._chain_positions()
         self.bend = np.array(bend, dtype=np.int64).reshape(-1, 3)
         self.spread = np.array(spread, dtype=np.int64).reshape(-1, 3)
         self.interior_prev, self.interior_next = prev, nxt
-        idx: list[int] = []
+        idx: list[np.ndarray] = []
         off: list[int] = [0]
         reg: list[int] = []
         weights = np.zeros(len(self.region_walks))
@@ -146,12 +144,12 @@ class Skeleton:
             weights[ri] = self.region_lives[ri]
             for cyc in walks:
                 for h in cyc:
-                    pts = self.curve_pts[h >> 1]
+                    pts = curves[h >> 1]
                     seq = pts if h % 2 == 0 else pts[::-1]
-                    idx.extend(int(v) for v in seq[:-1])
-                off.append(len(idx))
+                    idx.append(seq[:-1])
+                off.append(off[-1] + sum(len(pts) - 1 for pts in (curves[h >> 1] for h in cyc)))
                 reg.append(ri)
-        self.walk_idx = np.array(idx, dtype=np.int64)
+        self.walk_idx = np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, dtype=np.int64)
         self.walk_off = np.array(off, dtype=np.int64)
         self.walk_region = np.array(reg, dtype=np.int64)
         self.region_w = weights
@@ -161,7 +159,56 @@ class Skeleton:
             self.region_base[0] = self.width * self.height
 
     def _chain_positions(self) -> None:
-        """Where each point and segment lies along its chain (a move's curves through their spot are one)."""
+        """Where each point and segment lies along its chain (a move's curves through their spot are one).
+
+        A segment's place is that of its curve's place in the chain; where two segments join the
+        same two points (their places could be taken either way round), each is given the first
+        one not yet placed, as ``chain_positions_reference`` does (``_chain_positions_by_ends``).
+        """
+        segs = self.segs
+        n = len(self.P)
+        if len(segs):
+            lo = np.minimum(segs[:, 0], segs[:, 1])
+            hi = np.maximum(segs[:, 0], segs[:, 1])
+            if len(np.unique(lo * max(n, 1) + hi)) < len(segs):
+                self._chain_positions_by_ends()
+                return
+        seg_off = np.zeros(len(self.curve_pts) + 1, dtype=np.int64)
+        seg_off[1:] = np.cumsum([len(pts) - 1 for pts in self.curve_pts])
+        pt_chain = -np.ones((n, 3), dtype=np.int64)
+        pt_pos = np.zeros((n, 3), dtype=np.int64)
+        fill = np.zeros(self.n_spots, dtype=np.int64)
+        seg_chain = -np.ones(len(segs), dtype=np.int64)
+        seg_pos = np.zeros(len(segs), dtype=np.int64)
+        lens = []
+        ns = self.n_spots
+        for ci, (chain, closed) in enumerate(chains(self, self.corners)):
+            at = 0
+            for j, (e, fwd) in enumerate(chain):
+                pts = np.asarray(self.curve_pts[e], dtype=np.int64)
+                m = len(pts) - 1
+                ks = np.arange(seg_off[e], seg_off[e + 1])
+                seg_chain[ks] = ci
+                seg_pos[ks] = at + (np.arange(m) if fwd else m - 1 - np.arange(m))
+                inner = pts[1:-1] if fwd else pts[-2:0:-1]
+                pt_chain[inner, 0] = ci
+                pt_pos[inner, 0] = at + 1 + np.arange(m - 1)
+                first, last = (int(pts[0]), int(pts[-1])) if fwd else (int(pts[-1]), int(pts[0]))
+                for v, pos in ((first, at), (last, at + m)):
+                    if closed and pos == at + m and j == len(chain) - 1:
+                        continue  # the closing spot is the chain's first point
+                    if v < ns and fill[v] < 3 and not (pt_chain[v, : fill[v]] == ci).any():
+                        pt_chain[v, fill[v]] = ci
+                        pt_pos[v, fill[v]] = pos
+                        fill[v] += 1
+                at += m
+            lens.append(at if closed else 0)
+        self.pt_chain, self.pt_pos = pt_chain, pt_pos
+        self.seg_chain, self.seg_pos = seg_chain, seg_pos
+        self.chain_len = np.array(lens, dtype=np.int64)
+
+    def _chain_positions_by_ends(self) -> None:
+        """``_chain_positions`` finding each segment of a chain by its two points."""
         n = len(self.P)
         pt_chain = -np.ones((n, 3), dtype=np.int64)
         pt_pos = np.zeros((n, 3), dtype=np.int64)
