@@ -511,18 +511,28 @@ def _curve_points(c: Curve, spacing: float) -> np.ndarray:
     from .spline import bezier_points
 
     pts = [c.pieces[0, 0]]
-    for pc in c.pieces:
-        chord = math.hypot(*(pc[3] - pc[0]))
-        poly = sum(math.hypot(*(pc[k + 1] - pc[k])) for k in range(3))
+    for pc, q in zip(c.pieces, c.pieces.tolist(), strict=True):
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        chord = math.hypot(x3 - x0, y3 - y0)
+        poly = 0 + math.hypot(x1 - x0, y1 - y0) + math.hypot(x2 - x1, y2 - y1) + math.hypot(x3 - x2, y3 - y2)
         m = max(1, math.ceil(max(chord, 0.5 * poly) / spacing))
         if m > 1:
-            straight = np.allclose(pc[1], pc[0] + (pc[3] - pc[0]) / 3) and np.allclose(
-                pc[2], pc[0] + 2 * (pc[3] - pc[0]) / 3
+            # the inner control points a third and two thirds along the chord (np.allclose's test)
+            straight = (
+                _close(x1, x0 + (x3 - x0) / 3)
+                and _close(y1, y0 + (y3 - y0) / 3)
+                and _close(x2, x0 + 2 * (x3 - x0) / 3)
+                and _close(y2, y0 + 2 * (y3 - y0) / 3)
             )
             ts = np.arange(1, m) / m
             pts.extend(pc[0] + ts[:, None] * (pc[3] - pc[0]) if straight else bezier_points(pc, ts))
         pts.append(pc[3])
     return np.array(pts)
+
+
+def _close(a: float, b: float) -> bool:
+    """``np.allclose`` of two numbers (its tolerances), without the arrays."""
+    return abs(a - b) <= 1e-8 + 1e-5 * abs(b)
 
 
 def _assemble(
@@ -774,6 +784,10 @@ def skeleton_picture(
     """
     curves: list[Curve | None] = [None] * len(sk.curve_ab)
     for ci, (chain, closed) in enumerate(smooth_chains(sk)):
+        if keep is not None and all(e in keep for e, _ in chain):
+            for e, _ in chain:
+                curves[e] = keep[e]
+            continue
         pts, bounds = _chain_points(sk, chain)
         level = (levels or {}).get(ci, 0) if smooth else LAST_LEVEL
         parts: list[tuple[np.ndarray, np.ndarray]]
