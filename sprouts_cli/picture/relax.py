@@ -268,7 +268,9 @@ def relax(
     ``hold_open`` (a region's index in the picture's map: lives) holds those regions open by the
     area term as if they had that many lives (``held_open``): what widens a sliver.
     ``moving`` (curve indices; None: all) are the only curves that move, with the spots whose
-    curves all move; every other curve is kept as it is drawn, an obstacle to them.  R's stages
+    curves all move; every other curve is kept as it is drawn, an obstacle to them.  The descent
+    then evaluates only the terms near the moving points (``Skeleton.near``), so its steps cost
+    in proportion to that neighbourhood, not to the picture.  R's stages
     that grow the spots after the descent (descending again after each) then run only when a
     spot is drawn smaller: the descent has settled the curves that move.
     """
