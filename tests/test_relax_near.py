@@ -126,3 +126,29 @@ def test_r_round_a_thin_region_draws_the_picture_the_whole_evaluation_draws(
     assert np.allclose(fast.spots, whole.spots, atol=1e-6)
     for c, w in zip(fast.curves, whole.curves, strict=True):
         assert c.pieces.shape == w.pieces.shape and np.allclose(c.pieces, w.pieces, atol=1e-6)
+
+
+def test_a_skeleton_infinite_only_among_points_that_stay_is_refused_as_the_whole_evaluation_does() -> None:
+    """The near terms leave out the terms among points that stay; one of them infinite (a point
+    that stays lying on a segment that stays) makes the whole energy infinite, and the descent
+    refuses the skeleton as it does without ``moving``."""
+    from sprouts_cli.errors import PictureError
+
+    sk, params, _ = _skeleton(PICTURES[0], 1)
+    still = sk.still()
+    near = sk.near(sk.P, params.cutoff)
+    far = [k for k, (a, b) in enumerate(sk.segs.tolist()) if still[a] and still[b] and a >= sk.n_spots]
+    near_segs = {tuple(s) for s in near.segs.tolist()}
+    k = next(k for k in far if tuple(sk.segs[k].tolist()) not in near_segs)
+    a, b = sk.segs[k]
+    i = next(
+        int(i)
+        for i in np.nonzero(still)[0]
+        if i >= sk.n_spots and i not in near.pts and sk.pt_chain[i, 0] != sk.seg_chain[k]
+    )
+    sk.P[i] = 0.5 * (sk.P[a] + sk.P[b])  # on the segment: the whole energy is infinite
+    par = params.array()
+    assert not np.isfinite(sk.energy(sk.P, par)[0])
+    assert np.isfinite(sk.energy_near(sk.P, par, sk.near(sk.P, params.cutoff))[0])
+    with pytest.raises(PictureError, match="infinite energy"):
+        descend(sk, "rearrange", params, max_steps=10, seconds=math.inf)

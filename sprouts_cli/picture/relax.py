@@ -100,7 +100,7 @@ def descend(
     par = params.array()
     adjust = mode == "adjust"
     P = sk.P.copy()
-    local = _Local(sk, params.cutoff)
+    local = _Local(sk, params.cutoff, par)
     E, G = local.energy(P, par)
     if not math.isfinite(E):
         raise PictureError("internal: the starting picture has infinite energy")
@@ -180,7 +180,7 @@ def descend(
             new = respace(sk, params.spacing) if not adjust else _respace_adjust(sk, params.spacing)
             if new is not None:
                 sk = new
-                local = _Local(sk, params.cutoff)
+                local = _Local(sk, params.cutoff, par)
                 still = sk.still()
                 P = sk.P.copy()
                 E, G = local.energy(P, par)
@@ -199,10 +199,14 @@ class _Local:
     differs from the whole one by a constant, and the gradient and caps of the moving points are
     theirs, so the descent takes the same steps at a cost in proportion to what lies near them."""
 
-    def __init__(self, sk: Skeleton, cutoff: float) -> None:
+    def __init__(self, sk: Skeleton, cutoff: float, par: np.ndarray) -> None:
         self.sk = sk
         self.cutoff = cutoff
         self.near = sk.near(sk.P, cutoff) if sk.moving is not None else None
+        if self.near is not None and not math.isfinite(sk.energy(sk.P, par, charged=False)[0]):
+            # infinite among points that stay only: the near terms would not see it, and the
+            # whole evaluation refuses such a skeleton
+            self.near = None
 
     def _fresh(self, P: np.ndarray) -> Near | None:
         if self.near is not None and self.near.stale(P):

@@ -269,8 +269,11 @@ class Skeleton:
         out[: self.n_spots] |= ~on_moving
         return out
 
-    def energy(self, P: np.ndarray, params: np.ndarray) -> tuple[float, np.ndarray]:
-        charge(len(P))
+    def energy(self, P: np.ndarray, params: np.ndarray, charged: bool = True) -> tuple[float, np.ndarray]:
+        """The energy and its gradient (``relax_kernels.energy_gradient``), charged as one
+        evaluation of the whole skeleton unless ``charged`` is False."""
+        if charged:
+            charge(len(P))
         return energy_gradient(
             P, self.n_spots, self.sizes, self.segs, self.pt_chain, self.pt_pos, self.seg_chain, self.seg_pos,
             self.chain_len, HOPS, self.bend, self.spread,
