@@ -141,3 +141,23 @@ def test_chain_positions_are_the_reference_ones(pictures) -> None:
                 assert x.dtype == y.dtype and np.array_equal(x, y)
             checked += 1
     assert checked == 6
+
+
+def test_chain_positions_of_segments_that_join_the_same_two_points_are_the_reference_ones() -> None:
+    """Two one-leg curves between the same two spots, and a loop of two legs through one point:
+    ``_chain_positions`` then finds segments by their ends, and agrees with the reference; on the
+    same skeleton without them (every pair of ends once) the places by curve agree too."""
+    from sprouts_cli.picture.skeleton import Skeleton, chain_positions_reference
+
+    P = np.array([[10.0, 10.0], [60.0, 10.0], [35.0, 60.0], [90.0, 40.0], [40.0, 30.0], [75.0, 30.0]])
+    for curves in (
+        [[0, 1], [1, 0], [2, 4, 2], [1, 5, 3]],  # twice 0-1, and a loop at 2 through one point
+        [[0, 4, 1], [1, 5, 3], [3, 2]],  # every pair once
+    ):
+        pts = [np.array(c, dtype=np.int64) for c in curves]
+        ends = [(c[0], c[-1]) for c in curves]
+        sk = Skeleton(P.copy(), 4, np.full(4, 5.0), pts, ends, 100.0, 100.0, [[]], [0])
+        want = chain_positions_reference(sk)
+        got = (sk.pt_chain, sk.pt_pos, sk.seg_chain, sk.seg_pos, sk.chain_len)
+        for x, y in zip(got, want, strict=True):
+            assert x.dtype == y.dtype and np.array_equal(x, y)

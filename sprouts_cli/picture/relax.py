@@ -46,6 +46,7 @@ from .analyse import analyse_picture
 from .model import COMFORT, MIN_CLEARANCE, SPOT_RADIUS, Picture
 from .relax_kernels import spot_gaps
 from .skeleton import (
+    Near,
     Params,
     Skeleton,
     Stop,
@@ -99,7 +100,8 @@ def descend(
     par = params.array()
     adjust = mode == "adjust"
     P = sk.P.copy()
-    E, G = sk.energy(P, par)
+    local = _Local(sk, params.cutoff, par)
+    E, G = local.energy(P, par)
     if not math.isfinite(E):
         raise PictureError("internal: the starting picture has infinite energy")
     still = sk.still()
@@ -127,7 +129,7 @@ def descend(
             big = float(np.hypot(d[:, 0], d[:, 1]).max())
             if big > 0:
                 d *= 0.25 * params.spacing / big
-        caps = sk.caps(P)
+        caps = local.caps(P)
         alpha = 1.0
         accepted = False
         for _ in range(16):
@@ -136,7 +138,7 @@ def descend(
             factor = np.minimum(1.0, caps / np.maximum(norms, 1e-300))
             s *= factor[:, None]
             Pn = P + s
-            En, Gn = sk.energy(Pn, par)
+            En, Gn = local.energy(Pn, par)
             if En < E:
                 accepted = True
                 break
@@ -151,7 +153,7 @@ def descend(
                 s = _project_across(sk, P, s)
             s = _held(s, still)
             Pn = P + s
-            En, Gn = sk.energy(Pn, par)
+            En, Gn = local.energy(Pn, par)
             if not math.isfinite(En):
                 continue
             hist_s.clear()
@@ -178,15 +180,46 @@ def descend(
             new = respace(sk, params.spacing) if not adjust else _respace_adjust(sk, params.spacing)
             if new is not None:
                 sk = new
+                local = _Local(sk, params.cutoff, par)
                 still = sk.still()
                 P = sk.P.copy()
-                E, G = sk.energy(P, par)
+                E, G = local.energy(P, par)
                 hist_s.clear()
                 hist_y.clear()
     sk.P = P
     sk.steps = step + 1
     sk.work = done
     return sk
+
+
+class _Local:
+    """The energy and caps a descent evaluates: the whole skeleton's when every point moves;
+    when only some do (``Skeleton.moving``), only the terms near them (``Skeleton.near``, made
+    again once a moving point has gone ``NEAR_MARGIN`` from where it was made): the energy then
+    differs from the whole one by a constant, and the gradient and caps of the moving points are
+    theirs, so the descent takes the same steps at a cost in proportion to what lies near them."""
+
+    def __init__(self, sk: Skeleton, cutoff: float, par: np.ndarray) -> None:
+        self.sk = sk
+        self.cutoff = cutoff
+        self.near = sk.near(sk.P, cutoff) if sk.moving is not None else None
+        if self.near is not None and not math.isfinite(sk.energy(sk.P, par, charged=False)[0]):
+            # infinite among points that stay only: the near terms would not see it, and the
+            # whole evaluation refuses such a skeleton
+            self.near = None
+
+    def _fresh(self, P: np.ndarray) -> Near | None:
+        if self.near is not None and self.near.stale(P):
+            self.near = self.sk.near(P, self.cutoff)
+        return self.near
+
+    def energy(self, P: np.ndarray, par: np.ndarray) -> tuple[float, np.ndarray]:
+        near = self._fresh(P)
+        return self.sk.energy(P, par) if near is None else self.sk.energy_near(P, par, near)
+
+    def caps(self, P: np.ndarray) -> np.ndarray:
+        near = self._fresh(P)
+        return self.sk.caps(P) if near is None else self.sk.caps_near(P, near)
 
 
 def _held(V: np.ndarray, still: np.ndarray | None) -> np.ndarray:
@@ -239,7 +272,9 @@ def relax(
     ``hold_open`` (a region's index in the picture's map: lives) holds those regions open by the
     area term as if they had that many lives (``held_open``): what widens a sliver.
     ``moving`` (curve indices; None: all) are the only curves that move, with the spots whose
-    curves all move; every other curve is kept as it is drawn, an obstacle to them.  R's stages
+    curves all move; every other curve is kept as it is drawn, an obstacle to them.  The descent
+    then evaluates only the terms near the moving points (``Skeleton.near``), so its steps cost
+    in proportion to that neighbourhood, not to the picture.  R's stages
     that grow the spots after the descent (descending again after each) then run only when a
     spot is drawn smaller: the descent has settled the curves that move.
     """

@@ -438,6 +438,361 @@ def pred_caps(
     return cap
 
 
+@kernel
+def energy_gradient_near(
+    P: np.ndarray,
+    n_spots: int,
+    sizes: np.ndarray,
+    pts: np.ndarray,
+    segs: np.ndarray,
+    moves: np.ndarray,
+    pt_chain: np.ndarray,
+    pt_pos: np.ndarray,
+    seg_chain: np.ndarray,
+    seg_pos: np.ndarray,
+    chain_len: np.ndarray,
+    hops: int,
+    bend: np.ndarray,
+    spread: np.ndarray,
+    walk_idx: np.ndarray,
+    walk_off: np.ndarray,
+    walk_region: np.ndarray,
+    region_w: np.ndarray,
+    region_base: np.ndarray,
+    width: float,
+    height: float,
+    params: np.ndarray,
+) -> tuple[float, np.ndarray]:
+    """The terms of ``energy_gradient`` that hold a point that moves (``moves``), and their gradient.
+
+    When only some points move, every other term is a constant: the energy differs from the
+    whole picture's by that constant and the gradient at the points that move is the same.
+    Only the points ``pts`` and segments ``segs`` near the moving ones are looked at (with their
+    rows of ``seg_chain`` and ``seg_pos``); ``bend``, ``spread`` and the walks are those with a
+    point that moves, ``region_w`` zero for a region none of whose walks has one.  The caller
+    (``skeleton.Near``) keeps every point and segment within the cut-off of a moving one in
+    ``pts`` and ``segs``: then no term with a moving point is missed.  The gradient at a point
+    that stays is not its whole gradient (the descent holds such points).
+    """
+    D, R, lam, wlen, wbend, wspread, warea = (
+        params[0],
+        params[1],
+        params[2],
+        params[3],
+        params[4],
+        params[5],
+        params[6],
+    )
+    G = np.zeros_like(P)
+    E = 0.0
+    for k in range(segs.shape[0]):
+        a = segs[k, 0]
+        b = segs[k, 1]
+        if not (moves[a] or moves[b]):
+            continue
+        dx = P[b, 0] - P[a, 0]
+        dy = P[b, 1] - P[a, 1]
+        L = math.sqrt(dx * dx + dy * dy)
+        E += wlen * L
+        if L > 0:
+            G[a, 0] -= wlen * dx / L
+            G[a, 1] -= wlen * dy / L
+            G[b, 0] += wlen * dx / L
+            G[b, 1] += wlen * dy / L
+    maxrad = 0.0
+    for i in range(n_spots):
+        maxrad = max(maxrad, sizes[i])
+    cell = R + maxrad
+    start, items, gnx, gny, gx0, gy0 = segment_grid(P, segs, cell)
+    stamp = -np.ones(segs.shape[0], dtype=np.int64)
+    for q0 in range(pts.shape[0]):
+        i = pts[q0]
+        px = P[i, 0]
+        py = P[i, 1]
+        rad = sizes[i] if i < n_spots else 0.0
+        ci = int((px - gx0) / cell)
+        cj = int((py - gy0) / cell)
+        for q in range(9):
+            ii = ci + q % 3 - 1
+            jj = cj + q // 3 - 1
+            if ii < 0 or jj < 0 or ii >= gnx or jj >= gny:
+                continue
+            c = jj * gnx + ii
+            for tt in range(start[c], start[c + 1]):
+                k = items[tt]
+                if stamp[k] == i:
+                    continue
+                stamp[k] = i
+                a = segs[k, 0]
+                b = segs[k, 1]
+                if a == i or b == i:
+                    continue
+                if not (moves[i] or moves[a] or moves[b]):
+                    continue
+                ax = P[a, 0]
+                ay = P[a, 1]
+                bx = P[b, 0]
+                by = P[b, 1]
+                if min(ax, bx) - px > R + rad or px - max(ax, bx) > R + rad:
+                    continue
+                if min(ay, by) - py > R + rad or py - max(ay, by) > R + rad:
+                    continue
+                if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
+                    continue
+                t, vx, vy = _closest(px, py, ax, ay, bx, by)
+                dist = math.sqrt(vx * vx + vy * vy)
+                val, der = _phi(dist - rad, D, R)
+                if val == 0.0:
+                    continue
+                if not math.isfinite(val):
+                    return np.inf, G
+                E += lam * val
+                ux = vx / dist
+                uy = vy / dist
+                G[i, 0] += lam * der * ux
+                G[i, 1] += lam * der * uy
+                G[a, 0] -= lam * der * ux * (1.0 - t)
+                G[a, 1] -= lam * der * uy * (1.0 - t)
+                G[b, 0] -= lam * der * ux * t
+                G[b, 1] -= lam * der * uy * t
+    for i in range(n_spots):
+        for j in range(i + 1, n_spots):
+            if not (moves[i] or moves[j]):
+                continue
+            vx = P[i, 0] - P[j, 0]
+            vy = P[i, 1] - P[j, 1]
+            dist = math.sqrt(vx * vx + vy * vy)
+            val, der = _phi(dist - sizes[i] - sizes[j], D, R)
+            if val == 0.0:
+                continue
+            if not math.isfinite(val):
+                return np.inf, G
+            E += lam * val
+            G[i, 0] += lam * der * vx / dist
+            G[i, 1] += lam * der * vy / dist
+            G[j, 0] -= lam * der * vx / dist
+            G[j, 1] -= lam * der * vy / dist
+    for q0 in range(pts.shape[0]):
+        i = pts[q0]
+        if not moves[i]:
+            continue
+        rad = sizes[i] if i < n_spots else 0.0
+        for side in range(4):
+            if side == 0:
+                r, sx, sy = P[i, 0], 1.0, 0.0
+            elif side == 1:
+                r, sx, sy = width - P[i, 0], -1.0, 0.0
+            elif side == 2:
+                r, sx, sy = P[i, 1], 0.0, 1.0
+            else:
+                r, sx, sy = height - P[i, 1], 0.0, -1.0
+            val, der = _phi(r - rad, D, R)
+            if val == 0.0:
+                continue
+            if not math.isfinite(val):
+                return np.inf, G
+            E += lam * val
+            G[i, 0] += lam * der * sx
+            G[i, 1] += lam * der * sy
+    e2, G = _shape_terms(
+        P, G, bend, spread, walk_idx, walk_off, walk_region, region_w, region_base, wbend, wspread, warea
+    )
+    return E + e2, G
+
+
+@kernel
+def _shape_terms(
+    P: np.ndarray,
+    G: np.ndarray,
+    bend: np.ndarray,
+    spread: np.ndarray,
+    walk_idx: np.ndarray,
+    walk_off: np.ndarray,
+    walk_region: np.ndarray,
+    region_w: np.ndarray,
+    region_base: np.ndarray,
+    wbend: float,
+    wspread: float,
+    warea: float,
+) -> tuple[float, np.ndarray]:
+    """Bending, angular spread and the regions' areas, as ``energy_gradient`` sums them (added to ``G``)."""
+    E = 0.0
+    for k in range(bend.shape[0]):
+        a = bend[k, 0]
+        i = bend[k, 1]
+        b = bend[k, 2]
+        ux = P[i, 0] - P[a, 0]
+        uy = P[i, 1] - P[a, 1]
+        vx = P[b, 0] - P[i, 0]
+        vy = P[b, 1] - P[i, 1]
+        lu2 = ux * ux + uy * uy
+        lv2 = vx * vx + vy * vy
+        if lu2 <= 0.0 or lv2 <= 0.0:
+            continue
+        lu = math.sqrt(lu2)
+        lv = math.sqrt(lv2)
+        th = math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+        ell = 0.5 * (lu + lv)
+        E += wbend * th * th / ell
+        c1 = wbend * 2.0 * th / ell
+        c2 = -wbend * th * th / (ell * ell) * 0.5
+        gux = c1 * uy / lu2 + c2 * ux / lu
+        guy = c1 * -ux / lu2 + c2 * uy / lu
+        gvx = c1 * -vy / lv2 + c2 * vx / lv
+        gvy = c1 * vx / lv2 + c2 * vy / lv
+        G[a, 0] -= gux
+        G[a, 1] -= guy
+        G[i, 0] += gux - gvx
+        G[i, 1] += guy - gvy
+        G[b, 0] += gvx
+        G[b, 1] += gvy
+    target = 2.0 * math.pi / 3.0
+    for k in range(spread.shape[0]):
+        s = spread[k, 0]
+        a = spread[k, 1]
+        b = spread[k, 2]
+        ux = P[a, 0] - P[s, 0]
+        uy = P[a, 1] - P[s, 1]
+        vx = P[b, 0] - P[s, 0]
+        vy = P[b, 1] - P[s, 1]
+        lu2 = ux * ux + uy * uy
+        lv2 = vx * vx + vy * vy
+        if lu2 <= 0.0 or lv2 <= 0.0:
+            continue
+        gap = math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+        if gap < 0:
+            gap += 2.0 * math.pi
+        dev = gap - target
+        E += wspread * dev * dev
+        c = wspread * 2.0 * dev
+        gux = c * uy / lu2
+        guy = c * -ux / lu2
+        gvx = c * -vy / lv2
+        gvy = c * vx / lv2
+        G[a, 0] += gux
+        G[a, 1] += guy
+        G[b, 0] += gvx
+        G[b, 1] += gvy
+        G[s, 0] -= gux + gvx
+        G[s, 1] -= guy + gvy
+    nreg = region_w.shape[0]
+    area = region_base.copy()
+    for w in range(walk_off.shape[0] - 1):
+        r = walk_region[w]
+        s0 = walk_off[w]
+        s1 = walk_off[w + 1]
+        acc = 0.0
+        for m in range(s0, s1):
+            i = walk_idx[m]
+            j = walk_idx[s0 + (m - s0 + 1) % (s1 - s0)]
+            acc += P[i, 0] * P[j, 1] - P[j, 0] * P[i, 1]
+        area[r] += -0.5 * acc
+    for r in range(nreg):
+        if region_w[r] == 0.0:
+            continue
+        if area[r] <= 0.0:
+            return np.inf, G
+        E -= warea * region_w[r] * math.log(area[r])
+    for w in range(walk_off.shape[0] - 1):
+        r = walk_region[w]
+        if region_w[r] == 0.0:
+            continue
+        c = -warea * region_w[r] / area[r] * -0.5
+        s0 = walk_off[w]
+        s1 = walk_off[w + 1]
+        cnt = s1 - s0
+        for m in range(s0, s1):
+            i = walk_idx[m]
+            nx_ = walk_idx[s0 + (m - s0 + 1) % cnt]
+            pv = walk_idx[s0 + (m - s0 - 1) % cnt]
+            G[i, 0] += c * (P[nx_, 1] - P[pv, 1])
+            G[i, 1] += c * (P[pv, 0] - P[nx_, 0])
+    return E, G
+
+
+@kernel
+def pred_caps_near(
+    P: np.ndarray,
+    n_spots: int,
+    sizes: np.ndarray,
+    pts: np.ndarray,
+    segs: np.ndarray,
+    moves: np.ndarray,
+    width: float,
+    height: float,
+    reach: float,
+) -> np.ndarray:
+    """``pred_caps`` of the points that move (``moves``), from the pairs with a point that moves
+    among the points ``pts`` and segments ``segs`` near them (``skeleton.Near`` keeps every one
+    within ``reach`` of a moving point there).  The caps of the points that stay are not theirs
+    (the descent does not move them)."""
+    n = P.shape[0]
+    maxrad = 0.0
+    for i in range(n_spots):
+        maxrad = max(maxrad, sizes[i])
+    cell = reach + maxrad
+    cap = np.full(n, reach / 3.0)
+    for q0 in range(pts.shape[0]):
+        i = pts[q0]
+        rad = sizes[i] if i < n_spots else 0.0
+        cap[i] = min(cap[i], (P[i, 0] - rad) / 3.0, (width - P[i, 0] - rad) / 3.0)
+        cap[i] = min(cap[i], (P[i, 1] - rad) / 3.0, (height - P[i, 1] - rad) / 3.0)
+    start, items, gnx, gny, gx0, gy0 = segment_grid(P, segs, cell)
+    stamp = -np.ones(segs.shape[0], dtype=np.int64)
+    for q0 in range(pts.shape[0]):
+        i = pts[q0]
+        rad = sizes[i] if i < n_spots else 0.0
+        px = P[i, 0]
+        py = P[i, 1]
+        ci = int((px - gx0) / cell)
+        cj = int((py - gy0) / cell)
+        for q in range(9):
+            ii = ci + q % 3 - 1
+            jj = cj + q // 3 - 1
+            if ii < 0 or jj < 0 or ii >= gnx or jj >= gny:
+                continue
+            cc = jj * gnx + ii
+            for tt in range(start[cc], start[cc + 1]):
+                k = items[tt]
+                if stamp[k] == i:
+                    continue
+                stamp[k] = i
+                a = segs[k, 0]
+                b = segs[k, 1]
+                if a == i or b == i:
+                    continue
+                if not (moves[i] or moves[a] or moves[b]):
+                    continue
+                ax = P[a, 0]
+                ay = P[a, 1]
+                bx = P[b, 0]
+                by = P[b, 1]
+                gap = max(min(ax, bx) - px, px - max(ax, bx), min(ay, by) - py, py - max(ay, by))
+                if gap - rad > 3.0 * max(cap[i], cap[a], cap[b]) + 1e-6:
+                    continue
+                _t, vx, vy = _closest(px, py, ax, ay, bx, by)
+                d = (math.sqrt(vx * vx + vy * vy) - rad) / 3.0
+                if d < cap[i]:
+                    cap[i] = d
+                if d < cap[a]:
+                    cap[a] = d
+                if d < cap[b]:
+                    cap[b] = d
+    for i in range(n_spots):
+        for j in range(i + 1, n_spots):
+            if not (moves[i] or moves[j]):
+                continue
+            d = (math.hypot(P[i, 0] - P[j, 0], P[i, 1] - P[j, 1]) - sizes[i] - sizes[j]) / 3.0
+            if d < cap[i]:
+                cap[i] = d
+            if d < cap[j]:
+                cap[j] = d
+    for i in range(n):
+        if cap[i] < 0.0:
+            cap[i] = 0.0
+    return cap
+
+
 def pred_caps_reference(
     P: np.ndarray,
     n_spots: int,

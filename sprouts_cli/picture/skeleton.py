@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import GivenUp, PictureError
 from .analyse import Analysis, analyse_picture
 from .model import COMFORT, Curve, Picture
-from .relax_kernels import energy_gradient, polylines_cross, pred_caps
+from .relax_kernels import energy_gradient, energy_gradient_near, polylines_cross, pred_caps, pred_caps_near
 from .spline import interpolate_clamped, interpolate_closed, straight_pieces
 from .work import charge
 
@@ -29,6 +29,10 @@ HOPS = 4  # a point does not feel its own chain within this many steps along it
 #: A chain of curves is smoothed as one spline through a two-curve spot only where it turns less
 #: than this there (radians); at a sharper corner each side gets its own spline.
 CORNER_ANGLE = math.radians(50.0)
+
+#: How far (px) a point that moves may go from where it was when its ``Near`` was made before
+#: the descent makes it again: the neighbourhood reaches this much farther than the terms do.
+NEAR_MARGIN = 16.0
 
 #: A test asked between steps of long work; True means give the work up.
 Stop = Callable[[], bool]
@@ -102,17 +106,15 @@ class Skeleton:
     def derive(self) -> None:
         """Index arrays for the kernels: segments, exclusions, bends, spreads, region walks."""
         n = len(self.P)
-        segs = []
         prev = -np.ones(n, dtype=np.int64)
         nxt = -np.ones(n, dtype=np.int64)
-        bend = []
-        for pts in self.curve_pts:
-            for k in range(len(pts) - 1):
-                segs.append((pts[k], pts[k + 1]))
-            for k in range(1, len(pts) - 1):
-                i = pts[k]
-                prev[i], nxt[i] = pts[k - 1], pts[k + 1]
-                bend.append((pts[k - 1], i, pts[k + 1]))
+        curves = [np.asarray(pts, dtype=np.int64) for pts in self.curve_pts]
+        segs_parts = [np.stack([pts[:-1], pts[1:]], axis=1) for pts in curves]
+        bend_parts = [np.stack([pts[:-2], pts[1:-1], pts[2:]], axis=1) for pts in curves]
+        for pts in curves:
+            prev[pts[1:-1]] = pts[:-2]
+            nxt[pts[1:-1]] = pts[2:]
+        bend = [tuple(row) for row in np.concatenate(bend_parts).tolist()] if bend_parts else []
         # neighbours of each spot: the point next to it along each curve
         around: dict[int, list[int]] = {}
         for pts in self.curve_pts:
@@ -127,12 +129,12 @@ class Skeleton:
                 order = [nb[k] for k in np.argsort(ang)]
                 for k in range(3):
                     spread.append((s, order[k], order[(k + 1) % 3]))
-        self.segs = np.array(segs, dtype=np.int64).reshape(-1, 2)
+        self.segs = np.concatenate(segs_parts) if segs_parts else np.zeros((0, 2), dtype=np.int64)
         self._chain_positions()
         self.bend = np.array(bend, dtype=np.int64).reshape(-1, 3)
         self.spread = np.array(spread, dtype=np.int64).reshape(-1, 3)
         self.interior_prev, self.interior_next = prev, nxt
-        idx: list[int] = []
+        idx: list[np.ndarray] = []
         off: list[int] = [0]
         reg: list[int] = []
         weights = np.zeros(len(self.region_walks))
@@ -142,12 +144,12 @@ class Skeleton:
             weights[ri] = self.region_lives[ri]
             for cyc in walks:
                 for h in cyc:
-                    pts = self.curve_pts[h >> 1]
+                    pts = curves[h >> 1]
                     seq = pts if h % 2 == 0 else pts[::-1]
-                    idx.extend(int(v) for v in seq[:-1])
-                off.append(len(idx))
+                    idx.append(seq[:-1])
+                off.append(off[-1] + sum(len(pts) - 1 for pts in (curves[h >> 1] for h in cyc)))
                 reg.append(ri)
-        self.walk_idx = np.array(idx, dtype=np.int64)
+        self.walk_idx = np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, dtype=np.int64)
         self.walk_off = np.array(off, dtype=np.int64)
         self.walk_region = np.array(reg, dtype=np.int64)
         self.region_w = weights
@@ -157,7 +159,56 @@ class Skeleton:
             self.region_base[0] = self.width * self.height
 
     def _chain_positions(self) -> None:
-        """Where each point and segment lies along its chain (a move's curves through their spot are one)."""
+        """Where each point and segment lies along its chain (a move's curves through their spot are one).
+
+        A segment's place is that of its curve's place in the chain; where two segments join the
+        same two points (their places could be taken either way round), each is given the first
+        one not yet placed, as ``chain_positions_reference`` does (``_chain_positions_by_ends``).
+        """
+        segs = self.segs
+        n = len(self.P)
+        if len(segs):
+            lo = np.minimum(segs[:, 0], segs[:, 1])
+            hi = np.maximum(segs[:, 0], segs[:, 1])
+            if len(np.unique(lo * max(n, 1) + hi)) < len(segs):
+                self._chain_positions_by_ends()
+                return
+        seg_off = np.zeros(len(self.curve_pts) + 1, dtype=np.int64)
+        seg_off[1:] = np.cumsum([len(pts) - 1 for pts in self.curve_pts])
+        pt_chain = -np.ones((n, 3), dtype=np.int64)
+        pt_pos = np.zeros((n, 3), dtype=np.int64)
+        fill = np.zeros(self.n_spots, dtype=np.int64)
+        seg_chain = -np.ones(len(segs), dtype=np.int64)
+        seg_pos = np.zeros(len(segs), dtype=np.int64)
+        lens = []
+        ns = self.n_spots
+        for ci, (chain, closed) in enumerate(chains(self, self.corners)):
+            at = 0
+            for j, (e, fwd) in enumerate(chain):
+                pts = np.asarray(self.curve_pts[e], dtype=np.int64)
+                m = len(pts) - 1
+                ks = np.arange(seg_off[e], seg_off[e + 1])
+                seg_chain[ks] = ci
+                seg_pos[ks] = at + (np.arange(m) if fwd else m - 1 - np.arange(m))
+                inner = pts[1:-1] if fwd else pts[-2:0:-1]
+                pt_chain[inner, 0] = ci
+                pt_pos[inner, 0] = at + 1 + np.arange(m - 1)
+                first, last = (int(pts[0]), int(pts[-1])) if fwd else (int(pts[-1]), int(pts[0]))
+                for v, pos in ((first, at), (last, at + m)):
+                    if closed and pos == at + m and j == len(chain) - 1:
+                        continue  # the closing spot is the chain's first point
+                    if v < ns and fill[v] < 3 and not (pt_chain[v, : fill[v]] == ci).any():
+                        pt_chain[v, fill[v]] = ci
+                        pt_pos[v, fill[v]] = pos
+                        fill[v] += 1
+                at += m
+            lens.append(at if closed else 0)
+        self.pt_chain, self.pt_pos = pt_chain, pt_pos
+        self.seg_chain, self.seg_pos = seg_chain, seg_pos
+        self.chain_len = np.array(lens, dtype=np.int64)
+
+    def _chain_positions_by_ends(self) -> None:
+        """``_chain_positions`` finding each segment of a chain by its two points."""
         n = len(self.P)
         pt_chain = -np.ones((n, 3), dtype=np.int64)
         pt_pos = np.zeros((n, 3), dtype=np.int64)
@@ -218,8 +269,11 @@ class Skeleton:
         out[: self.n_spots] |= ~on_moving
         return out
 
-    def energy(self, P: np.ndarray, params: np.ndarray) -> tuple[float, np.ndarray]:
-        charge(len(P))
+    def energy(self, P: np.ndarray, params: np.ndarray, charged: bool = True) -> tuple[float, np.ndarray]:
+        """The energy and its gradient (``relax_kernels.energy_gradient``), charged as one
+        evaluation of the whole skeleton unless ``charged`` is False."""
+        if charged:
+            charge(len(P))
         return energy_gradient(
             P, self.n_spots, self.sizes, self.segs, self.pt_chain, self.pt_pos, self.seg_chain, self.seg_pos,
             self.chain_len, HOPS, self.bend, self.spread,
@@ -232,6 +286,110 @@ class Skeleton:
 
     def crosses(self, P: np.ndarray | None = None) -> bool:
         return bool(polylines_cross(self.P if P is None else P, self.segs))
+
+    def near(self, P: np.ndarray, cutoff: float) -> Near | None:
+        """What lies near the points that move at ``P`` (None when every point moves): the terms
+        of the energy and caps that hold a moving point, for ``energy_near`` and ``caps_near``.
+
+        Kept: every point within ``max(cutoff, REACH)`` (from a spot's disc) of a segment with a
+        moving end, and every segment within that of a moving point, with ``NEAR_MARGIN`` to
+        spare, so that the terms stay all there until a moving point has gone ``NEAR_MARGIN``
+        from ``P`` (``Near.stale``).  A point lies no nearer a segment than its distance to the
+        nearer end less half the segment's length: that is the test, over k-d trees.
+        """
+        still = self.still()
+        if still is None:
+            return None
+        from scipy.spatial import cKDTree
+
+        moves = ~still
+        movers = np.nonzero(moves)[0]
+        a, b = self.segs[:, 0], self.segs[:, 1]
+        moving_seg = moves[a] | moves[b]
+        if not len(movers) or not moving_seg.any():
+            pts = movers
+            seg_keep = moving_seg
+        else:
+            maxrad = float(self.sizes.max()) if self.n_spots else 0.0
+            reach = max(cutoff, REACH) + maxrad + NEAR_MARGIN
+            half = 0.5 * np.hypot(*(P[b] - P[a]).T)
+            near_mover = cKDTree(P[movers])
+            da = near_mover.query(P[a])[0]
+            db = near_mover.query(P[b])[0]
+            seg_keep = moving_seg | (np.minimum(da, db) - half < reach)
+            ends = np.unique(self.segs[moving_seg].ravel())
+            dp = cKDTree(P[ends]).query(P)[0]
+            pts = np.nonzero(moves | (dp - float(half[moving_seg].max()) < reach))[0]
+        keep = np.nonzero(seg_keep)[0]
+        bend = self.bend[moves[self.bend].any(axis=1)] if len(self.bend) else self.bend
+        spread = self.spread[moves[self.spread].any(axis=1)] if len(self.spread) else self.spread
+        region_w = self.region_w.copy()
+        walks = []
+        for w in range(len(self.walk_off) - 1):
+            idx = self.walk_idx[self.walk_off[w] : self.walk_off[w + 1]]
+            walks.append(bool(moves[idx].any()))
+        touched = {int(self.walk_region[w]) for w, t in enumerate(walks) if t}
+        for r in range(len(region_w)):
+            if r not in touched:
+                region_w[r] = 0.0
+        idx_parts = []
+        off = [0]
+        reg = []
+        for w, _ in enumerate(walks):
+            if int(self.walk_region[w]) in touched:
+                idx_parts.append(self.walk_idx[self.walk_off[w] : self.walk_off[w + 1]])
+                off.append(off[-1] + len(idx_parts[-1]))
+                reg.append(int(self.walk_region[w]))
+        return Near(
+            movers, P[movers].copy(), moves, pts.astype(np.int64), self.segs[keep], self.seg_chain[keep],
+            self.seg_pos[keep], bend, spread,
+            np.concatenate(idx_parts).astype(np.int64) if idx_parts else np.zeros(0, dtype=np.int64),
+            np.array(off, dtype=np.int64), np.array(reg, dtype=np.int64), region_w,
+        )  # fmt: skip
+
+    def energy_near(self, P: np.ndarray, params: np.ndarray, near: Near) -> tuple[float, np.ndarray]:
+        """The energy's terms that hold a moving point, and the gradient at the moving points
+        (``energy`` less a constant; ``relax_kernels.energy_gradient_near``).  Charged as a whole
+        evaluation: a descent gives up its work where the whole evaluation would."""
+        charge(len(P))
+        return energy_gradient_near(
+            P, self.n_spots, self.sizes, near.pts, near.segs, near.moves, self.pt_chain, self.pt_pos,
+            near.seg_chain, near.seg_pos, self.chain_len, HOPS, near.bend, near.spread,
+            near.walk_idx, near.walk_off, near.walk_region, near.region_w, self.region_base,
+            self.width, self.height, params,
+        )  # fmt: skip
+
+    def caps_near(self, P: np.ndarray, near: Near) -> np.ndarray:
+        """``caps`` of the moving points (``relax_kernels.pred_caps_near``)."""
+        return pred_caps_near(
+            P, self.n_spots, self.sizes, near.pts, near.segs, near.moves, self.width, self.height, REACH
+        )
+
+
+@dataclass
+class Near:
+    """The points and terms near the points that move (``Skeleton.near``)."""
+
+    movers: np.ndarray  # the points that move
+    at: np.ndarray  # where they were when this was made
+    moves: np.ndarray  # a flag per point: does it move
+    pts: np.ndarray  # the points near a segment with a moving end (the moving ones among them)
+    segs: np.ndarray  # the segments near a moving point (the moving ones among them)
+    seg_chain: np.ndarray
+    seg_pos: np.ndarray
+    bend: np.ndarray  # the bends and spreads with a moving point
+    spread: np.ndarray
+    walk_idx: np.ndarray  # the walks of the regions with a moving point on one of their walks
+    walk_off: np.ndarray
+    walk_region: np.ndarray
+    region_w: np.ndarray  # the weights of those regions (zero for the others)
+
+    def stale(self, P: np.ndarray) -> bool:
+        """Has a moving point gone farther than ``NEAR_MARGIN`` since this was made?"""
+        if not len(self.movers):
+            return False
+        d = P[self.movers] - self.at
+        return float((d * d).sum(axis=1).max()) > NEAR_MARGIN * NEAR_MARGIN
 
 
 # --------------------------------------------------------------------------- building skeletons
@@ -356,18 +514,28 @@ def _curve_points(c: Curve, spacing: float) -> np.ndarray:
     from .spline import bezier_points
 
     pts = [c.pieces[0, 0]]
-    for pc in c.pieces:
-        chord = math.hypot(*(pc[3] - pc[0]))
-        poly = sum(math.hypot(*(pc[k + 1] - pc[k])) for k in range(3))
+    for pc, q in zip(c.pieces, c.pieces.tolist(), strict=True):
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+        chord = math.hypot(x3 - x0, y3 - y0)
+        poly = 0 + math.hypot(x1 - x0, y1 - y0) + math.hypot(x2 - x1, y2 - y1) + math.hypot(x3 - x2, y3 - y2)
         m = max(1, math.ceil(max(chord, 0.5 * poly) / spacing))
         if m > 1:
-            straight = np.allclose(pc[1], pc[0] + (pc[3] - pc[0]) / 3) and np.allclose(
-                pc[2], pc[0] + 2 * (pc[3] - pc[0]) / 3
+            # the inner control points a third and two thirds along the chord (np.allclose's test)
+            straight = (
+                _close(x1, x0 + (x3 - x0) / 3)
+                and _close(y1, y0 + (y3 - y0) / 3)
+                and _close(x2, x0 + 2 * (x3 - x0) / 3)
+                and _close(y2, y0 + 2 * (y3 - y0) / 3)
             )
             ts = np.arange(1, m) / m
             pts.extend(pc[0] + ts[:, None] * (pc[3] - pc[0]) if straight else bezier_points(pc, ts))
         pts.append(pc[3])
     return np.array(pts)
+
+
+def _close(a: float, b: float) -> bool:
+    """``np.allclose`` of two numbers (its tolerances), without the arrays."""
+    return abs(a - b) <= 1e-8 + 1e-5 * abs(b)
 
 
 def _assemble(
@@ -619,6 +787,10 @@ def skeleton_picture(
     """
     curves: list[Curve | None] = [None] * len(sk.curve_ab)
     for ci, (chain, closed) in enumerate(smooth_chains(sk)):
+        if keep is not None and all(e in keep for e, _ in chain):
+            for e, _ in chain:
+                curves[e] = keep[e]
+            continue
         pts, bounds = _chain_points(sk, chain)
         level = (levels or {}).get(ci, 0) if smooth else LAST_LEVEL
         parts: list[tuple[np.ndarray, np.ndarray]]
