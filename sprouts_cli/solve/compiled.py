@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -108,6 +109,30 @@ def filled_from_the_front(shape: int | tuple[int, ...], dtype: Any) -> np.ndarra
         _set_huge_pages(before)
 
 
+#: glibc's ``M_MMAP_THRESHOLD`` (``mallopt``), and the size it is fixed at (glibc's first one).
+M_MMAP_THRESHOLD = -3
+MMAP_THRESHOLD = 1 << 17
+_malloc_fixed = False
+
+
+def fix_mmap_threshold() -> None:
+    """Fix glibc's threshold above which ``malloc`` maps fresh memory at its first value (once a
+    process).  glibc raises it to the size of each mapped block freed, up to 32 MB: once a
+    growth of the core's arrays frees its old ones, the next arrays of a few MB come from the
+    heap, where what is freed stays in the process (3 MB more at the peak of ``0*13``).  With
+    the threshold fixed every such array is mapped, and freed back to the system."""
+    global _malloc_fixed
+    if _malloc_fixed or not sys.platform.startswith("linux"):
+        return
+    _malloc_fixed = True
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        pass
+
+
 def _load_core() -> Any:
     global core
     if core is None:
@@ -157,6 +182,7 @@ class State:
         threads: int = 1,
         tt_max_entries: int | None = None,
     ) -> None:
+        fix_mmap_threshold()
         self.G = np.zeros(core.NG, np.int64)
         self.G[core.G_SMALL] = small_lives
         self.G[core.G_HAS_TABLE] = 1 if has_table else 0
