@@ -210,6 +210,59 @@ def test_the_state_grows_as_the_search_needs() -> None:
     assert st.I32.shape[1] >= numbers and st.HTAB.shape[0] >= 2 * lands
 
 
+@pytest.mark.parametrize("keep", [0.0, 0.5])
+def test_forgotten_codes_change_no_answer_and_no_node(monkeypatch, keep: float) -> None:
+    """The codes kept only find a child land again without reducing it: a state that forgets
+    all or the older half of them whenever they fill their first room finds the very same
+    children, in more reductions."""
+    from sprouts_cli.solve import compiled as module
+
+    plain = compiled(tt_entries=1 << 17)  # a table that does not grow: else it would grow at
+    assert plain.state.code_bytes == module.CODE_BYTES  # other returns to Python, which changes the nodes
+    monkeypatch.setattr(module, "CODE_BYTES", 0)
+    monkeypatch.setattr(module, "CODE_KEEP", keep)
+    forgetful = compiled(tt_entries=1 << 17)
+    for n in (9, 10):
+        assert forgetful.outcome(Position.start(n)) is plain.outcome(Position.start(n))
+    assert forgetful.nimber("0*3.1a2a") == plain.nimber("0*3.1a2a")
+    assert forgetful.stats["nodes"] == plain.stats["nodes"]
+    assert forgetful.stats["table_entries"] == plain.stats["table_entries"] == 1 << 17
+    assert forgetful.stats["lands_reduced"] > plain.stats["lands_reduced"]
+    assert forgetful.state.codes_forgotten > 0 and plain.state.codes_forgotten == 0
+    assert forgetful.state.CODE.shape[0] < plain.state.CODE.shape[0]
+
+
+def test_a_growth_leaves_no_replaced_array_alive() -> None:
+    """The built kernels' guard remembers the state tuples it checked: a growth must not leave
+    the arrays it replaced alive in them (as much memory again as the arrays that grew)."""
+    import weakref
+
+    from sprouts_cli.solve import compiled as module
+
+    solver = compiled()
+    assert solver.outcome(Position.start(5)) is True
+    st = solver.state
+    core = module.core
+    signature, fn = core.EXPORTS["rehash"]
+    core.state_guarded(lambda S: None, fn, signature)(st.S)  # a built kernel's guard, on a stand-in
+    old, size = weakref.ref(st.TEXT), st.TEXT.shape[0]
+    top = int(st.G[core.G_TEXT_TOP])
+    st.G[core.G_TEXT_TOP] = size  # as if the strings filled it: the growth doubles it
+    st.grow()
+    st.G[core.G_TEXT_TOP] = top
+    assert st.TEXT.shape[0] > size and old() is None
+    assert solver.outcome(Position.start(8)) is False
+
+
+def test_without_a_table_the_rows_of_what_was_written_stay_untouched() -> None:
+    from sprouts_cli.solve import pncore
+
+    solver = compiled()
+    assert solver.outcome(Position.start(9)) is True
+    st = solver.state
+    assert not st.I64[pncore.L_SAVED_WINS].any() and not st.I32[pncore.L_SAVED_NIM].any()
+
+
 def test_children_and_nodes_as_the_reference_gives_them() -> None:
     fast, reference = compiled(), NormalSolver()
     for land in ["0*4", "0.AB|0*3.AB", "1a1a.0*2", "0*3.1a2a"]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +48,13 @@ TT_ENTRIES = 1 << 20
 TT_FIRST_MIN = 1 << 14
 #: The table doubles once it has overwritten 1/TT_GROW_SHARE of its entries since it last grew.
 TT_GROW_SHARE = 8
+#: The bytes of codes the state keeps (``CODE``; the child lands' codes, by which a child land
+#: met again is found without being reduced): past this the older codes are forgotten
+#: (``State.forget_codes``).  A code forgotten costs a reduction when its land is met again,
+#: and never an answer (the land is found by its reduced string).
+CODE_BYTES = 1 << 23
+#: The share of the codes kept (the newest) when the older are forgotten.
+CODE_KEEP = 0.5
 #: Bytes an entry of the transposition table takes (its key and ``pncore.NV`` numbers).
 TT_ENTRY_BYTES = 8 * 3
 #: The share of the solver's memory bound the transposition table may grow to.
@@ -76,6 +84,53 @@ def first_table_entries(lives: int) -> int:
     what such a search keeps (a small question touches few entries, but every page of a table
     it spreads them over), ``TT_FIRST_MIN`` to ``TT_ENTRIES``; it doubles when it is short."""
     return max(TT_FIRST_MIN, min(TT_ENTRIES, 1 << (lives // 2)))
+
+
+def _set_huge_pages(on: bool) -> bool:
+    """Whether numpy asks the kernel for transparent huge pages for the large arrays it makes
+    from now on (``madvise``, arrays of 4 MB and more): set to ``on``; the setting before."""
+    multiarray = getattr(getattr(np, "_core", None), "multiarray", None)  # numpy 2
+    if multiarray is None:  # pragma: no cover - numpy 1.x
+        multiarray = getattr(getattr(np, "core", None), "multiarray", None)
+    setting = getattr(multiarray, "_set_madvise_hugepage", None)
+    return bool(setting(on)) if setting is not None else False
+
+
+def filled_from_the_front(shape: int | tuple[int, ...], dtype: Any) -> np.ndarray:
+    """Zeros for an array the core fills from its front (the numbering's rows, the arenas of
+    strings, sums, children and codes), in small pages: its unused end is never touched and
+    so costs no memory.  numpy would ask for huge pages for a large one, and a huge page makes
+    2 MB resident at the front edge of every row.  (The hashed tables are touched all over
+    whatever the pages, and keep numpy's choice: fewer TLB misses.)"""
+    before = _set_huge_pages(False)
+    try:
+        return np.zeros(shape, dtype)
+    finally:
+        _set_huge_pages(before)
+
+
+#: glibc's ``M_MMAP_THRESHOLD`` (``mallopt``), and the size it is fixed at (glibc's first one).
+M_MMAP_THRESHOLD = -3
+MMAP_THRESHOLD = 1 << 17
+_malloc_fixed = False
+
+
+def fix_mmap_threshold() -> None:
+    """Fix glibc's threshold above which ``malloc`` maps fresh memory at its first value (once a
+    process).  glibc raises it to the size of each mapped block freed, up to 32 MB: once a
+    growth of the core's arrays frees its old ones, the next arrays of a few MB come from the
+    heap, where what is freed stays in the process (3 MB more at the peak of ``0*13``).  With
+    the threshold fixed every such array is mapped, and freed back to the system."""
+    global _malloc_fixed
+    if _malloc_fixed or not sys.platform.startswith("linux"):
+        return
+    _malloc_fixed = True
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        pass
 
 
 def _load_core() -> Any:
@@ -127,22 +182,23 @@ class State:
         threads: int = 1,
         tt_max_entries: int | None = None,
     ) -> None:
+        fix_mmap_threshold()
         self.G = np.zeros(core.NG, np.int64)
         self.G[core.G_SMALL] = small_lives
         self.G[core.G_HAS_TABLE] = 1 if has_table else 0
         self.G[core.G_VIRTUAL] = VIRTUAL
         self.G[core.G_SPREAD] = SPREAD
         n = 1 << 12
-        self.I64 = np.zeros((core.N64, n), np.int64)
-        self.I32 = np.zeros((core.N32, n), np.int32)
-        self.TEXT = np.zeros(1 << 17, np.uint8)
-        self.SUMS = np.zeros(1 << 14, np.int64)
-        self.KIDS = np.zeros(1 << 16, np.int32)
+        self.I64 = filled_from_the_front((core.N64, n), np.int64)
+        self.I32 = filled_from_the_front((core.N32, n), np.int32)
+        self.TEXT = filled_from_the_front(1 << 17, np.uint8)
+        self.SUMS = filled_from_the_front(1 << 14, np.int64)
+        self.KIDS = filled_from_the_front(1 << 16, np.int32)
         self.HTAB = np.zeros(1 << 14, np.int32)
         self.STAB = np.zeros(1 << 14, np.int32)
         self.CTAB = np.zeros(1 << 14, np.int32)
-        self.CE = np.zeros((3, n), np.int64)
-        self.CODE = np.zeros(1 << 17, np.uint8)
+        self.CE = filled_from_the_front((core.NC, n), np.int64)
+        self.CODE = filled_from_the_front(1 << 17, np.uint8)
         size = 1 << max(2, (tt_entries - 1).bit_length())
         self.TTK = np.full(size, -1, np.int64)
         self.TTV = np.zeros((core.NV, size), np.int64)
@@ -151,6 +207,10 @@ class State:
         self._evicted_at_growth = 0
         self.table_wanted = False
         self.BUSY = np.zeros(1 << 16, np.int64)
+        #: The codes kept are forgotten once they would take more than this (``CODE_BYTES``).
+        self.code_bytes = CODE_BYTES
+        #: Times the codes were forgotten.
+        self.codes_forgotten = 0
         self.T: list[np.ndarray] = []
         self.STK: list[np.ndarray] = []
         self.PEND: list[np.ndarray] = []
@@ -204,6 +264,7 @@ class State:
         size = 2 * old_keys.shape[0]
         self.TTK = np.full(size, -1, np.int64)
         self.TTV = np.zeros((core.NV, size), np.int64)
+        core.forget_checked_states()
         self.S = self.tuple_for(0)
         core.tt_move(self.S, old_keys, old_values)
         self._evicted_at_growth = self.total(core.T_EVICTED)
@@ -214,8 +275,14 @@ class State:
         if self.table_wanted:
             self.table_wanted = False
             self.grow_table()
+        # No tuple may hold the arrays being replaced: each old array goes as soon as its
+        # successor is made, not all of them at the end (the peak of a growth is then one array's).
+        core.forget_checked_states()
+        self.S = ()
         g = self.G
         numbers = int(g[core.G_NUMBERS])
+        if int(g[core.G_CODE_TOP]) + core.ROOM_CODE > max(self.CODE.shape[0], self.code_bytes):
+            self.forget_codes()
 
         def longer(a: np.ndarray, need: int) -> np.ndarray:
             size = a.shape[-1]
@@ -223,13 +290,13 @@ class State:
                 return a
             while size < need:
                 size *= 2
-            out = np.zeros((*a.shape[:-1], size), a.dtype)
+            out = filled_from_the_front((*a.shape[:-1], size), a.dtype)
             out[..., : a.shape[-1]] = a
             return out
 
         self.I64 = longer(self.I64, numbers + core.ROOM_NUMBERS)
         self.I32 = longer(self.I32, numbers + core.ROOM_NUMBERS)
-        self.CE = longer(self.CE, int(g[core.G_CODES]) + core.ROOM_NUMBERS)
+        self.CE = longer(self.CE, int(g[core.G_CODES]) + 1 + core.ROOM_NUMBERS)
         self.TEXT = longer(self.TEXT, int(g[core.G_TEXT_TOP]) + core.ROOM_TEXT)
         self.SUMS = longer(self.SUMS, int(g[core.G_SUM_TOP]) + core.ROOM_SUMS)
         self.CODE = longer(self.CODE, int(g[core.G_CODE_TOP]) + core.ROOM_CODE)
@@ -254,6 +321,29 @@ class State:
             self.STAB[:] = 0
             self.CTAB[:] = 0
             core.rehash(self.S)
+
+    def forget_codes(self) -> None:
+        """Forget the older half of the codes kept (``CODE``, ``CE``, ``CTAB``): the newer half
+        moves to the front of the same room, which stops growing.  A search works on the lands
+        it met last, so those codes are the ones met again.  The codes are only a lookup:
+        every land keeps its number, string and facts.  No thread may be in the core."""
+        g = self.G
+        codes = int(g[core.G_CODES])
+        first = codes - int(codes * CODE_KEEP)  # the first code kept
+        ce, start = self.CE, core.C_START
+        s0, top = int(ce[start, first]), int(g[core.G_CODE_TOP])
+        kept = codes - first
+        self.CODE[: top - s0] = self.CODE[s0:top]
+        ce[:, : kept + 1] = ce[:, first : codes + 1]
+        ce[start, : kept + 1] -= s0
+        g[core.G_CODE_TOP] = top - s0
+        g[core.G_CODES] = kept
+        g[core.G_CCOUNT] = kept
+        self.HTAB[:] = 0
+        self.STAB[:] = 0
+        self.CTAB[:] = 0
+        core.rehash(self.tuple_for(0))
+        self.codes_forgotten += 1
 
     def text(self, number: int) -> str:
         start = int(self.I64[core.L_START, number])
@@ -632,7 +722,8 @@ class CompiledNormalSolver(PositionQuestions):
         for i in range(st.threads):
             core.leave(st.tuple_for(i))
         st.G[core.G_THREADS] = 1
-        st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
+        if st.threads > 1:  # one thread never counts itself in: its BUSY stays untouched (no memory)
+            st.BUSY[:] = 0  # no thread is anywhere (counts left while spreading was off go too)
         self.write_facts()
 
     def _spreading_stalled(self) -> bool:
@@ -768,7 +859,7 @@ class CompiledNormalSolver(PositionQuestions):
                 if st.I32[core.L_NIM, x] < 0:
                     self._hits += 1
                 st.I32[core.L_NIM, x] = nimber
-                st.I32[core.L_SAVED_NIM, x] = nimber
+                st.I32[core.L_SAVED_NIM, x] = 1
                 st.I64[core.L_WINS, x] = 0
             elif st.I32[core.L_NIM, x] < 0:
                 wins &= _WINS_MASK

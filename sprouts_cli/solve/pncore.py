@@ -88,8 +88,14 @@ L_KIND = 4
 L_KCAP = 5  # room in its block of KIDS
 L_KNEXT = 6  # the next move to try
 L_KMOVES = 7
-L_SAVED_NIM = 8
+L_SAVED_NIM = 8  # 1: its nimber was written to the table
 N32 = 9
+
+# rows of CE, a code kept (its key bytes in CODE): where they start (a code's end is the next's
+# start: the row has one more word, the end of the last), and its land
+C_START = 0
+C_LAND = 1
+NC = 2
 
 # shared counters and flags (G)
 G_NUMBERS = 0
@@ -267,11 +273,24 @@ def check_state(S: tuple[np.ndarray, ...]) -> None:
             raise TypeError(f"array {i} of the state must be a contiguous {rank}-d {dtype} array")
 
 
+#: The state tuples checked last (``state_guarded``), shared by every built kernel.  They hold
+#: their arrays: ``forget_checked_states`` lets them go when the arrays are replaced.
+_CHECKED: list[tuple[np.ndarray, ...]] = []
+CHECKED_KEPT = 4
+
+
+def forget_checked_states() -> None:
+    """Drop the state tuples kept as checked, and with them any arrays only they still hold
+    (``compiled.State`` calls it after growing its arrays: else the older, smaller arrays stay
+    alive in the kept tuples, as much memory again as the growth)."""
+    _CHECKED.clear()
+
+
 def state_guarded(compiled: Callable[..., Any], fn: Callable[..., Any], signature: str) -> Callable[..., Any]:
     """A built kernel behind the checks of its arguments: the state tuple (checked once per
-    tuple: the last few seen pass at once) and the other arrays (``aot.guarded``)."""
+    tuple: the last few seen by any built kernel pass at once) and the other arrays (``aot.guarded``)."""
     rest = aot.guarded(compiled, fn, "(S" + signature[signature.index(S_TYPE) + len(S_TYPE) :])
-    seen: list[Any] = []
+    seen = _CHECKED
 
     def call(S: Any, *args: Any) -> Any:
         for known in seen:
@@ -280,7 +299,7 @@ def state_guarded(compiled: Callable[..., Any], fn: Callable[..., Any], signatur
         else:
             check_state(S)
             seen.insert(0, S)
-            del seen[4:]
+            del seen[CHECKED_KEPT:]
         return rest(S, *args)
 
     call.py_func = fn  # type: ignore[attr-defined]
@@ -499,19 +518,16 @@ def _new_number(S, kind, start, n, lives):  # type: ignore[no-untyped-def]
     i32 = S[S_I32]
     x = g[G_NUMBERS]
     g[G_NUMBERS] = x + 1
+    # The rows come zeroed (``compiled.State``) and a number is never given twice, so the fields
+    # whose first value is 0 are not written: a row no search of this state uses (the facts
+    # written to the table, when there is none) is never touched and costs no memory.
     i64[L_START, x] = start
-    i64[L_WINS, x] = 0
-    i64[L_SAVED_WINS, x] = 0
     i64[L_KIDS, x] = -1
     i32[L_LEN, x] = n
     i32[L_LIVES, x] = lives
     i32[L_NIM, x] = -1
-    i32[L_LOOKED, x] = 0
-    i32[L_KIND, x] = kind
-    i32[L_KCAP, x] = 0
-    i32[L_KNEXT, x] = 0
-    i32[L_KMOVES, x] = 0
-    i32[L_SAVED_NIM, x] = -1
+    if kind != K_LAND:
+        i32[L_KIND, x] = kind
     return x
 
 
@@ -621,15 +637,15 @@ def _code_land(S, code, n):  # type: ignore[no-untyped-def]
         if e == 0:
             return -1 - i
         c = e - 1
-        if ce[1, c] == n:
-            c0 = ce[0, c]
+        c0 = ce[C_START, c]
+        if ce[C_START, c + 1] - c0 == n:
             same = True
             for j in range(n):
                 if carena[c0 + j] != code[j]:
                     same = False
                     break
             if same:
-                return ce[2, c]
+                return ce[C_LAND, c]
         i = (i + 1) & mask
 
 
@@ -651,9 +667,9 @@ def _code_put(S, code, n, land):  # type: ignore[no-untyped-def]
     g[G_CODE_TOP] = top + n
     c = g[G_CODES]
     g[G_CODES] = c + 1
-    ce[0, c] = top
-    ce[1, c] = n
-    ce[2, c] = land
+    ce[C_START, c + 1] = top + n  # its end: the next code's start (written again, the same, by the next)
+    ce[C_START, c] = top
+    ce[C_LAND, c] = land
     _publish(S[S_CTAB], slot, c + 1)
     g[G_CCOUNT] += 1
     _unlock(g)
@@ -689,7 +705,7 @@ def rehash(S):  # type: ignore[no-untyped-def]
     carena = S[S_CODE]
     cm = ctab.shape[0] - 1
     for c in range(g[G_CODES]):
-        i = _hash_bytes(carena, ce[0, c], ce[1, c]) & cm
+        i = _hash_bytes(carena, ce[C_START, c], ce[C_START, c + 1] - ce[C_START, c]) & cm
         while ctab[i] != 0:
             i = (i + 1) & cm
         ctab[i] = c + 1
@@ -841,7 +857,7 @@ def _room(S, land):  # type: ignore[no-untyped-def]
         or 2 * (g[G_HCOUNT] + ROOM_NUMBERS) > S[S_HTAB].shape[0]
         or 2 * (g[G_SCOUNT] + ROOM_NUMBERS) > S[S_STAB].shape[0]
         or 2 * (g[G_CCOUNT] + ROOM_NUMBERS) > S[S_CTAB].shape[0]
-        or g[G_CODES] + ROOM_NUMBERS > S[S_CE].shape[1]
+        or g[G_CODES] + 1 + ROOM_NUMBERS > S[S_CE].shape[1]
         or g[G_TEXT_TOP] + ROOM_TEXT > S[S_TEXT].shape[0]
         or g[G_SUM_TOP] + ROOM_SUMS > S[S_SUMS].shape[0]
         or g[G_CODE_TOP] + ROOM_CODE > S[S_CODE].shape[0]
@@ -1743,7 +1759,7 @@ def new_facts(S, out):  # type: ignore[no-untyped-def]
         if i32[L_KIND, x] != K_LAND:
             continue
         if i32[L_NIM, x] >= 0:
-            if i32[L_SAVED_NIM, x] < 0:
+            if i32[L_SAVED_NIM, x] == 0:
                 if n == cap:
                     return -1
                 out[0, n] = x
@@ -1763,7 +1779,7 @@ def new_facts(S, out):  # type: ignore[no-untyped-def]
     for j in range(n):
         x = out[0, j]
         if out[1, j] >= 0:
-            i32[L_SAVED_NIM, x] = out[1, j]
+            i32[L_SAVED_NIM, x] = 1
         else:
             i64[L_SAVED_WINS, x] |= np.int64(1) << (-1 - out[1, j])
     return n
