@@ -257,102 +257,9 @@ def energy_gradient(
             E += lam * val
             G[i, 0] += lam * der * sx
             G[i, 1] += lam * der * sy
-    # bending θ²/ℓ at (prev, point, next)
-    for k in range(bend.shape[0]):
-        a = bend[k, 0]
-        i = bend[k, 1]
-        b = bend[k, 2]
-        ux = P[i, 0] - P[a, 0]
-        uy = P[i, 1] - P[a, 1]
-        vx = P[b, 0] - P[i, 0]
-        vy = P[b, 1] - P[i, 1]
-        lu2 = ux * ux + uy * uy
-        lv2 = vx * vx + vy * vy
-        if lu2 <= 0.0 or lv2 <= 0.0:
-            continue
-        lu = math.sqrt(lu2)
-        lv = math.sqrt(lv2)
-        th = math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
-        ell = 0.5 * (lu + lv)
-        E += wbend * th * th / ell
-        c1 = wbend * 2.0 * th / ell
-        c2 = -wbend * th * th / (ell * ell) * 0.5
-        # dθ/du = (u_y, −u_x)/|u|², dθ/dv = (−v_y, v_x)/|v|²
-        gux = c1 * uy / lu2 + c2 * ux / lu
-        guy = c1 * -ux / lu2 + c2 * uy / lu
-        gvx = c1 * -vy / lv2 + c2 * vx / lv
-        gvy = c1 * vx / lv2 + c2 * vy / lv
-        G[a, 0] -= gux
-        G[a, 1] -= guy
-        G[i, 0] += gux - gvx
-        G[i, 1] += guy - gvy
-        G[b, 0] += gvx
-        G[b, 1] += gvy
-    # angular spread at three-curve spots: (spot, leg point j, next leg point j+1 in rotation)
-    target = 2.0 * math.pi / 3.0
-    for k in range(spread.shape[0]):
-        s = spread[k, 0]
-        a = spread[k, 1]
-        b = spread[k, 2]
-        ux = P[a, 0] - P[s, 0]
-        uy = P[a, 1] - P[s, 1]
-        vx = P[b, 0] - P[s, 0]
-        vy = P[b, 1] - P[s, 1]
-        lu2 = ux * ux + uy * uy
-        lv2 = vx * vx + vy * vy
-        if lu2 <= 0.0 or lv2 <= 0.0:
-            continue
-        gap = math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
-        if gap < 0:
-            gap += 2.0 * math.pi
-        dev = gap - target
-        E += wspread * dev * dev
-        c = wspread * 2.0 * dev
-        # d gap/du = (u_y, −u_x)/|u|², d gap/dv = (−v_y, v_x)/|v|²
-        gux = c * uy / lu2
-        guy = c * -ux / lu2
-        gvx = c * -vy / lv2
-        gvy = c * vx / lv2
-        G[a, 0] += gux
-        G[a, 1] += guy
-        G[b, 0] += gvx
-        G[b, 1] += gvy
-        G[s, 0] -= gux + gvx
-        G[s, 1] -= guy + gvy
-    # region areas: −w Σ lives log(area), area = Σ of its walks' signed areas
-    nreg = region_w.shape[0]
-    area = region_base.copy()
-    for w in range(walk_off.shape[0] - 1):
-        r = walk_region[w]
-        s0 = walk_off[w]
-        s1 = walk_off[w + 1]
-        acc = 0.0
-        for m in range(s0, s1):
-            i = walk_idx[m]
-            j = walk_idx[s0 + (m - s0 + 1) % (s1 - s0)]
-            acc += P[i, 0] * P[j, 1] - P[j, 0] * P[i, 1]
-        area[r] += -0.5 * acc
-    for r in range(nreg):
-        if region_w[r] == 0.0:
-            continue
-        if area[r] <= 0.0:
-            return np.inf, G
-        E -= warea * region_w[r] * math.log(area[r])
-    for w in range(walk_off.shape[0] - 1):
-        r = walk_region[w]
-        if region_w[r] == 0.0:
-            continue
-        c = -warea * region_w[r] / area[r] * -0.5
-        s0 = walk_off[w]
-        s1 = walk_off[w + 1]
-        cnt = s1 - s0
-        for m in range(s0, s1):
-            i = walk_idx[m]
-            nx_ = walk_idx[s0 + (m - s0 + 1) % cnt]
-            pv = walk_idx[s0 + (m - s0 - 1) % cnt]
-            G[i, 0] += c * (P[nx_, 1] - P[pv, 1])
-            G[i, 1] += c * (P[pv, 0] - P[nx_, 0])
-    return E, G
+    return _shape_terms(
+        P, G, bend, spread, walk_idx, walk_off, walk_region, region_w, region_base, wbend, wspread, warea, E
+    )
 
 
 @kernel
@@ -594,10 +501,9 @@ def energy_gradient_near(
             E += lam * val
             G[i, 0] += lam * der * sx
             G[i, 1] += lam * der * sy
-    e2, G = _shape_terms(
-        P, G, bend, spread, walk_idx, walk_off, walk_region, region_w, region_base, wbend, wspread, warea
+    return _shape_terms(
+        P, G, bend, spread, walk_idx, walk_off, walk_region, region_w, region_base, wbend, wspread, warea, E
     )
-    return E + e2, G
 
 
 @kernel
@@ -614,9 +520,11 @@ def _shape_terms(
     wbend: float,
     wspread: float,
     warea: float,
+    E: float,
 ) -> tuple[float, np.ndarray]:
-    """Bending, angular spread and the regions' areas, as ``energy_gradient`` sums them (added to ``G``)."""
-    E = 0.0
+    """The energy ``E`` so far plus bending θ²/ℓ at (prev, point, next), angular spread at
+    three-curve spots and −w Σ lives log(area) of the regions, their gradients added to ``G``
+    (one sum for ``energy_gradient`` and ``energy_gradient_near``, in the same order)."""
     for k in range(bend.shape[0]):
         a = bend[k, 0]
         i = bend[k, 1]
