@@ -281,8 +281,8 @@ CHECKED_KEPT = 4
 
 def forget_checked_states() -> None:
     """Drop the state tuples kept as checked, and with them any arrays only they still hold
-    (``compiled.State`` calls it after growing its arrays: else the older, smaller arrays stay
-    alive in the kept tuples, as much memory again as the growth)."""
+    (``compiled.State`` calls it before it replaces its arrays by larger ones: else the older,
+    smaller arrays stay alive in the kept tuples, as much memory again as the growth)."""
     _CHECKED.clear()
 
 
