@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from signal_helpers import stop_signals_as_at_a_terminal
 
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds processes through /proc")
 
@@ -50,7 +51,7 @@ def solve(db: Path, *args: str, workers: bool = True) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=_default_sigint,  # a shell's background job would pass SIGINT on ignored
+        preexec_fn=stop_signals_as_at_a_terminal,
     )
 
 
@@ -60,10 +61,6 @@ def normal_facts(db: Path) -> int:
             return int(con.execute("SELECT count(*) FROM normal").fetchone()[0])
     except sqlite3.Error:  # not made yet
         return 0
-
-
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def stopped_by(proc: subprocess.Popen, sig: signal.Signals, ready: Callable[[], bool], why: str) -> str:

@@ -221,6 +221,14 @@ def test_ray_matches_one_process_on_more_lands(ray_backend, misere: bool) -> Non
         assert on_cluster(ray_backend, text, misere) == one_process(text, misere), text
 
 
+def _first_pid(runner: RayRunner) -> int | None:
+    """The first actor's process id, or None while it is being restarted."""
+    try:
+        return runner.pids()[0]
+    except Exception:  # Ray's errors for an actor that is not back yet
+        return None
+
+
 def test_a_worker_killed_mid_job_is_retried_and_the_answer_is_unchanged(local_ray) -> None:
     runner = RayRunner(workers=2)
     # Small jobs, so the run is still handing them out when the worker is killed: with the
@@ -234,6 +242,12 @@ def test_a_worker_killed_mid_job_is_retried_and_the_answer_is_unchanged(local_ra
         if not killed and stats.jobs_out - stats.jobs_done >= 2:  # both workers busy
             os.kill(pids[0], signal.SIGKILL)
             killed.append(pids[0])
+            # Wait for the new process before the run goes on: on a loaded machine its start
+            # took longer than the other worker needed to finish the search alone, and the
+            # lost job, retried on it, then never came back.
+            end = time.monotonic() + 120
+            while _first_pid(runner) in (None, pids[0]) and time.monotonic() < end:
+                time.sleep(0.2)
 
     backend.search.progress = kill_one
     try:

@@ -27,6 +27,7 @@ from types import FrameType
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from signal_helpers import stop_signals_as_at_a_terminal
 
 from sprouts_cli import procs
 from sprouts_cli.cli import main
@@ -40,14 +41,20 @@ WORD = {signal.SIGTERM: "terminated", signal.SIGINT: "interrupted", signal.SIGHU
 
 
 @pytest.fixture(autouse=True)
-def _ctrl_c_as_python_sets_it():
-    """Each test starts with Python's own Ctrl-C handler (an earlier test of the suite may
-    leave SIGINT ignored, and an ignored signal stays ignored inside ``stops_cleanly``)."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+def _stop_signals_as_python_sets_them():
+    """Each test starts with Python's own Ctrl-C handler and SIGTERM and SIGHUP at their
+    defaults: an earlier test may leave SIGINT ignored, ``nohup`` leaves SIGHUP ignored, and an
+    ignored signal stays ignored inside ``stops_cleanly``."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if before[signum] is signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +145,7 @@ def test_a_signal_during_an_import_waits_for_the_import(sig: signal.Signals, tmp
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
     child = subprocess.Popen(
         [sys.executable, "-c", _WRAPPING_IMPORT], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, preexec_fn=_default_sigint,
+        text=True, preexec_fn=stop_signals_as_at_a_terminal,
     )
     assert child.stdout is not None and child.stdout.readline() == "ready\n"
     time.sleep(0.5)  # inside slow_part's sleep
@@ -267,10 +274,6 @@ def test_an_interrupt_no_command_handles_exits_130_not_click_aborted(monkeypatch
 # ------------------------------------------------------------------ real commands, real signals
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as at a terminal (pytest's children inherit it ignored)
-
-
 def _group_alive(pgid: int) -> list[int]:
     """The live processes of process group ``pgid`` (the command and its workers)."""
     alive = []
@@ -316,7 +319,7 @@ def stop_at_random(args: list[str], sig: signal.Signals, cwd: Path, moments: int
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,  # its own process group: its workers can be found
-            preexec_fn=_default_sigint,
+            preexec_fn=stop_signals_as_at_a_terminal,
         )
         where = f"sprouts {' '.join(args)}: {sig.name} after {delay:.2f} s (seed {seed})"
         try:
