@@ -45,13 +45,14 @@ demo: $(KERNELS)
 	$(BIN)/sprouts render "0*3.AB|1a1a.AB" -o out/demo.svg
 	@echo "demo picture: out/demo.svg"
 
+# The tests run on every core (pytest-xdist, one worker a core): the suite is CPU-bound.
 test: $(KERNELS) $(CHROMIUM)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-all: $(KERNELS) $(CHROMIUM)
-	$(BIN)/python -m pytest -q -m ""
+	$(BIN)/python -m pytest -q -n auto -m ""
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
