@@ -90,6 +90,22 @@ def segment_grid(
 
 
 @kernel
+def segment_boxes(P: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    """Each segment's bounding box, a row (x min, x max, y min, y max): the near-neighbour loops
+    test a pair's box from one row instead of from both ends' points."""
+    m = segs.shape[0]
+    box = np.empty((m, 4))
+    for k in range(m):
+        a = segs[k, 0]
+        b = segs[k, 1]
+        box[k, 0] = min(P[a, 0], P[b, 0])
+        box[k, 1] = max(P[a, 0], P[b, 0])
+        box[k, 2] = min(P[a, 1], P[b, 1])
+        box[k, 3] = max(P[a, 1], P[b, 1])
+    return box
+
+
+@kernel
 def _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
     """True when point i and segment k lie within ``hops`` steps of each other along one chain."""
     c = seg_chain[k]
@@ -163,12 +179,14 @@ def _pair_terms(
         maxrad = max(maxrad, sizes[i])
     cell = R + maxrad
     start, items, gnx, gny, gx0, gy0 = segment_grid(P, segs, cell)
+    box = segment_boxes(P, segs)
     stamp = -np.ones(segs.shape[0], dtype=np.int64)
     for q0 in range(pts.shape[0]):
         i = pts[q0]
         px = P[i, 0]
         py = P[i, 1]
         rad = sizes[i] if i < n_spots else 0.0
+        lim = R + rad
         ci = int((px - gx0) / cell)
         cj = int((py - gy0) / cell)
         for q in range(9):
@@ -182,6 +200,12 @@ def _pair_terms(
                 if stamp[k] == i:
                     continue
                 stamp[k] = i
+                # the tests below only pass pairs over, so their order changes which pairs are
+                # summed in no way: the cheapest first, the box (farther than the cut-off in x
+                # or in y), and the walk along the chain last
+                gap = max(max(box[k, 0] - px, px - box[k, 1]), max(box[k, 2] - py, py - box[k, 3]))
+                if gap > lim:
+                    continue
                 a = segs[k, 0]
                 b = segs[k, 1]
                 if a == i or b == i:
@@ -192,12 +216,6 @@ def _pair_terms(
                 ay = P[a, 1]
                 bx = P[b, 0]
                 by = P[b, 1]
-                # the box test before the walk along the chain: both only pass pairs over, so their
-                # order changes which pairs are summed in no way, and the box test is the cheaper
-                if min(ax, bx) - px > R + rad or px - max(ax, bx) > R + rad:
-                    continue
-                if min(ay, by) - py > R + rad or py - max(ay, by) > R + rad:
-                    continue
                 if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
                     continue
                 t, vx, vy = _closest(px, py, ax, ay, bx, by)
