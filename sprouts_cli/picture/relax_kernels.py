@@ -90,6 +90,22 @@ def segment_grid(
 
 
 @kernel
+def segment_boxes(P: np.ndarray, segs: np.ndarray) -> np.ndarray:
+    """Each segment's bounding box, a row (x min, x max, y min, y max): the near-neighbour loops
+    test a pair's box from one row instead of from both ends' points."""
+    m = segs.shape[0]
+    box = np.empty((m, 4))
+    for k in range(m):
+        a = segs[k, 0]
+        b = segs[k, 1]
+        box[k, 0] = min(P[a, 0], P[b, 0])
+        box[k, 1] = max(P[a, 0], P[b, 0])
+        box[k, 2] = min(P[a, 1], P[b, 1])
+        box[k, 3] = max(P[a, 1], P[b, 1])
+    return box
+
+
+@kernel
 def _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
     """True when point i and segment k lie within ``hops`` steps of each other along one chain."""
     c = seg_chain[k]
@@ -108,6 +124,158 @@ def _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
         if d <= hops:
             return True
     return False
+
+
+@kernel
+def _pair_terms(
+    P: np.ndarray,
+    G: np.ndarray,
+    n_spots: int,
+    sizes: np.ndarray,
+    pts: np.ndarray,
+    segs: np.ndarray,
+    moves: np.ndarray,
+    pt_chain: np.ndarray,
+    pt_pos: np.ndarray,
+    seg_chain: np.ndarray,
+    seg_pos: np.ndarray,
+    chain_len: np.ndarray,
+    hops: int,
+    width: float,
+    height: float,
+    D: float,
+    R: float,
+    lam: float,
+    wlen: float,
+) -> tuple[float, bool]:
+    """The length and crowding terms that hold a point of ``moves``, summed over the points ``pts``
+    and segments ``segs``, and False when one is infinite (then the sum is +inf); their gradient
+    is added into ``G``.
+
+    In order: the segments' lengths, each point of ``pts`` against the segments near it, spot
+    against spot, each point of ``pts`` against the window's sides.  The whole evaluation passes
+    every point and segment, in order, with every point moving: then nothing is skipped and the
+    sum is the whole energy's, in its order.
+    """
+    E = 0.0
+    # length
+    for k in range(segs.shape[0]):
+        a = segs[k, 0]
+        b = segs[k, 1]
+        if not (moves[a] or moves[b]):
+            continue
+        dx = P[b, 0] - P[a, 0]
+        dy = P[b, 1] - P[a, 1]
+        L = math.sqrt(dx * dx + dy * dy)
+        E += wlen * L
+        if L > 0:
+            G[a, 0] -= wlen * dx / L
+            G[a, 1] -= wlen * dy / L
+            G[b, 0] += wlen * dx / L
+            G[b, 1] += wlen * dy / L
+    # crowding: each point against every segment not its own, found through a grid of cells
+    maxrad = 0.0
+    for i in range(n_spots):
+        maxrad = max(maxrad, sizes[i])
+    cell = R + maxrad
+    start, items, gnx, gny, gx0, gy0 = segment_grid(P, segs, cell)
+    box = segment_boxes(P, segs)
+    stamp = -np.ones(segs.shape[0], dtype=np.int64)
+    for q0 in range(pts.shape[0]):
+        i = pts[q0]
+        px = P[i, 0]
+        py = P[i, 1]
+        rad = sizes[i] if i < n_spots else 0.0
+        lim = R + rad
+        ci = int((px - gx0) / cell)
+        cj = int((py - gy0) / cell)
+        for q in range(9):
+            ii = ci + q % 3 - 1
+            jj = cj + q // 3 - 1
+            if ii < 0 or jj < 0 or ii >= gnx or jj >= gny:
+                continue
+            c = jj * gnx + ii
+            for tt in range(start[c], start[c + 1]):
+                k = items[tt]
+                if stamp[k] == i:
+                    continue
+                stamp[k] = i
+                # the tests below only pass pairs over, so their order changes which pairs are
+                # summed in no way: the cheapest first, the box (farther than the cut-off in x
+                # or in y), and the walk along the chain last
+                gap = max(max(box[k, 0] - px, px - box[k, 1]), max(box[k, 2] - py, py - box[k, 3]))
+                if gap > lim:
+                    continue
+                a = segs[k, 0]
+                b = segs[k, 1]
+                if a == i or b == i:
+                    continue
+                if not (moves[i] or moves[a] or moves[b]):
+                    continue
+                ax = P[a, 0]
+                ay = P[a, 1]
+                bx = P[b, 0]
+                by = P[b, 1]
+                if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
+                    continue
+                t, vx, vy = _closest(px, py, ax, ay, bx, by)
+                dist = math.sqrt(vx * vx + vy * vy)
+                val, der = _phi(dist - rad, D, R)
+                if val == 0.0:
+                    continue
+                if not math.isfinite(val):
+                    return np.inf, False
+                E += lam * val
+                ux = vx / dist
+                uy = vy / dist
+                G[i, 0] += lam * der * ux
+                G[i, 1] += lam * der * uy
+                G[a, 0] -= lam * der * ux * (1.0 - t)
+                G[a, 1] -= lam * der * uy * (1.0 - t)
+                G[b, 0] -= lam * der * ux * t
+                G[b, 1] -= lam * der * uy * t
+    # spots against spots
+    for i in range(n_spots):
+        for j in range(i + 1, n_spots):
+            if not (moves[i] or moves[j]):
+                continue
+            vx = P[i, 0] - P[j, 0]
+            vy = P[i, 1] - P[j, 1]
+            dist = math.sqrt(vx * vx + vy * vy)
+            val, der = _phi(dist - sizes[i] - sizes[j], D, R)
+            if val == 0.0:
+                continue
+            if not math.isfinite(val):
+                return np.inf, False
+            E += lam * val
+            G[i, 0] += lam * der * vx / dist
+            G[i, 1] += lam * der * vy / dist
+            G[j, 0] -= lam * der * vx / dist
+            G[j, 1] -= lam * der * vy / dist
+    # the window's four sides
+    for q0 in range(pts.shape[0]):
+        i = pts[q0]
+        if not moves[i]:
+            continue
+        rad = sizes[i] if i < n_spots else 0.0
+        for side in range(4):
+            if side == 0:
+                r, sx, sy = P[i, 0], 1.0, 0.0
+            elif side == 1:
+                r, sx, sy = width - P[i, 0], -1.0, 0.0
+            elif side == 2:
+                r, sx, sy = P[i, 1], 0.0, 1.0
+            else:
+                r, sx, sy = height - P[i, 1], 0.0, -1.0
+            val, der = _phi(r - rad, D, R)
+            if val == 0.0:
+                continue
+            if not math.isfinite(val):
+                return np.inf, False
+            E += lam * val
+            G[i, 0] += lam * der * sx
+            G[i, 1] += lam * der * sy
+    return E, True
 
 
 @kernel
@@ -151,112 +319,14 @@ def energy_gradient(
     )
     n = P.shape[0]
     G = np.zeros_like(P)
-    E = 0.0
-    # length
-    for k in range(segs.shape[0]):
-        a = segs[k, 0]
-        b = segs[k, 1]
-        dx = P[b, 0] - P[a, 0]
-        dy = P[b, 1] - P[a, 1]
-        L = math.sqrt(dx * dx + dy * dy)
-        E += wlen * L
-        if L > 0:
-            G[a, 0] -= wlen * dx / L
-            G[a, 1] -= wlen * dy / L
-            G[b, 0] += wlen * dx / L
-            G[b, 1] += wlen * dy / L
-    # crowding: every point against every segment not its own, found through a grid of cells
-    maxrad = 0.0
-    for i in range(n_spots):
-        maxrad = max(maxrad, sizes[i])
-    cell = R + maxrad
-    start, items, gnx, gny, gx0, gy0 = segment_grid(P, segs, cell)
-    stamp = -np.ones(segs.shape[0], dtype=np.int64)
-    for i in range(n):
-        px = P[i, 0]
-        py = P[i, 1]
-        rad = sizes[i] if i < n_spots else 0.0
-        ci = int((px - gx0) / cell)
-        cj = int((py - gy0) / cell)
-        for q in range(9):
-            ii = ci + q % 3 - 1
-            jj = cj + q // 3 - 1
-            if ii < 0 or jj < 0 or ii >= gnx or jj >= gny:
-                continue
-            c = jj * gnx + ii
-            for tt in range(start[c], start[c + 1]):
-                k = items[tt]
-                if stamp[k] == i:
-                    continue
-                stamp[k] = i
-                a = segs[k, 0]
-                b = segs[k, 1]
-                if a == i or b == i:
-                    continue
-                ax = P[a, 0]
-                ay = P[a, 1]
-                bx = P[b, 0]
-                by = P[b, 1]
-                # the box test before the walk along the chain: both only pass pairs over, so their
-                # order changes which pairs are summed in no way, and the box test is the cheaper
-                if min(ax, bx) - px > R + rad or px - max(ax, bx) > R + rad:
-                    continue
-                if min(ay, by) - py > R + rad or py - max(ay, by) > R + rad:
-                    continue
-                if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
-                    continue
-                t, vx, vy = _closest(px, py, ax, ay, bx, by)
-                dist = math.sqrt(vx * vx + vy * vy)
-                val, der = _phi(dist - rad, D, R)
-                if val == 0.0:
-                    continue
-                if not math.isfinite(val):
-                    return np.inf, G
-                E += lam * val
-                ux = vx / dist
-                uy = vy / dist
-                G[i, 0] += lam * der * ux
-                G[i, 1] += lam * der * uy
-                G[a, 0] -= lam * der * ux * (1.0 - t)
-                G[a, 1] -= lam * der * uy * (1.0 - t)
-                G[b, 0] -= lam * der * ux * t
-                G[b, 1] -= lam * der * uy * t
-    # spots against spots
-    for i in range(n_spots):
-        for j in range(i + 1, n_spots):
-            vx = P[i, 0] - P[j, 0]
-            vy = P[i, 1] - P[j, 1]
-            dist = math.sqrt(vx * vx + vy * vy)
-            val, der = _phi(dist - sizes[i] - sizes[j], D, R)
-            if val == 0.0:
-                continue
-            if not math.isfinite(val):
-                return np.inf, G
-            E += lam * val
-            G[i, 0] += lam * der * vx / dist
-            G[i, 1] += lam * der * vy / dist
-            G[j, 0] -= lam * der * vx / dist
-            G[j, 1] -= lam * der * vy / dist
-    # the window's four sides
-    for i in range(n):
-        rad = sizes[i] if i < n_spots else 0.0
-        for side in range(4):
-            if side == 0:
-                r, sx, sy = P[i, 0], 1.0, 0.0
-            elif side == 1:
-                r, sx, sy = width - P[i, 0], -1.0, 0.0
-            elif side == 2:
-                r, sx, sy = P[i, 1], 0.0, 1.0
-            else:
-                r, sx, sy = height - P[i, 1], 0.0, -1.0
-            val, der = _phi(r - rad, D, R)
-            if val == 0.0:
-                continue
-            if not math.isfinite(val):
-                return np.inf, G
-            E += lam * val
-            G[i, 0] += lam * der * sx
-            G[i, 1] += lam * der * sy
+    pts = np.arange(n)
+    moves = np.ones(n, dtype=np.bool_)
+    E, finite = _pair_terms(
+        P, G, n_spots, sizes, pts, segs, moves, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops,
+        width, height, D, R, lam, wlen,
+    )  # fmt: skip
+    if not finite:
+        return np.inf, G
     return _shape_terms(
         P, G, bend, spread, walk_idx, walk_off, walk_region, region_w, region_base, wbend, wspread, warea, E
     )
@@ -391,116 +461,12 @@ def energy_gradient_near(
         params[6],
     )
     G = np.zeros_like(P)
-    E = 0.0
-    for k in range(segs.shape[0]):
-        a = segs[k, 0]
-        b = segs[k, 1]
-        if not (moves[a] or moves[b]):
-            continue
-        dx = P[b, 0] - P[a, 0]
-        dy = P[b, 1] - P[a, 1]
-        L = math.sqrt(dx * dx + dy * dy)
-        E += wlen * L
-        if L > 0:
-            G[a, 0] -= wlen * dx / L
-            G[a, 1] -= wlen * dy / L
-            G[b, 0] += wlen * dx / L
-            G[b, 1] += wlen * dy / L
-    maxrad = 0.0
-    for i in range(n_spots):
-        maxrad = max(maxrad, sizes[i])
-    cell = R + maxrad
-    start, items, gnx, gny, gx0, gy0 = segment_grid(P, segs, cell)
-    stamp = -np.ones(segs.shape[0], dtype=np.int64)
-    for q0 in range(pts.shape[0]):
-        i = pts[q0]
-        px = P[i, 0]
-        py = P[i, 1]
-        rad = sizes[i] if i < n_spots else 0.0
-        ci = int((px - gx0) / cell)
-        cj = int((py - gy0) / cell)
-        for q in range(9):
-            ii = ci + q % 3 - 1
-            jj = cj + q // 3 - 1
-            if ii < 0 or jj < 0 or ii >= gnx or jj >= gny:
-                continue
-            c = jj * gnx + ii
-            for tt in range(start[c], start[c + 1]):
-                k = items[tt]
-                if stamp[k] == i:
-                    continue
-                stamp[k] = i
-                a = segs[k, 0]
-                b = segs[k, 1]
-                if a == i or b == i:
-                    continue
-                if not (moves[i] or moves[a] or moves[b]):
-                    continue
-                ax = P[a, 0]
-                ay = P[a, 1]
-                bx = P[b, 0]
-                by = P[b, 1]
-                if min(ax, bx) - px > R + rad or px - max(ax, bx) > R + rad:
-                    continue
-                if min(ay, by) - py > R + rad or py - max(ay, by) > R + rad:
-                    continue
-                if _near_along(i, k, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops):
-                    continue
-                t, vx, vy = _closest(px, py, ax, ay, bx, by)
-                dist = math.sqrt(vx * vx + vy * vy)
-                val, der = _phi(dist - rad, D, R)
-                if val == 0.0:
-                    continue
-                if not math.isfinite(val):
-                    return np.inf, G
-                E += lam * val
-                ux = vx / dist
-                uy = vy / dist
-                G[i, 0] += lam * der * ux
-                G[i, 1] += lam * der * uy
-                G[a, 0] -= lam * der * ux * (1.0 - t)
-                G[a, 1] -= lam * der * uy * (1.0 - t)
-                G[b, 0] -= lam * der * ux * t
-                G[b, 1] -= lam * der * uy * t
-    for i in range(n_spots):
-        for j in range(i + 1, n_spots):
-            if not (moves[i] or moves[j]):
-                continue
-            vx = P[i, 0] - P[j, 0]
-            vy = P[i, 1] - P[j, 1]
-            dist = math.sqrt(vx * vx + vy * vy)
-            val, der = _phi(dist - sizes[i] - sizes[j], D, R)
-            if val == 0.0:
-                continue
-            if not math.isfinite(val):
-                return np.inf, G
-            E += lam * val
-            G[i, 0] += lam * der * vx / dist
-            G[i, 1] += lam * der * vy / dist
-            G[j, 0] -= lam * der * vx / dist
-            G[j, 1] -= lam * der * vy / dist
-    for q0 in range(pts.shape[0]):
-        i = pts[q0]
-        if not moves[i]:
-            continue
-        rad = sizes[i] if i < n_spots else 0.0
-        for side in range(4):
-            if side == 0:
-                r, sx, sy = P[i, 0], 1.0, 0.0
-            elif side == 1:
-                r, sx, sy = width - P[i, 0], -1.0, 0.0
-            elif side == 2:
-                r, sx, sy = P[i, 1], 0.0, 1.0
-            else:
-                r, sx, sy = height - P[i, 1], 0.0, -1.0
-            val, der = _phi(r - rad, D, R)
-            if val == 0.0:
-                continue
-            if not math.isfinite(val):
-                return np.inf, G
-            E += lam * val
-            G[i, 0] += lam * der * sx
-            G[i, 1] += lam * der * sy
+    E, finite = _pair_terms(
+        P, G, n_spots, sizes, pts, segs, moves, pt_chain, pt_pos, seg_chain, seg_pos, chain_len, hops,
+        width, height, D, R, lam, wlen,
+    )  # fmt: skip
+    if not finite:
+        return np.inf, G
     return _shape_terms(
         P, G, bend, spread, walk_idx, walk_off, walk_region, region_w, region_base, wbend, wspread, warea, E
     )
