@@ -166,6 +166,8 @@ class CoreChildren:
     def open(self, land: int) -> bool:
         """List a land's moves (its children not made yet); False if the core does not take it."""
         st = self.state
+        if st.I64[core.L_KIDS, land] >= 0:  # opened before: ``open_children`` would answer 0
+            return True
         t = st.T[0]
         while True:
             t[core.T_STATUS] = _RUNNING

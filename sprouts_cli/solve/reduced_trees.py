@@ -451,14 +451,22 @@ class ReducedTreeStore(TreeText):
             known = self._sums.get(key)
             if known is None:
                 x, y = 2 * na, 2 * nb
-                opts = {self.add(o, y) for o in self.options(x)}
-                opts.update(self.add(x, o) for o in self.options(y))
-                known = self._sums[key] = self.make(opts)
+                if self._tables is not None:  # ``tree_build``'s tables: the same sum compiled
+                    known = self._sums[key] = self._tables.add(x, y)
+                else:
+                    known = self._sums[key] = self._add_plain(x, y)
             hit = known
         if bit:
             hit ^= 1
             self._flagged.add(hit >> 1)
         return hit
+
+    def _add_plain(self, x: int, y: int) -> int:
+        """The sum of two nodes' values (no bits), not known yet: every option of one plus the
+        other, in Python (the reference of ``tree_build``'s ``add_entry``)."""
+        opts = {self.add(o, y) for o in self.options(x)}
+        opts.update(self.add(x, o) for o in self.options(y))
+        return self.make(opts)
 
     def add_all(self, games: Iterable[int]) -> int:
         """The value of a sum of several games."""

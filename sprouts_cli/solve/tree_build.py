@@ -165,13 +165,40 @@ class TreeTables:
             self.parts = _longer(self.parts, 2 * self.parts.shape[0])
             C[C_FULL] = 0
 
-    def build(self, root: int, i64c, i32c, sums, kids, text, tree):  # type: ignore[no-untyped-def]
-        """One call of ``build_tree`` on the current arrays."""
+    def _fit_logs(self) -> None:
+        """``flaglog`` and ``scratch`` as long as the store's per-node arrays need."""
         st = self.store
         if self.flaglog.shape[0] < st._k_win.shape[0]:  # a node is logged once: never full
             self.flaglog = _longer(self.flaglog, st._k_win.shape[0])
         if self.scratch.shape[0] < 2 * st._k_win.shape[0]:  # a heap's options (2j, j < the nodes)
             self.scratch = _longer(self.scratch, 2 * st._k_win.shape[0])
+
+    def add(self, a: int, b: int) -> int:
+        """``ReducedTreeStore.add`` of two values by ``add_entry`` (the same recursion, the same
+        nodes made in the same order), the arrays grown until it fits; the store's Python side
+        is synced after."""
+        st = self.store
+        try:
+            while True:
+                self._fit_logs()
+                v = int(
+                    kt.add_entry(
+                        a, b, self.astack, self.avals, self.scratch,
+                        st._k_flat, st._k_start, st._k_win, st._k_win1, st._k_depth, st._k_bday1, st._k_heapk,
+                        st._k_heapnode, st._k_flag, self.flaglog, st._k_size, st._k_mark2, st._k_stack2,
+                        self.itab, self.rtab, self.arena, self.skey, self.sval, self.C, self.info,
+                    )
+                )  # fmt: skip
+                if v >= 0:
+                    return v
+                self.grow()
+        finally:
+            st._sync_kernel()
+
+    def build(self, root: int, i64c, i32c, sums, kids, text, tree):  # type: ignore[no-untyped-def]
+        """One call of ``build_tree`` on the current arrays."""
+        st = self.store
+        self._fit_logs()
         return int(
             kt.build_tree_entry(
                 root, i64c, i32c, sums, kids, text, tree,

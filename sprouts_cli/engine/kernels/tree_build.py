@@ -630,3 +630,27 @@ def build_tree_entry(  # type: ignore[no-untyped-def]
     K = (flat, start, win, win1, depth, bday1, heapk, heapnode, flag, flaglog, size, mark, sstack)
     T = (itab, rtab, arena, skey, sval)
     return build_tree(root, D, tree, W, K, T, C, info)
+
+
+#: ``add_entry``'s signature: the two values, ``_add``'s stacks and scratch, the store's arrays
+#: (``K``), the tables (``T``), the counters and ``info``.
+ADD_SIGNATURE = (
+    "int64(int64, int64, int64[:, ::1], int64[::1], int64[::1], "
+    "int32[::1], int64[::1], uint8[::1], uint8[::1], int32[::1], int32[::1], int32[::1], int64[::1], "
+    "uint8[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+    "int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1])"
+)
+
+
+@kernel(export=ADD_SIGNATURE)
+def add_entry(  # type: ignore[no-untyped-def]
+    a, b, astack, avals, scratch,
+    flat, start, win, win1, depth, bday1, heapk, heapnode, flag, flaglog, size, mark, sstack,
+    itab, rtab, arena, skey, sval, C, info,
+):  # fmt: skip
+    """``ReducedTreeStore.add`` of two values over the tables (``_add``), its arrays one by one:
+    the value, or -1 when an array is full (``C[C_FULL]``: a stack; else the store or a table),
+    what was made so far kept in the tables."""
+    K = (flat, start, win, win1, depth, bday1, heapk, heapnode, flag, flaglog, size, mark, sstack)
+    T = (itab, rtab, arena, skey, sval)
+    return _add(a, b, astack, avals, scratch, K, T, C, info)
