@@ -165,8 +165,8 @@ BUCKET = 4
 #: The cache of child lands by their flat forms (``S_FLAT``): a slot is FLAT_WIDTH words (one word
 #: for the land's number and the key's length in bytes, ``land << 8 | length``, then the key, eight
 #: bytes a word); after the slots, one slot's room for the key being made and FLAT_NAMES words for
-#: the spots it has renamed.  A key longer than FLAT_KEY_BYTES is not cached (the median key of
-#: ``0*12``'s children is 28 bytes, the longest 56).
+#: the spots it has renamed.  A key longer than FLAT_KEY_BYTES is not cached (few are: see
+#: docs/performance.md).
 FLAT_WIDTH = 8
 FLAT_KEY_BYTES = 8 * (FLAT_WIDTH - 1)
 FLAT_NAMES = 64
