@@ -31,7 +31,7 @@ def key_of(fc: np.ndarray, flat: np.ndarray, a: int, b: int) -> bytes | None:
     if n < 0:
         return None
     slots = (fc.shape[0] - core.FLAT_WIDTH - core.FLAT_NAMES) // core.FLAT_WIDTH
-    words = fc[slots * core.FLAT_WIDTH + 2 : slots * core.FLAT_WIDTH + core.FLAT_WIDTH]
+    words = fc[slots * core.FLAT_WIDTH + 1 : slots * core.FLAT_WIDTH + core.FLAT_WIDTH]
     return words.tobytes()[:n]
 
 

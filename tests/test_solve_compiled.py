@@ -263,6 +263,22 @@ def test_without_a_table_the_rows_of_what_was_written_stay_untouched() -> None:
     assert not st.I64[pncore.L_SAVED_WINS].any() and not st.I32[pncore.L_SAVED_NIM].any()
 
 
+def test_a_lands_block_of_children_is_never_longer_than_its_moves_can_fill() -> None:
+    """A land's block of children doubles as it fills, but never past the children its moves
+    can give (the lands with one to three moves took blocks of four)."""
+    from sprouts_cli.solve import pncore
+
+    solver = compiled()
+    assert solver.outcome(Position.start(9)) is True
+    st = solver.state
+    n = int(st.G[pncore.G_NUMBERS])
+    opened = st.I64[pncore.L_KIDS, :n] >= 0
+    cap, moves = st.I32[pncore.L_KCAP, :n][opened], st.I32[pncore.L_KMOVES, :n][opened]
+    counts = (st.I64[pncore.L_KIDS, :n][opened] >> 1) & ((1 << 23) - 1)
+    assert (counts <= cap).all() and (cap <= moves).all()
+    assert ((moves > 0) & (moves < 4) & (cap > 0)).any()  # blocks shorter than the first four
+
+
 def test_children_and_nodes_as_the_reference_gives_them() -> None:
     fast, reference = compiled(), NormalSolver()
     for land in ["0*4", "0.AB|0*3.AB", "1a1a.0*2", "0*3.1a2a"]:

@@ -162,11 +162,13 @@ ROOM_KIDS = 1 << 15
 ROOM_CODE = 1 << 16
 ROOM_STACK = 8
 BUCKET = 4
-#: The cache of child lands by their flat forms (``S_FLAT``): a slot is FLAT_WIDTH words (the key's
-#: length in bytes, the land's number, then the key, eight bytes a word); after the slots, one
-#: slot's room for the key being made and FLAT_NAMES words for the spots it has renamed.
-FLAT_WIDTH = 16
-FLAT_KEY_BYTES = 8 * (FLAT_WIDTH - 2)
+#: The cache of child lands by their flat forms (``S_FLAT``): a slot is FLAT_WIDTH words (one word
+#: for the land's number and the key's length in bytes, ``land << 8 | length``, then the key, eight
+#: bytes a word); after the slots, one slot's room for the key being made and FLAT_NAMES words for
+#: the spots it has renamed.  A key longer than FLAT_KEY_BYTES is not cached (few are: see
+#: docs/performance.md).
+FLAT_WIDTH = 8
+FLAT_KEY_BYTES = 8 * (FLAT_WIDTH - 1)
 FLAT_NAMES = 64
 FLAT_SLOTS = 1 << 15
 
@@ -943,7 +945,7 @@ def _flat_token(fc, key, nbytes, token):  # type: ignore[no-untyped-def]
     the token is not a byte, the key is full, or it had failed already (``nbytes`` -1)."""
     if nbytes < 0 or token > 255 or nbytes == FLAT_KEY_BYTES:
         return -1
-    fc[key + 2 + nbytes // 8] |= np.int64(token) << np.int64(8 * (nbytes % 8))
+    fc[key + 1 + nbytes // 8] |= np.int64(token) << np.int64(8 * (nbytes % 8))
     return nbytes + 1
 
 
@@ -959,7 +961,7 @@ def _flat_key(fc, flat, a, b):  # type: ignore[no-untyped-def]
     slots = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH
     key = slots * FLAT_WIDTH
     names = key + FLAT_WIDTH
-    for w in range(2, FLAT_WIDTH):
+    for w in range(1, FLAT_WIDTH):
         fc[key + w] = 0
     nn = 0
     nbytes = 0
@@ -1002,7 +1004,7 @@ def _flat_slot(fc, nbytes):  # type: ignore[no-untyped-def]
     key = slots * FLAT_WIDTH
     h = np.int64(nbytes)
     for w in range((nbytes + 7) // 8):
-        h = _mix(h ^ fc[key + 2 + w])
+        h = _mix(h ^ fc[key + 1 + w])
     return h % slots
 
 
@@ -1010,13 +1012,13 @@ def _flat_slot(fc, nbytes):  # type: ignore[no-untyped-def]
 def _flat_land(fc, nbytes, slot):  # type: ignore[no-untyped-def]
     """The land kept in ``slot`` for the key in the scratch slot, or -1."""
     o = slot * FLAT_WIDTH
-    if fc[o] != nbytes:
+    if fc[o] & 255 != nbytes:
         return np.int64(-1)
     key = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH * FLAT_WIDTH
     for w in range((nbytes + 7) // 8):
-        if fc[o + 2 + w] != fc[key + 2 + w]:
+        if fc[o + 1 + w] != fc[key + 1 + w]:
             return np.int64(-1)
-    return fc[o + 1]
+    return fc[o] >> 8
 
 
 @core_kernel(refcounts=False)
@@ -1024,9 +1026,8 @@ def _flat_keep(fc, nbytes, slot, land):  # type: ignore[no-untyped-def]
     """Keep ``land`` in ``slot`` for the key in the scratch slot (in place of what was there)."""
     o = slot * FLAT_WIDTH
     key = (fc.shape[0] - FLAT_WIDTH - FLAT_NAMES) // FLAT_WIDTH * FLAT_WIDTH
-    fc[o] = nbytes
-    fc[o + 1] = land
-    for w in range(2, FLAT_WIDTH):
+    fc[o] = (np.int64(land) << 8) | nbytes
+    for w in range(1, FLAT_WIDTH):
         fc[o + w] = fc[key + w]
 
 
@@ -1129,8 +1130,9 @@ def _more(S, land):  # type: ignore[no-untyped-def]
                     new = False
                     break
             if new:
-                if cnt == i32[L_KCAP, land]:  # a block twice as long at the arena's end
-                    cap = 4 if cnt == 0 else 2 * cnt
+                if cnt == i32[L_KCAP, land]:  # a block twice as long at the arena's end,
+                    # and no longer than the children the moves left can still give
+                    cap = min(4 if cnt == 0 else 2 * cnt, cnt + nm - idx)
                     top = g[G_KID_TOP]
                     for i in range(cnt):
                         kids[top + i] = kids[start + i]
