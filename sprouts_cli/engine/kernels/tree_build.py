@@ -606,14 +606,20 @@ def build_tree(root, D, tree, W, K, T, C, info):  # type: ignore[no-untyped-def]
     return tree[root]
 
 
+#: The types of the store's arrays (``K``), then of the tables (``T``) and the counters and
+#: ``info``, as the entry points below take them one by one.
+_STORE_AND_TABLES = (
+    "int32[::1], int64[::1], uint8[::1], uint8[::1], int32[::1], int32[::1], int32[::1], int64[::1], "
+    "uint8[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+    "int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1]"
+)
+
 #: ``build_tree_entry``'s signature: the root, the core's arrays (``D``), the trees by land, the
 #: loop's arrays (``W``), the store's (``K``), the tables (``T``), the counters and ``info``.
 BUILD_SIGNATURE = (
     "int64(int64, int64[:, ::1], int32[:, ::1], int64[::1], int32[::1], uint8[::1], int64[::1], "
     "int64[:, ::1], int64[::1], int64[:, ::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-    "int32[::1], int64[::1], uint8[::1], uint8[::1], int32[::1], int32[::1], int32[::1], int64[::1], "
-    "uint8[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-    "int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1])"
+    f"{_STORE_AND_TABLES})"
 )
 
 
@@ -634,12 +640,7 @@ def build_tree_entry(  # type: ignore[no-untyped-def]
 
 #: ``add_entry``'s signature: the two values, ``_add``'s stacks and scratch, the store's arrays
 #: (``K``), the tables (``T``), the counters and ``info``.
-ADD_SIGNATURE = (
-    "int64(int64, int64, int64[:, ::1], int64[::1], int64[::1], "
-    "int32[::1], int64[::1], uint8[::1], uint8[::1], int32[::1], int32[::1], int32[::1], int64[::1], "
-    "uint8[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-    "int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1])"
-)
+ADD_SIGNATURE = f"int64(int64, int64, int64[:, ::1], int64[::1], int64[::1], {_STORE_AND_TABLES})"
 
 
 @kernel(export=ADD_SIGNATURE)
