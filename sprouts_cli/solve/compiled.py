@@ -121,7 +121,7 @@ def fix_mmap_threshold() -> None:
     """Fix glibc's threshold above which ``malloc`` maps fresh memory at its first value (once a
     process).  glibc raises it to the size of each mapped block freed, up to 32 MB: once a
     growth of the core's arrays frees its old ones, the next arrays of a few MB come from the
-    heap, where what is freed stays in the process (3 MB more at the peak of ``0*13``).  With
+    heap, where what is freed stays in the process (docs/performance.md).  With
     the threshold fixed every such array is mapped, and freed back to the system."""
     global _malloc_fixed, _malloc_trim
     if _malloc_fixed or not sys.platform.startswith("linux"):
