@@ -8,6 +8,7 @@ writes the log line by line (Alfeld §7.3), and with ``--save``/``--svg`` draws 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..picture.model import Picture
     from ..play.drawing import Drawer
     from ..play.session import Outcome
+    from ..players import Settings
     from ..solve.store import Table
 
 
@@ -111,40 +113,7 @@ def _area(text: str) -> tuple[float, float]:
 @click.option("--stats", type=click.Path(dir_okay=False), help="--batch: one CSV row per game here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="--batch: a plot (.png/.svg).")
 @stops_cleanly_on_sigterm
-def play_command(
-    start: str | None,
-    spots: int | None,
-    first: str,
-    second: str,
-    third: str | None,
-    players: int | None,
-    misere: bool | None,
-    seconds: float,
-    games: int | None,
-    depth: int | None,
-    sharp: bool,
-    seed: int | None,
-    jobs: int | None,
-    save: str | None,
-    svg_dir: str | None,
-    log_path: str | None,
-    area: str,
-    db: str | None,
-    no_db: bool,
-    quiet: bool,
-    host_game: bool,
-    port: int,
-    bind: str,
-    join_code: str | None,
-    web: bool,
-    no_open: bool,
-    heartbeat: float,
-    silence: float,
-    net_wait: float,
-    batch: int | None,
-    stats: str | None,
-    plot_path: str | None,
-) -> None:
+def play_command(**params: Any) -> None:
     """Play a game of Sprouts in the terminal (or a batch of computer games).
 
     START is a position string ('0*5', '0.AB|AB') or a saved game ('game.json');
@@ -162,51 +131,93 @@ def play_command(
       --batch N --stats F.csv        N computer games in parallel, a row per game
     """
     _quiet_collector()
-    width, height = _area(area)
-    if join_code is not None or host_game:
+    o = PlayOptions(**{**params, "area": _area(params["area"])})
+    if o.join_code is not None or o.host_game:
         _people_only()
-    if web:
-        _web_command(
-            start, spots, first, second, third, players, misere, seconds, games, depth, sharp, seed, jobs,
-            save, svg_dir, log_path, width, height, db, no_db, quiet, host_game, port, bind, join_code,
-            no_open, heartbeat, silence, net_wait, batch,
-        )  # fmt: skip
+    if o.web:
+        _web_command(o)
         return
-    if join_code is not None:
-        if host_game or start is not None or spots is not None or batch is not None:
+    if o.join_code is not None:
+        if o.host_game or o.start is not None or o.spots is not None or o.batch is not None:
             fail("--join takes only the room code: the host chooses the start")
         from .play_net import join
 
-        join(join_code, log_path, save, svg_dir, width, height, heartbeat, silence, net_wait)
+        join(o.join_code, o.log_path, o.save, o.svg_dir, *o.area, o.heartbeat, o.silence, o.net_wait)
         return
-    if (start is None) == (spots is None):
+    if (o.start is None) == (o.spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
-    jobs = jobs or usable_cpus()
-    if batch is None and (stats or plot_path):
+    o = dataclasses.replace(o, jobs=o.jobs or usable_cpus())
+    if o.batch is None and (o.stats or o.plot_path):
         fail("--stats and --plot go with --batch N")
-    if host_game:
-        if batch is not None or players == 3 or third is not None:
+    if o.host_game:
+        if o.batch is not None or o.players == 3 or o.third is not None:
             fail("network play is one game between two people (no --batch, no third player)")
         from .play_net import host
 
         host(
-            start, spots, bool(misere), port, bind, log_path, save, svg_dir, width, height,
-            heartbeat, silence, net_wait,
+            o.start, o.spots, bool(o.misere), o.port, o.bind, o.log_path, o.save, o.svg_dir, *o.area,
+            o.heartbeat, o.silence, o.net_wait,
         )  # fmt: skip
         return
-    if batch is not None:
-        _play_batch(
-            batch, (first, second, third), players, misere, spots, start, seconds, games, depth, sharp,
-            seed, jobs, stats, plot_path, bool(save or svg_dir or log_path),
-        )  # fmt: skip
+    if o.batch is not None:
+        _play_batch(o)
         return
-    outcome = _play_one(
-        start, spots, (first, second, third), players, misere, seconds, games, depth, sharp, seed, jobs,
-        save, svg_dir, log_path, width, height, db, no_db, quiet,
-    )  # fmt: skip
-    if quiet:
+    outcome = _play_one(o)
+    if o.quiet:
         who = f"player {outcome.winner}" if outcome.winner else "nobody"
         print_data(f"{who} wins after {outcome.moves} moves")
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayOptions:
+    """The options of ``sprouts play``, by their click names, handed whole to each way of playing."""
+
+    start: str | None
+    spots: int | None
+    first: str
+    second: str
+    third: str | None
+    players: int | None
+    misere: bool | None
+    seconds: float
+    games: int | None
+    depth: int | None
+    sharp: bool
+    seed: int | None
+    jobs: int | None
+    save: str | None
+    svg_dir: str | None
+    log_path: str | None
+    area: tuple[float, float]
+    db: str | None
+    no_db: bool
+    quiet: bool
+    host_game: bool
+    port: int
+    bind: str
+    join_code: str | None
+    web: bool
+    no_open: bool
+    heartbeat: float
+    silence: float
+    net_wait: float
+    batch: int | None
+    stats: str | None
+    plot_path: str | None
+
+    @property
+    def chosen(self) -> tuple[str, str, str | None]:
+        """The kinds of player asked for (the third None when not given)."""
+        return self.first, self.second, self.third
+
+    def settings(self, table: Table | None = None) -> Settings:
+        """The computer players' settings."""
+        from ..players import Settings
+
+        jobs = self.jobs or usable_cpus()
+        return Settings(
+            seconds=self.seconds, games=self.games, jobs=jobs, depth=self.depth, sharp=self.sharp, table=table
+        )
 
 
 def _kinds_of(chosen: tuple[str, str, str | None], rules: Rules) -> tuple[str, ...]:
@@ -218,76 +229,42 @@ def _kinds_of(chosen: tuple[str, str, str | None], rules: Rules) -> tuple[str, .
     return kinds
 
 
-def _play_batch(
-    batch: int,
-    chosen: tuple[str, str, str | None],
-    players: int | None,
-    misere: bool | None,
-    spots: int | None,
-    start: str | None,
-    seconds: float,
-    games: int | None,
-    depth: int | None,
-    sharp: bool,
-    seed: int | None,
-    jobs: int,
-    stats: str | None,
-    plot_path: str | None,
-    with_files: bool,
-) -> None:
+def _play_batch(o: PlayOptions) -> None:
     """``play --batch N``: computer games in parallel, without pictures or logs."""
     from .play_batch import run_batch
 
-    rules = _rules(players, chosen[2], misere, None)
-    kinds = _kinds_of(chosen, rules)
-    if with_files:
+    rules = _rules(o.players, o.third, o.misere, None)
+    kinds = _kinds_of(o.chosen, rules)
+    if o.save or o.svg_dir or o.log_path:
         fail("--batch plays without pictures or logs (--save, --svg, --log)")
-    run_batch(batch, kinds, rules, spots, start, seconds, games, depth, sharp, seed, jobs, stats, plot_path)
+    assert o.batch is not None and o.jobs is not None
+    run_batch(
+        o.batch, kinds, rules, o.spots, o.start, o.seconds, o.games, o.depth, o.sharp, o.seed, o.jobs,
+        o.stats, o.plot_path,
+    )  # fmt: skip
 
 
-def _play_one(
-    start: str | None,
-    spots: int | None,
-    chosen: tuple[str, str, str | None],
-    players: int | None,
-    misere: bool | None,
-    seconds: float,
-    games: int | None,
-    depth: int | None,
-    sharp: bool,
-    seed: int | None,
-    jobs: int,
-    save: str | None,
-    svg_dir: str | None,
-    log_path: str | None,
-    width: float,
-    height: float,
-    db: str | None,
-    no_db: bool,
-    quiet: bool,
-) -> Outcome:
+def _play_one(o: PlayOptions) -> Outcome:
     """One game in the terminal, to its end; its outcome (bad input and interruptions exit here)."""
     from ..play import PlayError
 
     try:
-        _check_outputs(save, svg_dir, log_path, db)
-        position, picture, to_move = _start_position(start, spots)
+        _check_outputs(o.save, o.svg_dir, o.log_path, o.db)
+        position, picture, to_move = _start_position(o.start, o.spots)
         saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
-        rules = _rules(players, chosen[2], misere, saved)
-        kinds = _kinds_of(chosen, rules)
-        if quiet and "human" in kinds:
+        rules = _rules(o.players, o.third, o.misere, saved)
+        kinds = _kinds_of(o.chosen, rules)
+        if o.quiet and "human" in kinds:
             fail("--quiet is for computer against computer; a person needs to see the game")
         drawer = None
-        if save or svg_dir:
+        if o.save or o.svg_dir:
             from ..play.drawing import Drawer
 
-            drawer = Drawer(width, height, save, svg_dir, jobs, progress=None if quiet else _drawing_progress)
+            progress = None if o.quiet else _drawing_progress
+            drawer = Drawer(*o.area, o.save, o.svg_dir, o.jobs or usable_cpus(), progress=progress)
             err.print("drawing the start…", style="dim")
             position = drawer.begin(position, picture)
-        return _run_session(
-            position, rules, to_move, kinds, seconds, games, depth, sharp, seed, jobs, log_path, drawer,
-            db, no_db, quiet,
-        )  # fmt: skip
+        return _run_session(o, position, rules, to_move, kinds, drawer)
     except PlayError as e:
         fail(f"the game stops: {e}")
     except SproutsError as e:
@@ -308,33 +285,22 @@ def _drawing_progress(text: str | None) -> None:
 
 
 def _run_session(
+    o: PlayOptions,
     position: Position,
     rules: Rules,
     to_move: int,
     kinds: tuple[str, ...],
-    seconds: float,
-    games: int | None,
-    depth: int | None,
-    sharp: bool,
-    seed: int | None,
-    jobs: int,
-    log_path: str | None,
     drawer: Drawer | None,
-    db: str | None,
-    no_db: bool,
-    quiet: bool,
 ) -> Outcome:
     """Play the game through a session, closing the log and the table however it ends."""
     from ..log import LogWriter
     from ..play import Game, Session
-    from ..players import Settings
 
     game = Game(position, rules, first_to_move=to_move)
-    table = _open_table(db, no_db, kinds)
-    settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp, table=table)
-    log = LogWriter(log_path) if log_path else None
+    table = _open_table(o.db, o.no_db, kinds)
+    log = LogWriter(o.log_path) if o.log_path else None
     try:
-        session = Session(game, kinds, settings, seed, log, drawer, quiet=quiet)
+        session = Session(game, kinds, o.settings(table), o.seed, log, drawer, quiet=o.quiet)
         return session.run()
     finally:
         if log is not None:
@@ -343,107 +309,72 @@ def _run_session(
             table.close()
 
 
-def _web_command(
-    start: str | None,
-    spots: int | None,
-    first: str,
-    second: str,
-    third: str | None,
-    players: int | None,
-    misere: bool | None,
-    seconds: float,
-    games: int | None,
-    depth: int | None,
-    sharp: bool,
-    seed: int | None,
-    jobs: int | None,
-    save: str | None,
-    svg_dir: str | None,
-    log_path: str | None,
-    width: float,
-    height: float,
-    db: str | None,
-    no_db: bool,
-    quiet: bool,
-    host_game: bool,
-    port: int,
-    bind: str,
-    join_code: str | None,
-    no_open: bool,
-    heartbeat: float,
-    silence: float,
-    net_wait: float,
-    batch: int | None,
-) -> None:
+def _web_command(o: PlayOptions) -> None:
     """``play --web`` with every option of ``play``: the start, the players, the rules, files, the network."""
-    from ..cpus import usable_cpus
     from ..log import LogWriter
-    from ..players import Settings
     from .play_web import run_web
 
-    if batch is not None or quiet or svg_dir:
+    if o.batch is not None or o.quiet or o.svg_dir:
         fail("--web plays one game in the page (no --batch, --quiet or --svg)")
-    jobs = jobs or usable_cpus()
+    jobs = o.jobs or usable_cpus()
     try:
-        _check_outputs(save, None, log_path, db)
+        _check_outputs(o.save, None, o.log_path, o.db)
     except SproutsError as e:
         fail(str(e))
     net: dict[str, Any] | None = None
-    if join_code is not None:
-        if host_game or start is not None or spots is not None:
+    if o.join_code is not None:
+        if o.host_game or o.start is not None or o.spots is not None:
             fail("--join takes only the room code: the host chooses the start")
         from ..play.net_messages import parse_code
 
         try:
-            parse_code(join_code)
+            parse_code(o.join_code)
         except SproutsError as e:
             fail(str(e))
-        net = {"role": "guest", "code": join_code}
-    elif host_game:
+        net = {"role": "guest", "code": o.join_code}
+    elif o.host_game:
         from ..play.net_messages import check_bind
 
         try:
-            bind = check_bind(bind)
+            net = {"role": "host", "bind": check_bind(o.bind)}
         except SproutsError as e:
             fail(str(e))
-        net = {"role": "host", "bind": bind}
     if net is not None:
-        net.update({"heartbeat": heartbeat, "silence": silence, "wait": net_wait})
-    elif (start is None) == (spots is None):
+        net.update({"heartbeat": o.heartbeat, "silence": o.silence, "wait": o.net_wait})
+    elif (o.start is None) == (o.spots is None):
         fail("give either --spots N or a START position (a position string or a saved game)")
     log = None
+    width, height = o.area
 
     def make_game() -> Any:
         nonlocal log
         from ..play.web_game import WebGame
 
-        log = LogWriter(log_path) if log_path else None
+        log = LogWriter(o.log_path) if o.log_path else None
         if net is not None and net["role"] == "guest":
-            return WebGame(None, ("remote", "human"), None, width, height, log=log, save=save, jobs=jobs)
-        position, picture, to_move = _start_position(start, spots)
+            return WebGame(None, ("remote", "human"), None, width, height, log=log, save=o.save, jobs=jobs)
+        position, picture, to_move = _start_position(o.start, o.spots)
         saved = picture.meta.get("game", {}).get("rules") if picture is not None else None
         if net is not None:
-            rules = _rules(2, None, misere, saved)
+            rules = _rules(2, None, o.misere, saved)
             kinds: tuple[str, ...] = ("human", "remote")
         else:
-            rules = _rules(players, third, misere, saved)
-            kinds = (first, second, third or "parity")[: rules.players]
-            if rules.players == 3:
-                _check_three(kinds)
-        settings = Settings(seconds=seconds, games=games, jobs=jobs, depth=depth, sharp=sharp)
+            rules = _rules(o.players, o.third, o.misere, saved)
+            kinds = _kinds_of(o.chosen, rules)
         err.print("drawing the start…", style="dim")
         # over the network the protocol writes the log (both sides' moves, undos and refusals)
         own_log = None if net else log
         # the game opens the table on its computers' thread, and closes it
         game = WebGame(
-            position, kinds, rules, width, height, to_move, picture, settings, seed, own_log, save, jobs,
-            open_table=functools.partial(_open_table, db, no_db, kinds),
+            position, kinds, rules, width, height, to_move, picture, o.settings(), o.seed, own_log, o.save,
+            jobs,
+            open_table=functools.partial(_open_table, o.db, o.no_db, kinds),
         )  # fmt: skip
         game.log = log
         return game
 
     try:
-        run_web(make_game=make_game, port=port, no_open=no_open, net=net)
+        run_web(make_game=make_game, port=o.port, no_open=o.no_open, net=net)
     finally:
         if log is not None:
             log.close()
