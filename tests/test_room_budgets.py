@@ -850,3 +850,75 @@ def test_the_ladder_passes_over_a_after_a_push_whose_ghost_is_too_long(
     assert "adjust" not in r.rung_work
     assert r.drawn_by in ("rearrange", "layout")
     _reads_back(r, a.position, m)
+
+
+# --------------------------------------------------------------------------- a push after too costly a ghost
+
+
+def _try_along_the_ghost_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The push's first ``draw_route`` (the move tried along the ghost) fails; later ones are real."""
+    from sprouts_cli.errors import PictureError
+    from sprouts_cli.picture import route_curve
+
+    real = route_curve.draw_route
+    calls: list[int] = []
+
+    def first_fails(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 1:
+            raise PictureError("the move along the ghost fails here")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(route_curve, "draw_route", first_fails)
+
+
+def test_a_push_stops_when_the_move_along_a_costly_ghost_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the move drawn along the ghost has failed, a ghost that took more than
+    ``PUSH_GHOST_SHARE`` of the push's work leaves too little to push curves and draw the move
+    again: the push stops (``costly``) without pushing; a cheaper ghost is pushed along as before."""
+    from sprouts_cli.errors import NoRoom
+    from sprouts_cli.picture import room
+    from sprouts_cli.picture.room import PUSH_WORK, push_curves
+    from sprouts_cli.picture.route_plan import RouteSettings
+    from sprouts_cli.picture.router import draw_move
+    from sprouts_cli.picture.work import metered
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    settings = RouteSettings()
+    with pytest.raises(NoRoom) as e:
+        draw_move(pic, m, a, settings)
+    planned = e.value.planned
+
+    def push() -> tuple[object, list[str], list[str], int]:
+        _try_along_the_ghost_fails(monkeypatch)
+        notes: list[str] = []
+        why: list[str] = []
+        with metered(math.inf, searches=True) as meter:
+            got = push_curves(pic, a, m, settings, None, notes, work=PUSH_WORK, planned=planned, stopped=why)
+        return got, notes, why, meter.done
+
+    drew, notes, stopped, pushed = push()  # the ghost takes less than the share: curves are pushed
+    ghost = int(notes[0].rsplit("took ", 1)[1].split()[0].replace(",", ""))
+    assert drew is not None and stopped == [] and ghost < room.PUSH_GHOST_SHARE * PUSH_WORK < pushed
+    monkeypatch.setattr(room, "PUSH_GHOST_SHARE", 0.5 * ghost / PUSH_WORK)
+    got, notes, stopped, done = push()
+    assert got is None and stopped == ["costly"]
+    assert notes[-1].endswith("too few are left to push curves and draw the move again")
+    assert done == ghost < pushed  # the ghost and the move tried along it, nothing pushed
+
+
+def test_the_ladder_passes_over_a_after_a_push_stopped_by_a_costly_ghost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A push stopped after too costly a ghost is one that would have run to its budget: A is passed
+    over, and R (or Z) draws the move, which reads back."""
+    from sprouts_cli.picture import room
+
+    pic, a, m = _saved_case(*PUSH_CASE)
+    _try_along_the_ghost_fails(monkeypatch)
+    monkeypatch.setattr(room, "PUSH_GHOST_SHARE", 0.0)  # every ghost is too costly
+    r = draw(pic, m, ladder=("M", "A", "R", "Z"), analysis=a)
+    assert any(n == "the ghost cost too much to push curves along: A passed over" for n in r.notes)
+    assert "adjust" not in r.rung_work
+    assert r.drawn_by in ("rearrange", "layout")
+    _reads_back(r, a.position, m)

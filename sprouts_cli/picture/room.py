@@ -292,11 +292,14 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     the way until its budget ran out or the room stopped growing: it has done near the way what A
     would do there (A moves curves only across themselves and keeps the spots), and A seldom drew
     a move after such a push in the quality bench (docs/performance.md).  Yes too when the push was
-    passed over for a way too narrow (``PUSH_LEAST``) or stopped at a ghost too long
-    (``PUSH_LONGEST``): such pushes ran to their budget."""
-    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["narrow"], ["long"]):
+    passed over for a way too narrow (``PUSH_LEAST``), stopped at a ghost too long
+    (``PUSH_LONGEST``) or after one too costly to push along (``PUSH_GHOST_SHARE``): such pushes ran
+    to their budget."""
+    if "A" not in ladder or stopped[:1] not in (["budget"], ["stalled"], ["narrow"], ["long"], ["costly"]):
         return False
-    if stopped[0] == "long":
+    if stopped[0] == "costly":
+        notes.append("the ghost cost too much to push curves along: A passed over")
+    elif stopped[0] == "long":
         notes.append("the ghost is too long to push curves along: A passed over")
     elif stopped[0] == "narrow":
         notes.append("the way is too narrow to push curves from: A passed over")
@@ -583,6 +586,13 @@ PUSH_LEAST = 0.44
 #: ``PUSH_WORK`` (in the quality bench's 20-spot games every push along a longer ghost ran to its
 #: budget: docs/performance.md).
 PUSH_LONGEST = 3400.0
+#: The share of pushing's work (``PUSH_WORK``) past which a ghost is too costly to push curves along
+#: once the move drawn along it has failed: pushing then needs the rest of the budget for its pushes
+#: and for the move drawn again, whose band runs along about the same way as the ghost's.  In the
+#: quality bench's games no push drew its move after pushing curves along a ghost that had taken
+#: more than this share of the budget, and nearly every push that went on past such a ghost ran to its
+#: budget (docs/performance.md).
+PUSH_GHOST_SHARE = 0.525
 #: Slides in a row that leave the widest way no wider (by ``WIDER`` px) before sliding stops: the
 #: move's trouble is then elsewhere (often the sides of a marked move, not the room).
 IDLE_SLIDES = 1
@@ -1018,9 +1028,11 @@ def push_curves(
     When it draws nothing, a word for why it stopped is appended to ``stopped``: ``budget``
     (past ``work``), ``stalled`` (the room stopped growing), ``units`` (``PUSH_UNITS`` curves
     relaxed), ``rounds`` (all rounds run), ``nothing`` (no way, no curve to move, or the way
-    all beside the move's own spots), ``narrow`` (not tried: the way too narrow) or ``long`` (a
+    all beside the move's own spots), ``narrow`` (not tried: the way too narrow), ``long`` (a
     ghost's planned way longer than ``PUSH_LONGEST``: its band, in proportion to its length, would
-    take the budget, so it is not relaxed).
+    take the budget, so it is not relaxed) or ``costly`` (the move drawn along a ghost that took
+    more than ``PUSH_GHOST_SHARE · work`` failed: too little is left to push curves and draw the
+    move again).
     """
     why = stopped if stopped is not None else []
     d0 = settings.d0
@@ -1031,7 +1043,10 @@ def push_curves(
         return None
     try:
         with metered(work, searches=True):
-            return _push_rounds(pic, analysis, move, settings, player, notes, rounds, units, planned, why)
+            costly = PUSH_GHOST_SHARE * work
+            return _push_rounds(
+                pic, analysis, move, settings, player, notes, rounds, units, planned, why, costly
+            )  # fmt: skip
     except OverBudget as e:
         notes.append(f"push curves: given up after {e}")
         why.append("budget")
@@ -1049,6 +1064,7 @@ def _push_rounds(
     units: int | None,
     planned: Planned | None = None,
     stopped: list[str] | None = None,
+    costly: float = math.inf,
 ) -> Drawn | None:
     from .route_curve import draw_route
     from .route_plan import target_of
@@ -1093,6 +1109,13 @@ def _push_rounds(
                 return d
         except PictureError:
             pass
+        if ghost_meter.done > costly:
+            notes.append(
+                f"push curves, round {rnd + 1}: the ghost took more than {costly:,.0f} units, "
+                "too few are left to push curves and draw the move again"
+            )
+            why.append("costly")
+            return None
         G = ghost.points
         ends = np.array([current.spots[x], current.spots[y]])
         reach = float(max(current.sizes)) + 2.0 * d0
