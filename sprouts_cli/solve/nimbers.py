@@ -607,6 +607,7 @@ class NormalSolver(PositionQuestions):
         return self._tie_key(a) < self._tie_key(b)
 
     def _tie_key(self, node: int) -> tuple[int, int, list[tuple[int, int, str]], int]:
+        """A node by what it is: (lives, lands, the lands' ``_size_key`` largest first, heap)."""
         number = node & NODE_MASK
         what = self._what[number]
         lands = (number,) if isinstance(what, str) else what
