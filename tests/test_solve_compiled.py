@@ -96,6 +96,30 @@ def test_the_core_searches_exactly_as_the_reference(n: int) -> None:
     assert fast.stats["table_overwrites"] == 0
 
 
+def test_the_search_does_not_depend_on_the_numbers_its_lands_get() -> None:
+    # children of equal numbers are searched in an order of what they are (pncore._tried_before):
+    # the same lands numbered the other way round before the search change no node
+    from sprouts_cli.solve import pncore
+
+    keys = ("nodes", "lands_expanded", "positions_solved")
+    first = compiled(tt_entries=1 << 20)
+    assert first.outcome(Position.start(8)) is False
+    st = first.state
+    lands = [st.text(x) for x in range(int(st.G[pncore.G_NUMBERS])) if st.is_land(x)]
+    again = compiled(tt_entries=1 << 20)
+    for land in reversed(lands):
+        again._land_number(land)
+    assert again.outcome(Position.start(8)) is False
+    assert [again.stats[key] for key in keys] == [first.stats[key] for key in keys]
+    reference = NormalSolver()
+    assert reference.outcome(Position.start(7)) is False
+    shuffled = NormalSolver()
+    for land in reversed([x for x in reference._what if isinstance(x, str)]):
+        shuffled._land_number(land)
+    assert shuffled.outcome(Position.start(7)) is False
+    assert [shuffled.stats[key] for key in keys] == [reference.stats[key] for key in keys]
+
+
 def test_the_glop_sample_agrees() -> None:
     solver = compiled()
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()

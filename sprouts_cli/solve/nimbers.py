@@ -493,7 +493,7 @@ class NormalSolver(PositionQuestions):
                     cpn, cdn = hit >> PN_SHIFT, hit & DN_MASK
                 else:
                     cpn, cdn = initial(child)
-                if cdn < pn:
+                if cdn < pn or (cdn == pn < INF and self._tried_before(child, cpn, best, best_pn)):
                     second = pn
                     pn = cdn
                     best, best_pn = child, cpn
@@ -595,6 +595,24 @@ class NormalSolver(PositionQuestions):
         text = self._what[land]
         assert isinstance(text, str)
         return (self._lives[land], len(text), text)
+
+    def _tried_before(self, a: int, apn: int, b: int, bpn: int) -> bool:
+        """Whether child node ``a`` is searched before ``b`` when their disproof numbers are equal.
+
+        The smaller proof number first; then the fewer lives, the fewer lands, the lands
+        (largest first) by ``_size_key``, the smaller heap.  Why: see ``pncore._tried_before``.
+        """
+        if apn != bpn:
+            return apn < bpn
+        return self._tie_key(a) < self._tie_key(b)
+
+    def _tie_key(self, node: int) -> tuple[int, int, list[tuple[int, int, str]], int]:
+        """A node by what it is: (lives, lands, the lands' ``_size_key`` largest first, heap)."""
+        number = node & NODE_MASK
+        what = self._what[number]
+        lands = (number,) if isinstance(what, str) else what
+        lives = sum(self._lives[x] for x in lands)
+        return lives, len(lands), sorted((self._size_key(x) for x in lands), reverse=True), node >> NODE_BITS
 
     def _initial(self, node: int) -> tuple[int, int]:
         """Proof and disproof numbers of a node not searched yet: (1, its lives).

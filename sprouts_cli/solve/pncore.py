@@ -1343,6 +1343,78 @@ def _size_less(S, a, b):  # type: ignore[no-untyped-def]
     return False
 
 
+@core_kernel
+def _node_lives(S, node):  # type: ignore[no-untyped-def]
+    """The lives of a node's land, or of all its sum's lands together."""
+    i32 = S[S_I32]
+    x = node & NODE_MASK
+    if i32[L_KIND, x] == K_LAND:
+        return np.int64(i32[L_LIVES, x])
+    s0 = S[S_I64][L_START, x]
+    total = np.int64(0)
+    for j in range(i32[L_LEN, x]):
+        total += i32[L_LIVES, S[S_SUMS][s0 + j]]
+    return total
+
+
+@core_kernel
+def _lands_by_size(S, x):  # type: ignore[no-untyped-def]
+    """The lands of number ``x`` (itself, or its sum's), largest first by ``_size_less``."""
+    i32 = S[S_I32]
+    if i32[L_KIND, x] == K_LAND:
+        out = np.empty(1, np.int64)
+        out[0] = x
+        return out
+    n = i32[L_LEN, x]
+    s0 = S[S_I64][L_START, x]
+    out = S[S_SUMS][s0 : s0 + n].copy()
+    for i in range(1, n):
+        y = out[i]
+        j = i - 1
+        while j >= 0 and _size_less(S, out[j], y):
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = y
+    return out
+
+
+@core_kernel
+def _tried_before(S, a, apn, b, bpn):  # type: ignore[no-untyped-def]
+    """Whether child node ``a`` (pn ``apn``) is searched before child node ``b`` (pn ``bpn``) of
+    the same disproof number (``NormalSolver._tried_before``).
+
+    The smaller proof number first: of two children that cost the same to prove lost (the
+    parent's win), it is the one nearer to being decided either way, whose search is the
+    cheapest to settle it (proved lost, the parent is won; proved won, it leaves the choice).
+    A child not searched yet has pn 1, so it goes before one already searched that the search
+    has not proved won.  Then an order of the nodes themselves: the fewer lives (``_node_lives``),
+    the fewer lands, the lands largest first by ``_size_less``, the smaller heap.  So which of two
+    equal children found so far is searched depends on what they are, never on the numbers the
+    lands got nor on where the moves that made them stand in the list of moves (which a change
+    of the reduced strings reorders).  The orders measured are in docs/performance.md.
+    """
+    if apn != bpn:
+        return apn < bpn
+    va = _node_lives(S, a)
+    vb = _node_lives(S, b)
+    if va != vb:
+        return va < vb
+    x = a & NODE_MASK
+    y = b & NODE_MASK
+    if x != y:
+        i32 = S[S_I32]
+        if i32[L_KIND, x] == K_LAND and i32[L_KIND, y] == K_LAND:
+            return _size_less(S, x, y)
+        la = _lands_by_size(S, x)
+        lb = _lands_by_size(S, y)
+        if la.shape[0] != lb.shape[0]:
+            return la.shape[0] < lb.shape[0]
+        for j in range(la.shape[0]):
+            if la[j] != lb[j]:
+                return _size_less(S, la[j], lb[j])
+    return (a >> NODE_BITS) < (b >> NODE_BITS)
+
+
 @core_kernel(refcounts=False)
 def _lowest_clear(mask):  # type: ignore[no-untyped-def]
     k = 0
@@ -1508,7 +1580,7 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
         cpn, cdn = _tt_get(S, child)
         if cpn < 0:
             cpn, cdn = _initial(S, child)
-        if cdn < pn:
+        if cdn < pn or (cdn == pn and pn < INF and _tried_before(S, child, cpn, tbest, tbest_pn)):
             tsecond = pn
             pn = cdn
             tbest = child
@@ -1516,7 +1588,7 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
         elif cdn < tsecond:
             tsecond = cdn
         v = cdn + virtual * busy[_mix(child) & bmask] if virtual else cdn
-        if v < vbest:
+        if v < vbest or (v == vbest and vbest < INF and _tried_before(S, child, cpn, best, best_pn)):
             second = vbest
             vbest = v
             best = child
