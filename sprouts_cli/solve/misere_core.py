@@ -58,12 +58,14 @@ class CoreChildren:
     forget a part); children objects made on the old one keep it alive until they go.
     """
 
-    def __init__(self, lives: dict[str, int] | None = None) -> None:
+    def __init__(self, lives: dict[str, int] | None = None, *, keep_parses: bool = True) -> None:
         _load()
         from . import compiled
 
         self._compiled = compiled
         self.state = compiled.State(small_lives=0, has_table=False, tt_entries=4)
+        if not keep_parses:  # the reference: a land read again whenever another was read between
+            self.state.T[0][core.T_PWIDTH] = -1
         self._lands: dict[int, Lands] = {}
         self._numbers: dict[str, int] = {}
         #: The lives of every land string made here, as the core counted them (``land_shape``'s
@@ -90,19 +92,26 @@ class CoreChildren:
 
     def lands(self, number: int) -> Lands:
         """A child's number as its sorted reduced land strings (made once per number)."""
-        hit = self._lands.get(number)
+        made = self._lands
+        hit = made.get(number)
         if hit is None:
             st = self.state
             members = [number] if st.is_land(number) else st.members(number)
             lives, numbers, i32 = self.lives, self._numbers, st.I32
             texts = []
             for x in members:
-                text = sys.intern(st.text(x))
-                lives[text] = int(i32[core.L_LIVES, x])
-                numbers[text] = x  # what ``number`` would find for it, without a call to the core
+                known = made.get(x)  # a land met before, alone or in another sum: read once
+                if known is None:
+                    text = sys.intern(st.text(x))
+                    numbers[text] = x  # what ``number`` would find for it, without a call to the core
+                    made[x] = (text,)
+                else:
+                    text = known[0]
+                if text not in lives:
+                    lives[text] = int(i32[core.L_LIVES, x])
                 texts.append(text)
             texts.sort()
-            hit = self._lands[number] = tuple(texts)
+            hit = made[number] = tuple(texts)
         return hit
 
     def next_child(self, land: int) -> int:
