@@ -188,19 +188,10 @@ class CoreChildren:
             t = st.T[0]
 
     def _kids(self, land: int) -> tuple[int, int, bool]:
-        """(start in KIDS, count, all found) of an opened land's children: its one word, read
-        as ``pncore._kids`` reads it."""
+        """(start in KIDS, count, all found) of an opened land's children (in the order found):
+        its one word, read as ``pncore._kids`` reads it."""
         word = int(self.state.I64[core.L_KIDS, land])
         return word >> 24, (word >> 1) & ((1 << 23) - 1), bool(word & 1)
-
-    def made(self, land: int) -> list[int]:
-        """The children of an opened land found so far (numbers, in the order found)."""
-        start, count, _ = self._kids(land)
-        return [int(x) for x in self.state.KIDS[start : start + count]]
-
-    def made_count(self, land: int) -> int:
-        """How many children of an opened land are found so far."""
-        return self._kids(land)[1]
 
     def all_found(self, land: int) -> bool:
         """Whether every child of an opened land is found."""
@@ -241,8 +232,8 @@ class CoreLandChildren:
             self.reference = LazyChildren(land)
             self.done = self.reference.done
         else:  # children made before, by an earlier object on this land
-            self.found = [numbering.lands(x) for x in numbering.made(self.number)]
-            self.done = numbering.all_found(self.number)
+            start, count, self.done = numbering._kids(self.number)
+            self.found = [numbering.lands(x) for x in numbering.state.KIDS[start : start + count].tolist()]
 
     def more(self) -> bool:
         """Find one more distinct child; False when there is none left."""
@@ -251,12 +242,14 @@ class CoreLandChildren:
         if self.reference is not None:
             return self._more_reference()
         numbering = self.core
-        if numbering.made_count(self.number) > len(self.found):
+        start, count, done = numbering._kids(self.number)
+        if count > len(self.found):
             # Another object on this land (made after this one left the solver's cache) found
             # children since: they come first, so that ``found`` stays the core's list in its order
             # (``next_child`` gives only children that no object has found yet).
-            self.found.extend(numbering.lands(x) for x in numbering.made(self.number)[len(self.found) :])
-            self.done = numbering.all_found(self.number)
+            kids = numbering.state.KIDS[start + len(self.found) : start + count].tolist()
+            self.found.extend(numbering.lands(x) for x in kids)
+            self.done = done
             return True
         r = numbering.next_child(self.number)
         if r >= 0:

@@ -144,7 +144,7 @@ T_FLAT_HITS = 20  # child lands it found in its cache of flat forms (no code mad
 T_POFF = 21  # where in PBUF the parse of T_CUR starts
 T_PWIDTH = 22  # the width of a slot of PBUF that the slots below were kept for (0: none; -1: keep none)
 T_PCLOCK = 23  # parses asked for, the clock of the slots' last use
-T_PSLOT = 24  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: empty), lengths of flat, lives, moves, last use
+T_PSLOT = 24  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: none), flat, lives, moves, last use
 #: The parses of the last lands read are kept in this many slots of PBUF (``_parse``): a land's
 #: children are asked for one at a time, between those of other lands.
 PARSE_SLOTS = 32
