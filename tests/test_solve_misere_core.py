@@ -71,6 +71,51 @@ def test_children_made_in_turns_and_asked_for_again_are_the_same() -> None:
             del objects[land]
 
 
+def test_parses_kept_in_slots_give_the_children_of_parses_made_again() -> None:
+    """The core keeps the parses of the last lands read (``pncore._parse``); lands opened a child
+    at a time in turns, more of them than the slots, with a parse buffer that has to grow on the
+    way (the slots kept are then dropped), find the children and estimates of a numbering that
+    reads a land again whenever another was read between, with fewer reads."""
+    from sprouts_cli.solve import misere_core
+
+    rng = random.Random(5)
+    lands = rng.sample(lands_from(4), 40) + ["0*6", "0*7", "0*5.AB|AB", "0*8"]
+    kept, plain = CoreChildren(), CoreChildren(keep_parses=False)
+    core = misere_core.core
+    for numbering in (kept, plain):
+        numbering.state.PBUF[0] = numbering.state.PBUF[0][: core.PARSE_SLOTS * 8]  # every land grows it
+        numbering.state.S = numbering.state.tuple_for(0)
+    pairs = {land: (kept.children(land), plain.children(land)) for land in lands}
+    while pairs:
+        land = rng.choice(sorted(pairs))
+        a, b = pairs[land]
+        assert a.remaining() == b.remaining(), land
+        more = a.more()
+        assert more == b.more() and a.found == b.found, land
+        if not more:
+            del pairs[land]
+    reads = [int(x.state.T[0][core.T_PARSES]) for x in (kept, plain)]
+    assert reads[0] < reads[1], reads
+    assert kept.state.PBUF[0].shape[0] > core.PARSE_SLOTS * 8
+
+
+def test_a_search_on_kept_parses_is_the_same_search(monkeypatch) -> None:
+    """The misère search with the core's parses kept and read again opens the same states."""
+    from sprouts_cli.solve import misere, misere_core
+
+    def solve(keep: bool) -> dict[str, int]:
+        monkeypatch.setattr(misere, "CoreChildren", lambda lives: CoreChildren(lives, keep_parses=keep))
+        solver = MisereSolver(core_children=True, core_lives=0)
+        for n in range(1, 9):
+            assert solver.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W")
+        assert solver._core is not None
+        return {**solver.stats, "parses": int(solver._core.state.T[0][misere_core.core.T_PARSES])}
+
+    kept, plain = solve(True), solve(False)
+    assert kept.pop("parses") < plain.pop("parses")
+    assert kept == plain
+
+
 def test_the_list_of_children_grows_in_place() -> None:
     """A search's generator of child states holds ``found`` while the land's tree asks for ``all()``."""
     kids = CoreChildren().children("0*6")

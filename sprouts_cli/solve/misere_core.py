@@ -58,12 +58,14 @@ class CoreChildren:
     forget a part); children objects made on the old one keep it alive until they go.
     """
 
-    def __init__(self, lives: dict[str, int] | None = None) -> None:
+    def __init__(self, lives: dict[str, int] | None = None, *, keep_parses: bool = True) -> None:
         _load()
         from . import compiled
 
         self._compiled = compiled
         self.state = compiled.State(small_lives=0, has_table=False, tt_entries=4)
+        if not keep_parses:  # the reference: a land read again whenever another was read between
+            self.state.T[0][core.T_PWIDTH] = -1
         self._lands: dict[int, Lands] = {}
         self._numbers: dict[str, int] = {}
         #: The lives of every land string made here, as the core counted them (``land_shape``'s
@@ -90,19 +92,26 @@ class CoreChildren:
 
     def lands(self, number: int) -> Lands:
         """A child's number as its sorted reduced land strings (made once per number)."""
-        hit = self._lands.get(number)
+        made = self._lands
+        hit = made.get(number)
         if hit is None:
             st = self.state
             members = [number] if st.is_land(number) else st.members(number)
             lives, numbers, i32 = self.lives, self._numbers, st.I32
             texts = []
             for x in members:
-                text = sys.intern(st.text(x))
-                lives[text] = int(i32[core.L_LIVES, x])
-                numbers[text] = x  # what ``number`` would find for it, without a call to the core
+                known = made.get(x)  # a land met before, alone or in another sum: read once
+                if known is None:
+                    text = sys.intern(st.text(x))
+                    numbers[text] = x  # what ``number`` would find for it, without a call to the core
+                    made[x] = (text,)
+                else:
+                    text = known[0]
+                if text not in lives:
+                    lives[text] = int(i32[core.L_LIVES, x])
                 texts.append(text)
             texts.sort()
-            hit = self._lands[number] = tuple(texts)
+            hit = made[number] = tuple(texts)
         return hit
 
     def next_child(self, land: int) -> int:
@@ -179,19 +188,10 @@ class CoreChildren:
             t = st.T[0]
 
     def _kids(self, land: int) -> tuple[int, int, bool]:
-        """(start in KIDS, count, all found) of an opened land's children: its one word, read
-        as ``pncore._kids`` reads it."""
+        """(start in KIDS, count, all found) of an opened land's children (in the order found):
+        its one word, read as ``pncore._kids`` reads it."""
         word = int(self.state.I64[core.L_KIDS, land])
         return word >> 24, (word >> 1) & ((1 << 23) - 1), bool(word & 1)
-
-    def made(self, land: int) -> list[int]:
-        """The children of an opened land found so far (numbers, in the order found)."""
-        start, count, _ = self._kids(land)
-        return [int(x) for x in self.state.KIDS[start : start + count]]
-
-    def made_count(self, land: int) -> int:
-        """How many children of an opened land are found so far."""
-        return self._kids(land)[1]
 
     def all_found(self, land: int) -> bool:
         """Whether every child of an opened land is found."""
@@ -232,8 +232,8 @@ class CoreLandChildren:
             self.reference = LazyChildren(land)
             self.done = self.reference.done
         else:  # children made before, by an earlier object on this land
-            self.found = [numbering.lands(x) for x in numbering.made(self.number)]
-            self.done = numbering.all_found(self.number)
+            start, count, self.done = numbering._kids(self.number)
+            self.found = [numbering.lands(x) for x in numbering.state.KIDS[start : start + count].tolist()]
 
     def more(self) -> bool:
         """Find one more distinct child; False when there is none left."""
@@ -242,12 +242,14 @@ class CoreLandChildren:
         if self.reference is not None:
             return self._more_reference()
         numbering = self.core
-        if numbering.made_count(self.number) > len(self.found):
+        start, count, done = numbering._kids(self.number)
+        if count > len(self.found):
             # Another object on this land (made after this one left the solver's cache) found
             # children since: they come first, so that ``found`` stays the core's list in its order
             # (``next_child`` gives only children that no object has found yet).
-            self.found.extend(numbering.lands(x) for x in numbering.made(self.number)[len(self.found) :])
-            self.done = numbering.all_found(self.number)
+            kids = numbering.state.KIDS[start + len(self.found) : start + count].tolist()
+            self.found.extend(numbering.lands(x) for x in kids)
+            self.done = done
             return True
         r = numbering.next_child(self.number)
         if r >= 0:

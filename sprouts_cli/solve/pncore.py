@@ -128,8 +128,8 @@ T_RESULT = 4
 T_NPEND = 5
 T_STOP_AT = 6
 T_TICKS = 7
-T_CUR = 8  # the land whose parse and moves PBUF holds (-1: none)
-T_PF = 9  # lengths in PBUF: flat, lives, moves
+T_CUR = 8  # the land whose parse and moves are in use (-1: none), at T_POFF in PBUF
+T_PF = 9  # its lengths in PBUF: flat, lives, moves
 T_PL = 10
 T_MV = 11
 T_NEED_PBUF = 12
@@ -141,7 +141,15 @@ T_REDUCED = 17  # lands it reduced (met first by their code)
 T_CUTS = 18  # times it dropped frames under a land another thread decided
 T_EVICTED = 19  # table entries it overwrote with another node's (Python grows the table)
 T_FLAT_HITS = 20  # child lands it found in its cache of flat forms (no code made)
-NT = 21
+T_POFF = 21  # where in PBUF the parse of T_CUR starts
+T_PWIDTH = 22  # the width of a slot of PBUF that the slots below were kept for (0: none; -1: keep none)
+T_PCLOCK = 23  # parses asked for, the clock of the slots' last use
+T_PSLOT = 24  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: none), flat, lives, moves, last use
+#: The parses of the last lands read are kept in this many slots of PBUF (``_parse``): a land's
+#: children are asked for one at a time, between those of other lands.
+PARSE_SLOTS = 32
+PSLOT_WORDS = 5
+NT = T_PSLOT + PARSE_SLOTS * PSLOT_WORDS
 
 # a frame of the stack (rows of STK)
 F_NODE = 0
@@ -872,16 +880,68 @@ def _room(S, land):  # type: ignore[no-untyped-def]
 
 @core_kernel
 def _parse(S, land):  # type: ignore[no-untyped-def]
-    """Read ``land``'s string and list its moves into PBUF (kept for the last land read): how
-    many moves, or -1 when the run stops."""
+    """Make ``land``'s parse and moves the ones in use (``T_CUR``, at ``T_POFF`` in PBUF): how
+    many moves, or -1 when the run stops.
+
+    PBUF holds PARSE_SLOTS parses, the lands read last (a land's string read and its moves
+    listed only when none of them is this land; the least recently used slot is taken).  The
+    search asks for a land's children one at a time, between the children of other lands.  A
+    parse does not depend on when it was made, so a kept one is the one a fresh read would give.
+    With ``T_PWIDTH`` -1 (set from Python: the reference the tests compare with) none is kept but
+    the one in use, as when PBUF held one parse.
+    """
     t = S[S_T]
     if t[T_CUR] == land:
         return t[T_MV]
+    pbuf = S[S_PBUF]
+    width = pbuf.shape[0] // PARSE_SLOTS
+    if t[T_PWIDTH] < 0:
+        return _parse_into(S, land, 0, width)
+    if t[T_PWIDTH] != width:  # a new buffer (a longer one): the slots kept are void
+        for i in range(PARSE_SLOTS):
+            t[T_PSLOT + PSLOT_WORDS * i] = -1
+            t[T_PSLOT + PSLOT_WORDS * i + 4] = 0
+        t[T_PWIDTH] = width
+        t[T_CUR] = -1
+    t[T_PCLOCK] += 1
+    take = 0
+    oldest = t[T_PCLOCK]
+    for i in range(PARSE_SLOTS):
+        o = T_PSLOT + PSLOT_WORDS * i
+        if t[o] == land:
+            t[o + 4] = t[T_PCLOCK]
+            t[T_CUR] = land
+            t[T_POFF] = i * width
+            t[T_PF] = t[o + 1]
+            t[T_PL] = t[o + 2]
+            t[T_MV] = t[o + 3]
+            return t[T_MV]
+        if t[o + 4] < oldest:
+            oldest = t[o + 4]
+            take = i
+    nm = _parse_into(S, land, take * width, width)
+    if nm < 0:
+        return nm
+    o = T_PSLOT + PSLOT_WORDS * take
+    t[o] = land
+    t[o + 1] = t[T_PF]
+    t[o + 2] = t[T_PL]
+    t[o + 3] = nm
+    t[o + 4] = t[T_PCLOCK]
+    return nm
+
+
+@core_kernel
+def _parse_into(S, land, off, width):  # type: ignore[no-untyped-def]
+    """Read ``land``'s string and list its moves into PBUF at ``off`` (``width`` words), and make
+    it the land in use: how many moves, or -1 when the run stops."""
+    t = S[S_T]
     i64 = S[S_I64]
     i32 = S[S_I32]
     s0 = i64[L_START, land]
     text = S[S_TEXT][s0 : s0 + i32[L_LEN, land]]
-    S[S_T][T_PARSES] += 1
+    t[T_PARSES] += 1
+    t[T_CUR] = -1
     flat, lives = K.parse_land_kernel(text)
     if flat.shape[0] == 0:
         return _stop(S, UNSUPPORTED)
@@ -890,13 +950,14 @@ def _parse(S, land):  # type: ignore[no-untyped-def]
         return _stop(S, UNSUPPORTED)
     pbuf = S[S_PBUF]
     nf, nl, nm = flat.shape[0], lives.shape[0], moves.shape[0]
-    if nf + nl + nm > pbuf.shape[0]:
-        t[T_NEED_PBUF] = nf + nl + nm
+    if nf + nl + nm > width:
+        t[T_NEED_PBUF] = PARSE_SLOTS * (nf + nl + nm)
         return _stop(S, NEED_ROOM)
-    pbuf[:nf] = flat
-    pbuf[nf : nf + nl] = lives
-    pbuf[nf + nl : nf + nl + nm] = moves
+    pbuf[off : off + nf] = flat
+    pbuf[off + nf : off + nf + nl] = lives
+    pbuf[off + nf + nl : off + nf + nl + nm] = moves
     t[T_CUR] = land
+    t[T_POFF] = off
     t[T_PF] = nf
     t[T_PL] = nl
     t[T_MV] = nm
@@ -1042,10 +1103,11 @@ def _child_of_move(S, word):  # type: ignore[no-untyped-def]
     t = S[S_T]
     pbuf = S[S_PBUF]
     fc = S[S_FLAT]
+    off = t[T_POFF]
     nf = t[T_PF]
     nl = t[T_PL]
-    pflat = pbuf[:nf]
-    plives = pbuf[nf : nf + nl]
+    pflat = pbuf[off : off + nf]
+    plives = pbuf[off + nf : off + nf + nl]
     b = np.int64(255)
     inside = word >> 41 if word & (np.int64(1) << 40) else np.int64(0)
     t[T_MOVES] += 1
@@ -1114,7 +1176,7 @@ def _more(S, land):  # type: ignore[no-untyped-def]
             if _parse(S, land) < 0:
                 return -1
             t = S[S_T]
-            child = _child_of_move(S, S[S_PBUF][t[T_PF] + t[T_PL] + idx])
+            child = _child_of_move(S, S[S_PBUF][t[T_POFF] + t[T_PF] + t[T_PL] + idx])
             if child < 0:
                 return -1
         _lock(g)
