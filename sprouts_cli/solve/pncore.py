@@ -1421,7 +1421,8 @@ def _node_lives(S, node):  # type: ignore[no-untyped-def]
 
 @core_kernel
 def _lands_by_size(S, x):  # type: ignore[no-untyped-def]
-    """The lands of number ``x`` (itself, or its sum's), largest first by ``_size_less``."""
+    """The lands of number ``x`` (itself, or its sum's), smallest first by ``_size_less`` (a
+    stable insertion sort, as Python's ``sorted``)."""
     i32 = S[S_I32]
     if i32[L_KIND, x] == K_LAND:
         out = np.empty(1, np.int64)
@@ -1433,7 +1434,7 @@ def _lands_by_size(S, x):  # type: ignore[no-untyped-def]
     for i in range(1, n):
         y = out[i]
         j = i - 1
-        while j >= 0 and _size_less(S, out[j], y):
+        while j >= 0 and _size_less(S, y, out[j]):
             out[j + 1] = out[j]
             j -= 1
         out[j + 1] = y
@@ -1469,9 +1470,10 @@ def _tried_before(S, a, apn, b, bpn):  # type: ignore[no-untyped-def]
             return _size_less(S, x, y)
         la = _lands_by_size(S, x)
         lb = _lands_by_size(S, y)
-        if la.shape[0] != lb.shape[0]:
-            return la.shape[0] < lb.shape[0]
-        for j in range(la.shape[0]):
+        n = la.shape[0]
+        if n != lb.shape[0]:
+            return n < lb.shape[0]
+        for j in range(n - 1, -1, -1):  # the largest lands first
             if la[j] != lb[j]:
                 return _size_less(S, la[j], lb[j])
     return (a >> NODE_BITS) < (b >> NODE_BITS)
@@ -1491,15 +1493,7 @@ def _sum_parts(S, number):  # type: ignore[no-untyped-def]
     i32 = S[S_I32]
     i64 = S[S_I64]
     n = i32[L_LEN, number]
-    s0 = i64[L_START, number]
-    order = S[S_SUMS][s0 : s0 + n].copy()
-    for i in range(1, n):  # insertion sort by size (stable, as Python's sorted)
-        x = order[i]
-        j = i - 1
-        while j >= 0 and _size_less(S, x, order[j]):
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = x
+    order = _lands_by_size(S, number)
     rest_pn = np.int64(0)
     rest_dn = np.int64(0)
     question = np.int64(0)
