@@ -83,7 +83,7 @@ def test_the_default_budgets_leave_a_drawn_move_as_it_was() -> None:
     """Budgets far above the defaults give the same picture: they bound long runs only."""
     pic, a, m = _saved_case(*PUSH_CASE)
     r = draw(pic, m, analysis=a)
-    big = draw(pic, m, analysis=a, budgets=Budgets(*(1e12,) * 5))
+    big = draw(pic, m, analysis=a, budgets=Budgets(*(1e12,) * 6))
     assert r.drawn_by == big.drawn_by
     pairs = zip(r.picture.curves, big.picture.curves, strict=True)
     assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
@@ -525,6 +525,45 @@ def test_a_tidy_is_not_tried_where_the_move_left_the_least_room_as_it_was() -> N
     assert notes and "no less than before the move" in notes[0]
     widened = _tidied(d, d0, True, [], before=(pic, a))
     assert widened is not d
+
+
+# --------------------------------------------------------------------------- one budget for the move
+
+
+def test_the_rungs_of_one_move_share_its_budget_and_the_ladder_climbs_to_z() -> None:
+    """``Budgets.move``: a push is given what the move has left when that is less than its own
+    budget, and the rungs after it, with less than ``MOVE_LEAST`` left, are passed over: Z draws."""
+    pic, a, m = _saved_case(*PUSH_CASE)
+    assert draw(pic, m, analysis=a).rung_work["push"] > 50_000
+    r = draw(pic, m, analysis=a, budgets=Budgets(move=50_000))
+    given_up = ("push curves: given up after", "the budget is 50,000")
+    assert any(n.startswith(given_up[0]) and n.endswith(given_up[1]) for n in r.notes)
+    assert any(n.startswith("rearrange: passed over, the move has done") for n in r.notes)
+    assert "rearrange" not in r.rung_work and "adjust" not in r.rung_work
+    assert sum(w for k, w in r.rung_work.items() if k != "tidy") <= 50_000 + 5_000  # one evaluation past it
+    assert r.drawn_by == "layout"
+    _reads_back(r, a.position, m)
+
+
+def test_a_tidy_after_costly_rungs_starts_round_the_thin_regions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move whose rungs did ``TIDY_WHOLE_BELOW`` units or more is tidied without plain R over the
+    whole picture: R round the thin regions first, which widens the sliver where it is."""
+    from sprouts_cli.picture import room
+    from sprouts_cli.picture.quality import region_rooms
+    from sprouts_cli.picture.route_plan import RouteSettings
+
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    monkeypatch.setattr(room, "TIDY_WHOLE_BELOW", math.inf)
+    whole = draw(pic, m, analysis=a)
+    assert any(n.startswith("tidy: R widened") for n in whole.notes)
+    assert whole.rung_work["push"] > 10_000
+    monkeypatch.setattr(room, "TIDY_WHOLE_BELOW", 10_000)
+    r = draw(pic, m, analysis=a)
+    tidy = [n for n in r.notes if n.startswith("tidy:")]
+    assert tidy and all(n.startswith(("tidy: R round the thin regions", "tidy: R held open")) for n in tidy)
+    assert any(n.startswith("tidy: R round the thin regions widened") for n in tidy)
+    assert region_rooms(r.picture, r.analysis, px=2.0).min() >= RouteSettings().d0
+    _reads_back(r, a.position, m)
 
 
 # --------------------------------------------------------------------------- a push's searches counted

@@ -76,6 +76,22 @@ PUSH_WORK = 80_000
 #: open; the move drawn after it is the other half of R's time, and it found its way after half the
 #: descent about as often as after all of it (docs/performance.md).
 R_WORK = 60_000
+#: The work one move may do in all its rungs before Z (the router, M, pushing, A and R, each within
+#: its own budget too) and its tidy: a rung is given what is left when that is less than its own
+#: budget, and passed over when less than ``MOVE_LEAST`` is left, so the ladder climbs to Z, whose
+#: layouts bound themselves.  Set from the units the quality bench's slow moves spent against their
+#: CPU time (docs/performance.md).
+MOVE_WORK = 200_000
+#: The least work worth starting a rung with (below it the rung is passed over): a skeleton or a
+#: band is built and the picture analysed before the first unit is counted.
+MOVE_LEAST = 20_000
+#: Do the grid searches of the router (its plans, and the parity search of a move that encloses)
+#: count in the move's work (``work.charge_states``), as pushing's do in its own?  They do not count in
+#: the router's own budget.
+MOVE_SEARCHES = False
+#: The work of a move's rungs past which its tidy does not start with plain R over the whole picture
+#: but with R round the thin regions.
+TIDY_WHOLE_BELOW = math.inf
 
 
 @dataclass(frozen=True)
@@ -100,6 +116,8 @@ class Budgets:
     relax: float = 360_000
     #: R after a move that left a region thin (``_tidied``)
     tidy: float = 250_000
+    #: all the rungs before Z of one move together (``MOVE_WORK``)
+    move: float = MOVE_WORK
 
 
 @dataclass
@@ -189,18 +207,22 @@ def draw(
     spent: dict[str, float] = {}
     lap = _Laps(spent)
     did: dict[str, int] = {}
+    budget = _MoveWork(budgets.move, did, notes)
+    left, passed_over = budget.left, budget.passed_over
+    tidy = budgets.tidy
 
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
         if "R" in ladder:
-            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis))
+            whole = budget.done() < TIDY_WHOLE_BELOW
+            d = _tidied(d, settings.d0, how != "route", notes, tidy, (pic, analysis), did, whole)
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
 
     reason: NoRoom | PictureError
     routed = given_up = False
     try:
-        with metered(budgets.route) as meter:
+        with metered(math.inf, searches=MOVE_SEARCHES) as meter, metered(left(budgets.route)):
             drawn = draw_move(pic, move, analysis, settings, player)
         routed = True
     except NoRoom as e:
@@ -224,35 +246,26 @@ def draw(
         notes.append("the route went round other things than the move's: M and A passed over")
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
     if "M" in ladder and not given_up and not sides:
-        got: tuple[Drawn, str] | None = None
-        try:
-            with metered(budgets.slide) as meter:
-                got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
-        except OverBudget as e:
-            notes.append(f"slide: given up after {e}")
-        did["slide"] = meter.done
+        got = budget.slid(budgets.slide, current, current_a, move, target, settings, player, reason)
         if got is not None:
             return done(*got)
         lap("slide")
         planned = getattr(reason, "planned", None)
         stopped: list[str] = []
-        with metered(math.inf, searches=True) as meter:
-            pushed = push_curves(current, current_a, move, settings, player, notes,
-                                 work=budgets.push, planned=planned, stopped=stopped)
-        did["push"] = meter.done
+        pushed = budget.pushed(budgets.push, current, current_a, move, settings, player, planned, stopped)
         if pushed is not None:
             return done(pushed, "push")
         lap("push")
         pass_a = pass_a or _a_after_push_passed_over(stopped, ladder, notes)
     tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
-        if rung not in ladder or (rung == "A" and pass_a):
+        if rung not in ladder or (rung == "A" and pass_a) or passed_over(how):
             continue
         lap(tried)
         tried = how
         got_a: Drawn | None = None
         try:
-            with metered(budgets.relax) as meter:
+            with metered(math.inf, searches=MOVE_SEARCHES) as meter, metered(left(budgets.relax)):
                 try:
                     relaxed = _relax(current, mode, settings.d0, R_WORK if rung == "R" else None)
                     ra = analyse_picture(relaxed)
@@ -308,6 +321,62 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     return True
 
 
+class _MoveWork:
+    """The work one move's rungs have done (``did``, by rung) against the move's budget (``Budgets.move``)."""
+
+    def __init__(self, budget: float, did: dict[str, int], notes: list[str]) -> None:
+        self.budget = budget
+        self.did = did
+        self.notes = notes
+
+    def done(self) -> int:
+        return sum(self.did.values())
+
+    def left(self, own: float) -> float:
+        """The work a rung may do: its own budget ``own``, or what the move has left if less."""
+        return min(own, self.budget - self.done())
+
+    def passed_over(self, how: str) -> bool:
+        """Is the rung ``how`` passed over, the move having less than ``MOVE_LEAST`` left (noted)?"""
+        if self.budget - self.done() >= MOVE_LEAST:
+            return False
+        done = self.done()
+        self.notes.append(f"{how}: passed over, the move has done {done:,} of its {self.budget:,.0f} units")
+        return True
+
+    def slid(
+        self, own: float, pic: Picture, analysis: Analysis, move: Move, target: Position,
+        settings: RouteSettings, player: int | None, reason: PictureError,
+    ) -> tuple[Drawn, str] | None:  # fmt: skip
+        """M's slides and pushes of lone spots (``_slide_or_push``) within ``own`` or what is left."""
+        if self.passed_over("slide"):
+            return None
+        with metered(self.left(own)) as meter:
+            try:
+                return _slide_or_push(pic, analysis, move, target, settings, player, reason, self.notes)
+            except OverBudget as e:
+                self.notes.append(f"slide: given up after {e}")
+                return None
+            finally:
+                self.did["slide"] = meter.done
+
+    def pushed(
+        self, own: float, pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings,
+        player: int | None, planned: Planned | None, stopped: list[str],
+    ) -> Drawn | None:  # fmt: skip
+        """Curves pushed apart (``push_curves``) within ``own`` or what is left, searches counted."""
+        if self.passed_over("push curves"):
+            return None
+        with metered(math.inf, searches=True) as meter:
+            try:
+                return push_curves(
+                    pic, analysis, move, settings, player, self.notes,
+                    work=self.left(own), planned=planned, stopped=stopped,
+                )  # fmt: skip
+            finally:
+                self.did["push"] = meter.done
+
+
 class _Laps:
     """CPU seconds of this process since the last lap, added to ``spent[rung]`` (no rung: not kept)."""
 
@@ -342,6 +411,8 @@ def _tidied(
     notes: list[str],
     work: float = math.inf,
     before: tuple[Picture, Analysis] | None = None,
+    did: dict[str, int] | None = None,
+    whole: bool = True,
 ) -> Drawn:
     """The picture rearranged (R) when the move left a region thinner than ``THIN · d0``.
 
@@ -360,7 +431,7 @@ def _tidied(
     ``relax.relax``'s ``moving``), which widens the sliver where it is and leaves the rest of
     the picture, and its length, as it was; only when that leaves a region under ``THIN · d0``
     does R held open move the whole picture (every region swells and the curves grow longer).
-    Each R is given up past ``work`` units (``work.metered``).
+    Each R is given up past ``work`` units (``work.metered``); what they did is added to ``did["tidy"]``.
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
     sliver too.
 
@@ -390,15 +461,20 @@ def _tidied(
 
     was = float(rooms.min())
     kept: Drawn | None = None
-    for how in ("R", "R round the thin regions", "R held open"):
+    for how in ("R", "R round the thin regions", "R held open")[0 if whole else 1 :]:
         local = how == "R round the thin regions"
         start = kept if kept is not None and local else d
         now = region_rooms(start.picture, start.analysis, px=2.0) if start is not d else rooms
         hold = None if how == "R" else held(now)
         moving = curves_round(start.analysis, [i for i, r in enumerate(now.tolist()) if r < THIN * d0])
         try:
-            with metered(work):
-                out = _relax(start.picture, "rearrange", d0, hold_open=hold, moving=moving if local else None)
+            with metered(work) as meter:
+                try:
+                    only = moving if local else None
+                    out = _relax(start.picture, "rearrange", d0, hold_open=hold, moving=only)
+                finally:
+                    if did is not None:
+                        did["tidy"] = did.get("tidy", 0) + meter.done
             oa = analyse_picture(out)
         except PictureError as e:
             notes.append(f"tidy: {how}: {e}")
