@@ -545,27 +545,6 @@ def test_the_rungs_of_one_move_share_its_budget_and_the_ladder_climbs_to_z() -> 
     _reads_back(r, a.position, m)
 
 
-def test_a_tidy_after_costly_rungs_starts_round_the_thin_regions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A move whose rungs did ``TIDY_WHOLE_BELOW`` units or more is tidied without plain R over the
-    whole picture: R round the thin regions first, which widens the sliver where it is."""
-    from sprouts_cli.picture import room
-    from sprouts_cli.picture.quality import region_rooms
-    from sprouts_cli.picture.route_plan import RouteSettings
-
-    pic, a, m = _saved_case(*SLIVER_CASE)
-    monkeypatch.setattr(room, "TIDY_WHOLE_BELOW", math.inf)
-    whole = draw(pic, m, analysis=a)
-    assert any(n.startswith("tidy: R widened") for n in whole.notes)
-    assert whole.rung_work["push"] > 10_000
-    monkeypatch.setattr(room, "TIDY_WHOLE_BELOW", 10_000)
-    r = draw(pic, m, analysis=a)
-    tidy = [n for n in r.notes if n.startswith("tidy:")]
-    assert tidy and all(n.startswith(("tidy: R round the thin regions", "tidy: R held open")) for n in tidy)
-    assert any(n.startswith("tidy: R round the thin regions widened") for n in tidy)
-    assert region_rooms(r.picture, r.analysis, px=2.0).min() >= RouteSettings().d0
-    _reads_back(r, a.position, m)
-
-
 # --------------------------------------------------------------------------- a push's searches counted
 
 

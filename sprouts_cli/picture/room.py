@@ -76,22 +76,15 @@ PUSH_WORK = 80_000
 #: open; the move drawn after it is the other half of R's time, and it found its way after half the
 #: descent about as often as after all of it (docs/performance.md).
 R_WORK = 60_000
-#: The work one move may do in all its rungs before Z (the router, M, pushing, A and R, each within
-#: its own budget too) and its tidy: a rung is given what is left when that is less than its own
+#: The work one move may do in all its rungs before Z together (the router, M, pushing, A and R, each
+#: within its own budget too): a rung is given what the move has left when that is less than its own
 #: budget, and passed over when less than ``MOVE_LEAST`` is left, so the ladder climbs to Z, whose
-#: layouts bound themselves.  Set from the units the quality bench's slow moves spent against their
-#: CPU time (docs/performance.md).
+#: layouts bound themselves.  Not the tidy's: a tidy cut short left regions thin in the quality bench.
+#: Above what the rungs of all but a few of the bench's 20-spot moves did (docs/performance.md).
 MOVE_WORK = 200_000
 #: The least work worth starting a rung with (below it the rung is passed over): a skeleton or a
 #: band is built and the picture analysed before the first unit is counted.
 MOVE_LEAST = 20_000
-#: Do the grid searches of the router (its plans, and the parity search of a move that encloses)
-#: count in the move's work (``work.charge_states``), as pushing's do in its own?  They do not count in
-#: the router's own budget.
-MOVE_SEARCHES = False
-#: The work of a move's rungs past which its tidy does not start with plain R over the whole picture
-#: but with R round the thin regions.
-TIDY_WHOLE_BELOW = math.inf
 
 
 @dataclass(frozen=True)
@@ -214,15 +207,14 @@ def draw(
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
         if "R" in ladder:
-            whole = budget.done() < TIDY_WHOLE_BELOW
-            d = _tidied(d, settings.d0, how != "route", notes, tidy, (pic, analysis), did, whole)
+            d = _tidied(d, settings.d0, how != "route", notes, tidy, (pic, analysis), did)
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
 
     reason: NoRoom | PictureError
     routed = given_up = False
     try:
-        with metered(math.inf, searches=MOVE_SEARCHES) as meter, metered(left(budgets.route)):
+        with metered(left(budgets.route)) as meter:
             drawn = draw_move(pic, move, analysis, settings, player)
         routed = True
     except NoRoom as e:
@@ -265,7 +257,7 @@ def draw(
         tried = how
         got_a: Drawn | None = None
         try:
-            with metered(math.inf, searches=MOVE_SEARCHES) as meter, metered(left(budgets.relax)):
+            with metered(left(budgets.relax)) as meter:
                 try:
                     relaxed = _relax(current, mode, settings.d0, R_WORK if rung == "R" else None)
                     ra = analyse_picture(relaxed)
@@ -412,7 +404,6 @@ def _tidied(
     work: float = math.inf,
     before: tuple[Picture, Analysis] | None = None,
     did: dict[str, int] | None = None,
-    whole: bool = True,
 ) -> Drawn:
     """The picture rearranged (R) when the move left a region thinner than ``THIN · d0``.
 
@@ -461,7 +452,7 @@ def _tidied(
 
     was = float(rooms.min())
     kept: Drawn | None = None
-    for how in ("R", "R round the thin regions", "R held open")[0 if whole else 1 :]:
+    for how in ("R", "R round the thin regions", "R held open"):
         local = how == "R round the thin regions"
         start = kept if kept is not None and local else d
         now = region_rooms(start.picture, start.analysis, px=2.0) if start is not d else rooms
