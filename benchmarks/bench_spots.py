@@ -22,6 +22,7 @@ after each pair of runs is printed beside it: other engineers share the machine.
     python benchmarks/bench_spots.py                  # 0*10 .. 0*15, threads 1 and 2
     python benchmarks/bench_spots.py --quick          # 0*10 .. 0*12
     python benchmarks/bench_spots.py --normal 0 --lands 40   # the nimbers of 40 mid-size lands only
+    python benchmarks/bench_spots.py --normal 0 --lands 40 --first-land 16   # the 16th to the 40th
     python benchmarks/bench_spots.py --normal 0 --land-timeout 300 --spots-land-timeout 60   # bounded
     SPOTS_SOLVE=/work/spots/spots_solve.sh python benchmarks/bench_spots.py --normal 12-14 --threads 1,2
 
@@ -185,17 +186,23 @@ def spots_cells(theirs: dict[str, object]) -> list[str]:
     return [str(theirs.get("nimber", theirs.get("error")))[:12], cpu, fmt(theirs.get("visits"), ",")]
 
 
-def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: float) -> bool:
-    """The nimbers of ``count`` mid-size lands, ours and SPOTS's, one process each (one thread).
+def lands_table(
+    wrapper: str | None, count: int, timeout: float, spots_timeout: float, first: int = 1
+) -> bool:
+    """The nimbers of ``count`` mid-size lands, ours and SPOTS's, one process each (one thread),
+    from the ``first`` (counted from 1: a long run stopped part way is taken up where it stopped).
 
     Some of these lands take both solvers many minutes.  SPOTS is stopped after
     ``spots_timeout`` seconds, and the CPU seconds it had used count in its total as a
     lower bound (the ratio is then an upper bound: "at most"); ours is stopped after
     ``timeout`` seconds, and such a land is left out of both totals (and said so), SPOTS
     still run on it: the lands where SPOTS finished and we did not are counted apart."""
-    lands = mid_size_lands(count)
-    print(f"\nnimbers of {len(lands)} mid-size lands (24-36 lives), one thread, a process each")
-    head = ["land", "lives", "nimber", "CPU s", "nodes"]
+    lands = mid_size_lands(count)[first - 1 :]
+    print(
+        f"\nnimbers of {len(lands)} mid-size lands (24-36 lives; {first} to {count} of {count}),"
+        " one thread, a process each"
+    )
+    head = ["#", "land", "lives", "nimber", "CPU s", "nodes"]
     if wrapper:
         head += ["SPOTS nim", "SPOTS CPU", "SPOTS visits"]
     print("  ".join(f"{h:>12}" for h in head))
@@ -205,13 +212,14 @@ def lands_table(wrapper: str | None, count: int, timeout: float, spots_timeout: 
     stopped = left_out = 0
     lost: list[float] = []  # SPOTS's CPU seconds on the lands where ours was stopped and SPOTS was not
     ok = True
-    for land in lands:
+    for number, land in enumerate(lands, first):
         ours = run_ours_nimber(land, timeout)
         ours_stopped = ours.get("error") == "timeout"
         theirs = None
         if wrapper and ("error" not in ours or ours_stopped):
             theirs = run_spots_nimber(wrapper, land, spots_timeout)
         cells = [
+            str(number),
             land if len(land) <= 12 else land[:11] + "~",
             str(Position.from_string(land).total_lives),
             str(ours.get("nimber", ours.get("error")))[:12],
@@ -269,6 +277,9 @@ def main() -> int:
     ap.add_argument("--threads", default="1,2", help="thread counts (sprouts --jobs, SPOTS --threads)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds allowed per run (default 3600)")
     ap.add_argument("--lands", type=int, default=40, help="mid-size lands whose nimbers to compare (0: none)")
+    ap.add_argument(
+        "--first-land", type=int, default=1, help="start at this land of the --lands (from 1; default 1)"
+    )
     ap.add_argument(
         "--spots-land-timeout", type=float, default=120,
         help="seconds SPOTS may take on one land before it is stopped (default 120)",
@@ -347,7 +358,7 @@ def main() -> int:
     print("\nx time: ours over SPOTS's CPU seconds with 1 thread, wall seconds with more.")
     print("speed-up: our wall seconds with 1 thread over those with more (the same n).")
     if a.lands:
-        ok = lands_table(wrapper, a.lands, a.land_timeout, a.spots_land_timeout) and ok
+        ok = lands_table(wrapper, a.lands, a.land_timeout, a.spots_land_timeout, a.first_land) and ok
     return 0 if ok else 1
 
 

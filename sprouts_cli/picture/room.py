@@ -85,6 +85,13 @@ MOVE_WORK = 200_000
 #: The least work worth starting a rung with (below it the rung is passed over): a skeleton or a
 #: band is built and the picture analysed before the first unit is counted.
 MOVE_LEAST = 20_000
+#: A move that made the picture's curves longer by more than this share of the window's diagonal,
+#: and turn more by over ``SNAKE_TURNING`` radians, snaked round the picture as drawn: Z draws the
+#: position afresh to compare (``_unsnaked``).  A calm loop round far-apart spots turns about 2π.
+SNAKE_SHARE = 1.0
+SNAKE_TURNING = 4 * math.pi
+#: Z's picture replaces the move drawn when its curves are at most this share of the length.
+SNAKE_KEEP = 0.8
 
 
 @dataclass(frozen=True)
@@ -206,6 +213,7 @@ def draw(
 
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
+        d, how = _unsnaked(pic, analysis, d, how, target, settings, ladder, layout_jobs or 1, notes, lap)
         if "R" in ladder:
             d = _tidied(d, settings.d0, how != "route", notes, tidy, (pic, analysis), did)
             lap("tidy")
@@ -290,6 +298,58 @@ def draw(
             notes.append(f"{'smaller' if smaller else 'layout'}: {e}")
             reason = NoRoom(f"{reason}; {e}", getattr(reason, "widest", 0.0), settings.d0)
     raise NoRoom(str(reason), getattr(reason, "widest", 0.0), settings.d0)
+
+
+def _unsnaked(
+    pic: Picture,
+    analysis: Analysis,
+    d: Drawn,
+    how: str,
+    target: Position,
+    settings: RouteSettings,
+    ladder: tuple[str, ...],
+    jobs: int,
+    notes: list[str],
+    lap: _Laps,
+) -> tuple[Drawn, str]:
+    """The move as drawn, or the position drawn afresh by Z (when on the ``ladder``) when it snaked.
+
+    The router takes the way the picture leaves: round spots and curves where they stand, so
+    a move that must enclose or avoid far-apart things becomes a long curve, and the picture
+    grows crooked move by move (curves twice as long as a fresh drawing of the same position).
+    A person who can move the spots would redraw.  So when the move lengthened the curves by
+    more than ``SNAKE_SHARE`` of the window's diagonal and made them turn more by over
+    ``SNAKE_TURNING`` (a winding curve, not a wide calm loop), Z draws the position afresh, and
+    its picture is taken when its curves are at most ``SNAKE_KEEP`` of the length and no region
+    of it has less room than the move left (or ``THIN · d0``).  ``how`` says which rung drew the
+    picture kept.
+    """
+    from .quality import region_rooms, total_length, total_turning
+
+    if "Z" not in ladder or how in ("layout", "smaller"):
+        return d, how
+    was = total_length(pic)
+    drawn = total_length(d.picture)
+    if drawn - was <= SNAKE_SHARE * math.hypot(pic.width, pic.height):
+        return d, how
+    if total_turning(d.picture) - total_turning(pic) <= SNAKE_TURNING:
+        return d, how
+    said = f"snake: the move added {drawn - was:.0f} px"
+    try:
+        z, _ = _layout(pic, analysis, target, settings, False, jobs, notes)
+    except PictureError as e:
+        notes.append(f"{said}; Z could not draw the position: {e}")
+        return d, how
+    finally:
+        lap("layout")
+    fresh = total_length(z.picture)
+    rooms, z_rooms = region_rooms(d.picture, d.analysis, px=2.0), region_rooms(z.picture, z.analysis, px=2.0)
+    least = min(float(rooms.min()) if len(rooms) else math.inf, THIN * settings.d0)
+    if fresh > SNAKE_KEEP * drawn or (len(z_rooms) and float(z_rooms.min()) < least):
+        notes.append(f"{said}; Z's drawing ({fresh / drawn:.0%} of the length) was not taken")
+        return d, how
+    notes.append(f"{said}; Z drew the position in {fresh / drawn:.0%} of the length")
+    return z, "layout"
 
 
 def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes: list[str]) -> bool:
