@@ -79,11 +79,22 @@ def test_a_tidy_past_its_budget_keeps_the_moves_own_picture() -> None:
     _reads_back(r, a.position, m)
 
 
+def test_a_tidy_s_work_is_reported_with_the_rungs() -> None:
+    """``Result.rung_work["tidy"]``: the units of the tidy's tries, which the quality bench keeps
+    beside each rung's; within the tidy's budget, and absent when there was no tidy."""
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    r = draw(pic, m, analysis=a)
+    assert any(n.startswith("tidy: R") for n in r.notes)
+    assert 0 < r.rung_work["tidy"] <= 3 * (Budgets().tidy + 10_000)
+    plain = draw(pic, m, ladder=("M",), analysis=a)
+    assert "tidy" not in plain.rung_work
+
+
 def test_the_default_budgets_leave_a_drawn_move_as_it_was() -> None:
     """Budgets far above the defaults give the same picture: they bound long runs only."""
     pic, a, m = _saved_case(*PUSH_CASE)
     r = draw(pic, m, analysis=a)
-    big = draw(pic, m, analysis=a, budgets=Budgets(*(1e12,) * 6))
+    big = draw(pic, m, analysis=a, budgets=Budgets(*(1e12,) * 5))
     assert r.drawn_by == big.drawn_by
     pairs = zip(r.picture.curves, big.picture.curves, strict=True)
     assert all(np.array_equal(x.pieces, y.pieces) for x, y in pairs)
@@ -525,24 +536,6 @@ def test_a_tidy_is_not_tried_where_the_move_left_the_least_room_as_it_was() -> N
     assert notes and "no less than before the move" in notes[0]
     widened = _tidied(d, d0, True, [], before=(pic, a))
     assert widened is not d
-
-
-# --------------------------------------------------------------------------- one budget for the move
-
-
-def test_the_rungs_of_one_move_share_its_budget_and_the_ladder_climbs_to_z() -> None:
-    """``Budgets.move``: a push is given what the move has left when that is less than its own
-    budget, and the rungs after it, with less than ``MOVE_LEAST`` left, are passed over: Z draws."""
-    pic, a, m = _saved_case(*PUSH_CASE)
-    assert draw(pic, m, analysis=a).rung_work["push"] > 50_000
-    r = draw(pic, m, analysis=a, budgets=Budgets(move=50_000))
-    given_up = ("push curves: given up after", "the budget is 50,000")
-    assert any(n.startswith(given_up[0]) and n.endswith(given_up[1]) for n in r.notes)
-    assert any(n.startswith("rearrange: passed over, the move has done") for n in r.notes)
-    assert "rearrange" not in r.rung_work and "adjust" not in r.rung_work
-    assert sum(w for k, w in r.rung_work.items() if k != "tidy") <= 50_000 + 5_000  # one evaluation past it
-    assert r.drawn_by == "layout"
-    _reads_back(r, a.position, m)
 
 
 # --------------------------------------------------------------------------- a push's searches counted

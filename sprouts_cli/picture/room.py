@@ -76,15 +76,6 @@ PUSH_WORK = 80_000
 #: open; the move drawn after it is the other half of R's time, and it found its way after half the
 #: descent about as often as after all of it (docs/performance.md).
 R_WORK = 60_000
-#: The work one move may do in all its rungs before Z together (the router, M, pushing, A and R, each
-#: within its own budget too): a rung is given what the move has left when that is less than its own
-#: budget, and passed over when less than ``MOVE_LEAST`` is left, so the ladder climbs to Z, whose
-#: layouts bound themselves.  Not the tidy's: a tidy cut short left regions thin in the quality bench.
-#: Above what the rungs of all but a few of the bench's 20-spot moves did (docs/performance.md).
-MOVE_WORK = 200_000
-#: The least work worth starting a rung with (below it the rung is passed over): a skeleton or a
-#: band is built and the picture analysed before the first unit is counted.
-MOVE_LEAST = 20_000
 #: A move that made the picture's curves longer by more than this share of the window's diagonal,
 #: and turn more by over ``SNAKE_TURNING`` radians, snaked round the picture as drawn: Z draws the
 #: position afresh to compare (``_unsnaked``).  A calm loop round far-apart spots turns about 2π.
@@ -116,8 +107,6 @@ class Budgets:
     relax: float = 360_000
     #: R after a move that left a region thin (``_tidied``)
     tidy: float = 250_000
-    #: all the rungs before Z of one move together (``MOVE_WORK``)
-    move: float = MOVE_WORK
 
 
 @dataclass
@@ -207,22 +196,19 @@ def draw(
     spent: dict[str, float] = {}
     lap = _Laps(spent)
     did: dict[str, int] = {}
-    budget = _MoveWork(budgets.move, did, notes)
-    left, passed_over = budget.left, budget.passed_over
-    tidy = budgets.tidy
 
     def done(d: Drawn, how: str) -> Result:
         lap("layout" if how in ("layout", "smaller") else how)
         d, how = _unsnaked(pic, analysis, d, how, target, settings, ladder, layout_jobs or 1, notes, lap)
         if "R" in ladder:
-            d = _tidied(d, settings.d0, how != "route", notes, tidy, (pic, analysis), did)
+            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis), did)
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
 
     reason: NoRoom | PictureError
     routed = given_up = False
     try:
-        with metered(left(budgets.route)) as meter:
+        with metered(budgets.route) as meter:
             drawn = draw_move(pic, move, analysis, settings, player)
         routed = True
     except NoRoom as e:
@@ -246,26 +232,35 @@ def draw(
         notes.append("the route went round other things than the move's: M and A passed over")
     # a move whose route ran out of work has no ghost to slide or push by: the ladder goes on to A
     if "M" in ladder and not given_up and not sides:
-        got = budget.slid(budgets.slide, current, current_a, move, target, settings, player, reason)
+        got: tuple[Drawn, str] | None = None
+        try:
+            with metered(budgets.slide) as meter:
+                got = _slide_or_push(current, current_a, move, target, settings, player, reason, notes)
+        except OverBudget as e:
+            notes.append(f"slide: given up after {e}")
+        did["slide"] = meter.done
         if got is not None:
             return done(*got)
         lap("slide")
         planned = getattr(reason, "planned", None)
         stopped: list[str] = []
-        pushed = budget.pushed(budgets.push, current, current_a, move, settings, player, planned, stopped)
+        with metered(math.inf, searches=True) as meter:
+            pushed = push_curves(current, current_a, move, settings, player, notes,
+                                 work=budgets.push, planned=planned, stopped=stopped)
+        did["push"] = meter.done
         if pushed is not None:
             return done(pushed, "push")
         lap("push")
         pass_a = pass_a or _a_after_push_passed_over(stopped, ladder, notes)
     tried: str | None = None
     for rung, mode, how in (("A", "adjust", "adjust"), ("R", "rearrange", "rearrange")):
-        if rung not in ladder or (rung == "A" and pass_a) or passed_over(how):
+        if rung not in ladder or (rung == "A" and pass_a):
             continue
         lap(tried)
         tried = how
         got_a: Drawn | None = None
         try:
-            with metered(left(budgets.relax)) as meter:
+            with metered(budgets.relax) as meter:
                 try:
                     relaxed = _relax(current, mode, settings.d0, R_WORK if rung == "R" else None)
                     ra = analyse_picture(relaxed)
@@ -373,62 +368,6 @@ def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes
     return True
 
 
-class _MoveWork:
-    """The work one move's rungs have done (``did``, by rung) against the move's budget (``Budgets.move``)."""
-
-    def __init__(self, budget: float, did: dict[str, int], notes: list[str]) -> None:
-        self.budget = budget
-        self.did = did
-        self.notes = notes
-
-    def done(self) -> int:
-        return sum(self.did.values())
-
-    def left(self, own: float) -> float:
-        """The work a rung may do: its own budget ``own``, or what the move has left if less."""
-        return min(own, self.budget - self.done())
-
-    def passed_over(self, how: str) -> bool:
-        """Is the rung ``how`` passed over, the move having less than ``MOVE_LEAST`` left (noted)?"""
-        if self.budget - self.done() >= MOVE_LEAST:
-            return False
-        done = self.done()
-        self.notes.append(f"{how}: passed over, the move has done {done:,} of its {self.budget:,.0f} units")
-        return True
-
-    def slid(
-        self, own: float, pic: Picture, analysis: Analysis, move: Move, target: Position,
-        settings: RouteSettings, player: int | None, reason: PictureError,
-    ) -> tuple[Drawn, str] | None:  # fmt: skip
-        """M's slides and pushes of lone spots (``_slide_or_push``) within ``own`` or what is left."""
-        if self.passed_over("slide"):
-            return None
-        with metered(self.left(own)) as meter:
-            try:
-                return _slide_or_push(pic, analysis, move, target, settings, player, reason, self.notes)
-            except OverBudget as e:
-                self.notes.append(f"slide: given up after {e}")
-                return None
-            finally:
-                self.did["slide"] = meter.done
-
-    def pushed(
-        self, own: float, pic: Picture, analysis: Analysis, move: Move, settings: RouteSettings,
-        player: int | None, planned: Planned | None, stopped: list[str],
-    ) -> Drawn | None:  # fmt: skip
-        """Curves pushed apart (``push_curves``) within ``own`` or what is left, searches counted."""
-        if self.passed_over("push curves"):
-            return None
-        with metered(math.inf, searches=True) as meter:
-            try:
-                return push_curves(
-                    pic, analysis, move, settings, player, self.notes,
-                    work=self.left(own), planned=planned, stopped=stopped,
-                )  # fmt: skip
-            finally:
-                self.did["push"] = meter.done
-
-
 class _Laps:
     """CPU seconds of this process since the last lap, added to ``spent[rung]`` (no rung: not kept)."""
 
@@ -482,7 +421,8 @@ def _tidied(
     ``relax.relax``'s ``moving``), which widens the sliver where it is and leaves the rest of
     the picture, and its length, as it was; only when that leaves a region under ``THIN · d0``
     does R held open move the whole picture (every region swells and the curves grow longer).
-    Each R is given up past ``work`` units (``work.metered``); what they did is added to ``did["tidy"]``.
+    Each R is given up past ``work`` units (``work.metered``); the work they did is added to
+    ``did["tidy"]`` (``Result.rung_work``).
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
     sliver too.
 
