@@ -79,6 +79,17 @@ def test_a_tidy_past_its_budget_keeps_the_moves_own_picture() -> None:
     _reads_back(r, a.position, m)
 
 
+def test_a_tidy_s_work_is_reported_with_the_rungs() -> None:
+    """``Result.rung_work["tidy"]``: the units of the tidy's tries, which the quality bench keeps
+    beside each rung's; within the tidy's budget, and absent when there was no tidy."""
+    pic, a, m = _saved_case(*SLIVER_CASE)
+    r = draw(pic, m, analysis=a)
+    assert any(n.startswith("tidy: R") for n in r.notes)
+    assert 0 < r.rung_work["tidy"] <= 3 * (Budgets().tidy + 10_000)
+    plain = draw(pic, m, ladder=("M",), analysis=a)
+    assert "tidy" not in plain.rung_work
+
+
 def test_the_default_budgets_leave_a_drawn_move_as_it_was() -> None:
     """Budgets far above the defaults give the same picture: they bound long runs only."""
     pic, a, m = _saved_case(*PUSH_CASE)

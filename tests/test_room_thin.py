@@ -166,9 +166,9 @@ def test_a_move_drawn_by_r_or_z_is_tidied_too(monkeypatch: pytest.MonkeyPatch) -
     real = room._tidied
     seen: list[bool] = []
 
-    def spy(d, d0, moved, notes, work=float("inf"), before=None):  # type: ignore[no-untyped-def]
+    def spy(d, d0, moved, notes, work=float("inf"), before=None, did=None):  # type: ignore[no-untyped-def]
         seen.append(moved)
-        return real(d, d0, moved, notes, work, before)
+        return real(d, d0, moved, notes, work, before, did)
 
     monkeypatch.setattr(room, "_tidied", spy)
     pic, a, m = _saved_case("push_at_the_moves_end.json", "24 → 28 enclosing 7, 26", "0+122")

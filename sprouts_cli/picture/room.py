@@ -201,7 +201,7 @@ def draw(
         lap("layout" if how in ("layout", "smaller") else how)
         d, how = _unsnaked(pic, analysis, d, how, target, settings, ladder, layout_jobs or 1, notes, lap)
         if "R" in ladder:
-            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis))
+            d = _tidied(d, settings.d0, how != "route", notes, budgets.tidy, (pic, analysis), did)
             lap("tidy")
         return Result(d.picture, d.analysis, how, d.clearance, time.perf_counter() - t0, notes, spent, did)
 
@@ -402,6 +402,7 @@ def _tidied(
     notes: list[str],
     work: float = math.inf,
     before: tuple[Picture, Analysis] | None = None,
+    did: dict[str, int] | None = None,
 ) -> Drawn:
     """The picture rearranged (R) when the move left a region thinner than ``THIN · d0``.
 
@@ -420,7 +421,8 @@ def _tidied(
     ``relax.relax``'s ``moving``), which widens the sliver where it is and leaves the rest of
     the picture, and its length, as it was; only when that leaves a region under ``THIN · d0``
     does R held open move the whole picture (every region swells and the curves grow longer).
-    Each R is given up past ``work`` units (``work.metered``).
+    Each R is given up past ``work`` units (``work.metered``); the work they did is added to
+    ``did["tidy"]`` (``Result.rung_work``).
     ``moved`` is also what A, R and Z pass: they redrew the whole picture, and R or Z can leave a
     sliver too.
 
@@ -457,8 +459,13 @@ def _tidied(
         hold = None if how == "R" else held(now)
         moving = curves_round(start.analysis, [i for i, r in enumerate(now.tolist()) if r < THIN * d0])
         try:
-            with metered(work):
-                out = _relax(start.picture, "rearrange", d0, hold_open=hold, moving=moving if local else None)
+            with metered(work) as meter:
+                try:
+                    only = moving if local else None
+                    out = _relax(start.picture, "rearrange", d0, hold_open=hold, moving=only)
+                finally:
+                    if did is not None:
+                        did["tidy"] = did.get("tidy", 0) + meter.done
             oa = analyse_picture(out)
         except PictureError as e:
             notes.append(f"tidy: {how}: {e}")
