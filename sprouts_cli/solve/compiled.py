@@ -64,11 +64,6 @@ TT_MEMORY_SHARE = 0.5
 VIRTUAL = 1
 #: Where the threads spread (``pncore.G_SPREAD``).
 SPREAD = 0
-#: 1: thread 0 chooses by the true numbers, only the other threads by the virtual (``pncore.G_MAIN``).
-MAIN = int(os.environ.get("X27_MAIN", "0"))
-HELP = int(os.environ.get("X27_HELP", "0"))
-VIRTUAL = int(os.environ.get("X27_VIRTUAL", str(VIRTUAL)))
-SPREAD = int(os.environ.get("X27_SPREAD", str(SPREAD)))
 #: Nodes the threads of one search may visit, all together, with no land numbered and no fact
 #: proved, before the search goes on without virtual proof numbers (``_spreading_stalled``).
 STALL_NODES = 2_000_000
@@ -209,8 +204,6 @@ class State:
         self.G[core.G_HAS_TABLE] = 1 if has_table else 0
         self.G[core.G_VIRTUAL] = VIRTUAL
         self.G[core.G_SPREAD] = SPREAD
-        self.G[core.G_MAIN] = MAIN
-        self.G[core.G_HELP] = HELP
         n = 1 << 12
         self.I64 = filled_from_the_front((core.N64, n), np.int64)
         self.I32 = filled_from_the_front((core.N32, n), np.int32)
@@ -248,7 +241,6 @@ class State:
         while self.threads < threads:
             t = np.zeros(core.NT, np.int64)
             t[core.T_CUR] = -1
-            t[core.T_INDEX] = self.threads
             self.T.append(t)
             self.STK.append(np.zeros((core.NF, 512), np.int64))
             self.PEND.append(np.zeros(1 << 12, np.int64))

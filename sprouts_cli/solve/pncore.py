@@ -116,8 +116,6 @@ G_PAUSE = 14  # 1: every thread returns, so that Python can grow the arrays
 G_THREADS = 15  # threads searching at once (virtual proof numbers when more than one)
 G_VIRTUAL = 16  # what another thread at a child adds to its numbers, for the choice of child
 G_SPREAD = 17  # 0: threads spread at every land; r > 0: only where the mover looks lost (r * dn <= pn)
-G_MAIN = 18  # 1: thread 0 chooses by the true numbers (the one-thread path), the others by the virtual
-G_HELP = 19  # experiment switch (0: none)
 NG = 20
 CUT_EVERY = 63  # with several threads, a thread looks for decided frames on its stack every 64 nodes
 
@@ -146,8 +144,7 @@ T_FLAT_HITS = 20  # child lands it found in its cache of flat forms (no code mad
 T_POFF = 21  # where in PBUF the parse of T_CUR starts
 T_PWIDTH = 22  # the width of a slot of PBUF that the slots below were kept for (0: none; -1: keep none)
 T_PCLOCK = 23  # parses asked for, the clock of the slots' last use
-T_INDEX = 24  # the thread's index (0: the thread that starts the search)
-T_PSLOT = 25  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: none), flat, lives, moves, last use
+T_PSLOT = 24  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: none), flat, lives, moves, last use
 #: The parses of the last lands read are kept in this many slots of PBUF (``_parse``): a land's
 #: children are asked for one at a time, between those of other lands.
 PARSE_SLOTS = 32
@@ -1601,11 +1598,7 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
         start, count, done = _kids(S, land)
     fresh_dn = DN_PER_LIFE * (i32[L_LIVES, land] - 1)
     kids = S[S_KIDS]
-    virtual = g[G_VIRTUAL] if g[G_THREADS] > 1 and not (g[G_MAIN] and t[T_INDEX] == 0) else 0
-    lowest = (g[G_HELP] >> 4) & 255  # spread only in frames lowest..highest (0: no bound)
-    highest = (g[G_HELP] >> 12) & 1023 if g[G_HELP] >> 12 else 4096
-    if virtual and (f < lowest or f > highest):
-        virtual = 0
+    virtual = g[G_VIRTUAL] if g[G_THREADS] > 1 else 0
     busy = S[S_BUSY]
     bmask = busy.shape[0] - 1
     pn = INF
@@ -1664,18 +1657,18 @@ def _step_land(S, f):  # type: ignore[no-untyped-def]
     texpand = False
     if pn and not done:
         dn = min(dn + _remaining(S, land), INF + 1)
+        if fresh_dn < vbest:
+            second = vbest
+            vbest = fresh_dn
+            expand = True
+        elif fresh_dn < second:
+            second = fresh_dn
         if fresh_dn < pn:
             tsecond = pn
             pn = fresh_dn
             texpand = True
         elif fresh_dn < tsecond:
             tsecond = fresh_dn
-        if fresh_dn < vbest and (texpand or not virtual or not (g[G_HELP] & 1)):
-            second = vbest
-            vbest = fresh_dn
-            expand = True
-        elif fresh_dn < second:
-            second = fresh_dn
     if virtual and g[G_SPREAD] and dn * g[G_SPREAD] > pn:
         virtual = 0  # the mover looks to win: one child will do, and work on another is likely lost
         expand = texpand
