@@ -12,6 +12,7 @@ the number of threads (one thread's moves over the busiest thread's).
 
     python benchmarks/bench_interleaved.py                 # 0*12 0*13, turns of 1, 4 and 16 nodes
     python benchmarks/bench_interleaved.py --starts 0*14 --turns 1 --threads 2
+    python benchmarks/bench_interleaved.py --starts 0*14 --turns 1 --tt-entries 8388608   # no overwrites
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sprouts_cli.solve.compiled import CompiledNormalSolver
 
 
-def solve(start: str, threads: int, turns: int) -> tuple[bool, list[int], list[int]]:
-    """The outcome, and each thread's nodes and moves."""
-    solver = CompiledNormalSolver(None, threads=threads, interleave=turns, compile_lives=0)
+def solve(start: str, threads: int, turns: int, tt_entries: int | None) -> tuple[bool, list[int], list[int]]:
+    """The outcome, and each thread's nodes and moves (``tt_entries``: the table's first size, else
+    the solver's own)."""
+    solver = CompiledNormalSolver(
+        None, threads=threads, interleave=turns, compile_lives=0, tt_entries=tt_entries
+    )
     win = solver.outcome(start)
     return win, solver.thread_counts("nodes"), solver.thread_counts("moves")
 
@@ -37,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--starts", nargs="+", default=["0*12", "0*13"], help="positions to solve")
     ap.add_argument("--turns", type=int, nargs="+", default=[1, 4, 16], help="nodes a thread takes per turn")
     ap.add_argument("--threads", type=int, default=2, help="threads taking turns")
+    ap.add_argument("--tt-entries", type=int, default=None, help="the table's first size (entries)")
     a = ap.parse_args(argv)
     n = a.threads
     head = ["start", "turn", "outcome", "1: nodes", "1: moves", f"{n}: nodes", f"{n}: moves"]
@@ -44,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     print("  ".join(f"{h:>10}" for h in head))
     ok = True
     for start in a.starts:
-        one_win, one_nodes, one_moves = solve(start, 1, 0)
+        one_win, one_nodes, one_moves = solve(start, 1, 0, a.tt_entries)
         for turns in a.turns:
-            win, nodes, moves = solve(start, n, turns)
+            win, nodes, moves = solve(start, n, turns, a.tt_entries)
             ok = ok and win == one_win
             outcome = ("win" if win else "loss") + ("" if win == one_win else " (DIFFER)")
             counts = [one_nodes[0], one_moves[0], sum(nodes), sum(moves), max(moves)]
