@@ -508,3 +508,48 @@ def test_children_smallest_first_give_the_brute_force_answers(small_positions, o
     ordered = MisereSolver(order_lives=order_lives, core_lives=0)
     for n in range(1, 8):
         assert ordered.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+
+
+# --------------------------------------------------------------- first children made together
+@pytest.mark.parametrize("open_known", [True, False])
+def test_first_children_made_together_or_one_at_a_time_give_brute_force_answers(small_positions, open_known):
+    """An opened state makes its first children together (``open_known``) or one at a time (the
+    search before): with no trees (every answer the search's own) both find the brute-force
+    outcomes, and the published ones to 8 spots on the core."""
+    sample = random.Random(28).sample(sorted(small_positions), 300)
+    solver = MisereSolver(open_known=open_known, tree_lives=0, combine_limit=0)
+    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
+    assert not wrong, wrong[:5]
+    on_core = MisereSolver(open_known=open_known, core_lives=0)
+    for n in range(1, 9):
+        assert on_core.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+
+
+@pytest.mark.parametrize(
+    ("spots", "heaps", "known"), [(3, (2, 3), True), (4, (2,), True), (4, (2,), False), (5, (1,), True)]
+)
+def test_an_opened_state_makes_as_many_children_as_its_heap_moves_and_known_land_kids(spots, heaps, known):
+    """A state of one land beside heaps, opened, makes as many children as its heap moves and its
+    land's children known before (by an earlier state), stopping at one that loses; with
+    ``open_known`` off it makes one, the first of the same list."""
+    land = reduced_lands(Position.start(spots))[0]
+    made = {}
+    for open_known in (True, False):
+        solver = MisereSolver(tree_lives=0, sum_tree_lives=0, combine_limit=0, open_known=open_known)
+        if known:
+            solver._land_kids(land).all()
+        state = solver._intern(((land,), (), heaps))
+        kids = solver._state_children(state)
+        solver._first_children(state, kids)
+        made[open_known] = list(kids.found)
+        lost = [i for i, c in enumerate(kids.found) if solver._won[c] == 2]
+        want = sum(heaps) + (len(solver._land_kids(land).found) if known else 0)
+        while kids.more():
+            pass
+        if not open_known:
+            assert len(made[False]) == 1
+        elif lost:
+            assert len(made[True]) == lost[0] + 1
+        else:
+            assert len(made[True]) == max(1, min(want, len(kids.found)))
+    assert made[True][:1] == made[False]

@@ -80,6 +80,10 @@ CHILDREN_PER_LIFE = 2
 #: a time in the core's order.  0, the default, orders none: the search's work swings both ways
 #: with this bound from one start to the next (docs/performance.md, issue 28).
 ORDER_LIVES = 0
+#: A state opened makes at once as many children as it has moves in heaps and trees and children
+#: of its lands found already (``_first_children``): df-pn then picks among siblings by their
+#: numbers, not the first one made (docs/performance.md, issue 28).  False: one child at a time.
+OPEN_KNOWN = True
 #: The df-pn table of unproved states' (pn, dn) is emptied when it grows past this.
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
@@ -226,6 +230,7 @@ class MisereSolver:
         core_children: bool | None = None,
         core_lives: int = CORE_LIVES,
         order_lives: int = ORDER_LIVES,
+        open_known: bool = OPEN_KNOWN,
         timed: bool = False,
         refresh_seconds: float | None = None,
         abort: Callable[[], bool] | None = None,
@@ -263,6 +268,7 @@ class MisereSolver:
         self.core_children = core_children_available() if core_children is None else core_children
         self.core_lives = core_lives
         self.order_lives = order_lives
+        self.open_known = open_known
         #: Build the trees of lands by ``tree_build`` over the core's numbering, once there is one
         #: (None: on the reduced store, compiled, with no table to read trees from).
         self.compiled_trees = (
@@ -800,7 +806,7 @@ class MisereSolver:
         self.stats["nodes"] += 1
         kids = self._state_children(state)
         if not kids.found and not kids.done:
-            kids.more()
+            self._first_children(state, kids)
         found = kids.found
         fresh_dn = max(1, self._fresh[state] - DN_PER_LIFE)
         won, pns, dns = self._won, self._pn, self._dn
@@ -848,6 +854,34 @@ class MisereSolver:
             child_thpn = thdn - dn + pns[best]
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
             self._mid(best, child_thpn, child_thdn)
+
+    def _first_children(self, state: int, kids: StateChildren) -> None:
+        """Make an opened state's first children: one, or with ``open_known`` as many as the state
+        has moves in its heaps and trees and children of its lands found already, stopping at one
+        that loses.
+
+        Made one at a time, a state's first child is searched before its siblings exist (a child
+        not made yet is priced at its parent's lives, more than most made children's); made
+        together, df-pn compares their numbers.  Their count is what other states have made
+        already, so a land's first moves are not made early for states that never need them.
+        """
+        kids.more()
+        if not self.open_known:
+            return
+        found = kids.found
+        if not found:
+            return
+        lands, trees, heaps = self._of[state]
+        options = self.store.options
+        want = sum(heaps) + sum(len(options(t)) for t in trees)
+        known = self._kids.get
+        for land in set(lands):
+            land_kids = known(land)
+            if land_kids is not None:
+                want += len(land_kids.found)
+        won = self._won
+        while len(found) < want and won[found[-1]] != _LOSS and kids.more():
+            pass
 
     def _settle_state(self, state: int, win: bool) -> None:
         self._tt_drop(state)
