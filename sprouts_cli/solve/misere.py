@@ -780,10 +780,11 @@ class MisereSolver:
         with the 1+ε trick of Pawlewicz and Lew), over misère states.  A state's
         children come one at a time (``StateChildren``): moves in heaps and trees first
         (no engine work), then the children of its lands, which are made lazily and
-        shared by every state that holds the land (``LazyChildren``).  A win needs one
-        losing child, so most states are settled or given up long before all their
-        children are made: the eager searches (``pns``, ``dfs``) spent 75-95% of their
-        time making children they never looked at.
+        shared by every state that holds the land (``LazyChildren``).  A state opened makes
+        its first few together (``_first_children``).  A win needs one losing child, so
+        most states are settled or given up long before all their children are made: the
+        eager searches (``pns``, ``dfs``) spent 75-95% of their time making children they
+        never looked at.
         """
         while True:
             i = self._intern(root)  # again after a forget: the numbers are new
