@@ -408,7 +408,7 @@ from sprouts_cli.solve.misere import MisereSolver
 MisereSolver().outcome(Position.start(6))  # every kernel loaded (or compiled), caches made
 base = rss_bytes()
 solver = MisereSolver(memory=base + int(sys.argv[1]))
-won = solver.outcome(Position.start(8))
+won = solver.outcome(Position.start(9))
 # the high-water mark of this process's memory (ru_maxrss would count the parent's, before exec)
 hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
 peak = int(hwm[0].split()[1]) * 1024 if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -418,7 +418,7 @@ print(json.dumps(got))
 
 
 def test_a_solve_given_a_memory_bound_stays_within_it():
-    """``0*8`` grows about 20 MB past the process's start; given 10 MB it forgets and stays at
+    """``0*9`` grows about 15 MB past the process's start; given 10 MB it forgets and stays at
     the bound (within the 3 MB one reading of the memory may miss), and still answers right."""
     import json
     import subprocess
@@ -456,9 +456,10 @@ def test_a_full_df_pn_table_emptied_often_gives_the_same_answers(monkeypatch, sm
     (much smaller and df-pn goes round in circles, as it did with the table as a dict)."""
     from sprouts_cli.solve import misere
 
-    big = MisereSolver(tree_lives=0)
+    # one child at a time: children made together leave too few unproved states to fill it
+    big = MisereSolver(tree_lives=0, first_children="one")
     monkeypatch.setattr(misere, "TT_LIMIT", 60)
-    small = MisereSolver(tree_lives=0)
+    small = MisereSolver(tree_lives=0, first_children="one")
     cleared = []
     real_clear = small._tt_clear
     monkeypatch.setattr(small, "_tt_clear", lambda: (cleared.append(small._tt_count), real_clear()))
@@ -508,3 +509,55 @@ def test_children_smallest_first_give_the_brute_force_answers(small_positions, o
     ordered = MisereSolver(order_lives=order_lives, core_lives=0)
     for n in range(1, 8):
         assert ordered.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+
+
+# --------------------------------------------------------------- first children made together
+@pytest.mark.parametrize("rule", ["all", "known", "one"])
+def test_first_children_made_together_or_one_at_a_time_give_brute_force_answers(small_positions, rule):
+    """An opened state makes its first children together (all, or as many as are known) or one at
+    a time: with no trees (every answer the search's own) each rule finds the brute-force
+    outcomes, and the published ones to 8 spots on the core."""
+    sample = random.Random(28).sample(sorted(small_positions), 300)
+    solver = MisereSolver(first_children=rule, tree_lives=0, combine_limit=0)
+    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
+    assert not wrong, wrong[:5]
+    on_core = MisereSolver(first_children=rule, core_lives=0)
+    for n in range(1, 9):
+        assert on_core.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+
+
+@pytest.mark.parametrize(
+    ("spots", "heaps", "known"), [(3, (2, 3), True), (4, (2,), True), (4, (2,), False), (5, (1,), True)]
+)
+def test_an_opened_state_makes_as_many_children_as_its_heap_moves_and_known_land_kids(spots, heaps, known):
+    """A state of one land beside heaps, opened, makes as many children as its heap moves and its
+    land's children known before (by an earlier state), or all of them, stopping at one that
+    loses; one at a time it makes one, the first of the same list."""
+    land = reduced_lands(Position.start(spots))[0]
+    made = {}
+    for rule in ("all", "known", "one"):
+        solver = MisereSolver(tree_lives=0, sum_tree_lives=0, combine_limit=0, first_children=rule)
+        if known:
+            solver._land_kids(land).all()
+        state = solver._intern(((land,), (), heaps))
+        kids = solver._state_children(state)
+        solver._first_children(state, kids)
+        made[rule] = list(kids.found)
+        lost = [i for i, c in enumerate(kids.found) if solver._won[c] == 2]
+        want = sum(heaps) + (len(solver._land_kids(land).found) if known else 0)
+        while kids.more():
+            pass
+        if rule == "all":
+            want = len(kids.found)
+        if rule == "one":
+            assert len(made[rule]) == 1
+        elif lost:
+            assert len(made[rule]) == lost[0] + 1
+        else:
+            assert len(made[rule]) == max(1, min(want, len(kids.found)))
+    assert made["all"][:1] == made["known"][:1] == made["one"]
+
+
+def test_an_unknown_rule_for_first_children_is_refused():
+    with pytest.raises(ValueError, match="first children"):
+        MisereSolver(first_children="some")

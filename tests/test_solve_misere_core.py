@@ -207,7 +207,8 @@ def test_a_solve_reads_the_process_clock_only_when_timed(monkeypatch) -> None:
     plain = MisereSolver(core_children=True, core_lives=0)
     assert plain.outcome(Position.start(6)) == (PUBLISHED[5] == "W")
     assert reads == [] and plain.timing["children"] == 0.0
-    timed = MisereSolver(core_children=True, core_lives=0, timed=True)
+    # one child at a time, so that lands' children are made one by one (each timed)
+    timed = MisereSolver(core_children=True, core_lives=0, timed=True, first_children="one")
     assert timed.outcome(Position.start(6)) == (PUBLISHED[5] == "W")
     assert len(reads) >= 2 * timed.stats["lands_expanded"] and timed.timing["children"] > 0.0
 

@@ -80,13 +80,19 @@ CHILDREN_PER_LIFE = 2
 #: a time in the core's order.  0, the default, orders none: the search's work swings both ways
 #: with this bound from one start to the next (docs/performance.md, issue 28).
 ORDER_LIVES = 0
+#: How many children a state opened makes at once (``_first_children``), stopping at one that
+#: loses: ``"all"`` of them, ``"known"`` as many as it has moves in heaps and trees and children of
+#: its lands found already, ``"one"`` (the rest one at a time as df-pn asks).  Made together,
+#: df-pn picks among siblings by their numbers, not the first one made (docs/performance.md, issue 28).
+FIRST_CHILDREN = "all"
+FIRST_CHILDREN_RULES = ("all", "known", "one")
 #: The df-pn table of unproved states' (pn, dn) is emptied when it grows past this.
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
 DN_PER_LIFE = 1
 #: The memory in use is read every this many opened states (every state made is numbered and
 #: kept until a forget, so memory grows faster between two readings than the states opened).
-MEMORY_EVERY = 128
+MEMORY_EVERY = 32
 #: Lands with at least this many lives get their children from the compiled core (``misere_core``)
 #: once it is loaded; the first such land loads it (numba and the core: about a second), which
 #: small questions never pay.
@@ -226,6 +232,7 @@ class MisereSolver:
         core_children: bool | None = None,
         core_lives: int = CORE_LIVES,
         order_lives: int = ORDER_LIVES,
+        first_children: str = FIRST_CHILDREN,
         timed: bool = False,
         refresh_seconds: float | None = None,
         abort: Callable[[], bool] | None = None,
@@ -263,6 +270,9 @@ class MisereSolver:
         self.core_children = core_children_available() if core_children is None else core_children
         self.core_lives = core_lives
         self.order_lives = order_lives
+        if first_children not in FIRST_CHILDREN_RULES:
+            raise ValueError(f"unknown rule for first children {first_children!r}")
+        self.first_children = first_children
         #: Build the trees of lands by ``tree_build`` over the core's numbering, once there is one
         #: (None: on the reduced store, compiled, with no table to read trees from).
         self.compiled_trees = (
@@ -774,10 +784,11 @@ class MisereSolver:
         with the 1+ε trick of Pawlewicz and Lew), over misère states.  A state's
         children come one at a time (``StateChildren``): moves in heaps and trees first
         (no engine work), then the children of its lands, which are made lazily and
-        shared by every state that holds the land (``LazyChildren``).  A win needs one
-        losing child, so most states are settled or given up long before all their
-        children are made: the eager searches (``pns``, ``dfs``) spent 75-95% of their
-        time making children they never looked at.
+        shared by every state that holds the land (``LazyChildren``).  A state opened makes
+        its first children together (``_first_children``).  A win needs one losing child, so
+        most states are settled or given up long before all their children are made: the
+        eager searches (``pns``, ``dfs``) spent 75-95% of their time making children they
+        never looked at.
         """
         while True:
             i = self._intern(root)  # again after a forget: the numbers are new
@@ -800,7 +811,7 @@ class MisereSolver:
         self.stats["nodes"] += 1
         kids = self._state_children(state)
         if not kids.found and not kids.done:
-            kids.more()
+            self._first_children(state, kids)
         found = kids.found
         fresh_dn = max(1, self._fresh[state] - DN_PER_LIFE)
         won, pns, dns = self._won, self._pn, self._dn
@@ -848,6 +859,37 @@ class MisereSolver:
             child_thpn = thdn - dn + pns[best]
             child_thdn = min(thpn, int(second * (1 + EPSILON)) + 1) if second < INF else thpn
             self._mid(best, child_thpn, child_thdn)
+
+    def _first_children(self, state: int, kids: StateChildren) -> None:
+        """Make an opened state's first children (``first_children``): one; or as many as the state
+        has moves in its heaps and trees and children of its lands found already (``"known"``), or
+        all (``"all"``), stopping at one that loses.
+
+        Made one at a time, a state's first child is searched before its siblings exist (a child
+        not made yet is priced at its parent's lives, more than most made children's); made
+        together, df-pn compares their numbers.  ``"known"`` makes only what other states have
+        made already, so that a land's moves are not made early for states that never need them.
+        """
+        kids.more()
+        rule = self.first_children
+        found = kids.found
+        if rule == "one" or not found:
+            return
+        won = self._won
+        if rule == "all":
+            while won[found[-1]] != _LOSS and kids.more():
+                pass
+            return
+        lands, trees, heaps = self._of[state]
+        options = self.store.options
+        want = sum(heaps) + sum(len(options(t)) for t in trees)
+        known = self._kids.get
+        for land in set(lands):
+            land_kids = known(land)
+            if land_kids is not None:
+                want += len(land_kids.found)
+        while len(found) < want and won[found[-1]] != _LOSS and kids.more():
+            pass
 
     def _settle_state(self, state: int, win: bool) -> None:
         self._tt_drop(state)
