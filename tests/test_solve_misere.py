@@ -498,17 +498,23 @@ def test_ordered_children_are_every_child_of_the_land_smallest_first(small_posit
         assert keys == sorted(keys), land
 
 
+def _brute_force_and_published(small_positions, seed: int, spots: int, **options) -> None:
+    """A search with ``options`` and no trees (every answer its own) finds the brute-force outcomes
+    of 300 small positions, and with the core the published ones of the starts to ``spots``."""
+    sample = random.Random(seed).sample(sorted(small_positions), 300)
+    solver = MisereSolver(tree_lives=0, combine_limit=0, **options)
+    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
+    assert not wrong, wrong[:5]
+    on_core = MisereSolver(core_lives=0, **options)
+    for n in range(1, spots + 1):
+        assert on_core.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+
+
 @pytest.mark.parametrize("order_lives", [4, 99])
 def test_children_smallest_first_give_the_brute_force_answers(small_positions, order_lives):
     """With some or every land's children ordered, the search (no trees: every answer its own)
     still finds the brute-force outcomes, and the published ones to 7 spots."""
-    sample = random.Random(order_lives).sample(sorted(small_positions), 300)
-    solver = MisereSolver(order_lives=order_lives, tree_lives=0, combine_limit=0)
-    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
-    assert not wrong, wrong[:5]
-    ordered = MisereSolver(order_lives=order_lives, core_lives=0)
-    for n in range(1, 8):
-        assert ordered.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+    _brute_force_and_published(small_positions, order_lives, 7, order_lives=order_lives)
 
 
 # --------------------------------------------------------------- first children made together
@@ -517,13 +523,7 @@ def test_first_children_made_together_or_one_at_a_time_give_brute_force_answers(
     """An opened state makes its first children together (all, or as many as are known) or one at
     a time: with no trees (every answer the search's own) each rule finds the brute-force
     outcomes, and the published ones to 8 spots on the core."""
-    sample = random.Random(28).sample(sorted(small_positions), 300)
-    solver = MisereSolver(first_children=rule, tree_lives=0, combine_limit=0)
-    wrong = [k for k in sample if solver.outcome(small_positions[k]) != brute_misere_win(k)]
-    assert not wrong, wrong[:5]
-    on_core = MisereSolver(first_children=rule, core_lives=0)
-    for n in range(1, 9):
-        assert on_core.outcome(Position.start(n)) == (PUBLISHED[n - 1] == "W"), n
+    _brute_force_and_published(small_positions, 28, 8, first_children=rule)
 
 
 @pytest.mark.parametrize(
