@@ -319,7 +319,7 @@ def _unsnaked(
     of it has less room than the move left (or ``THIN · d0``).  ``how`` says which rung drew the
     picture kept.
     """
-    from .quality import region_rooms, total_length, total_turning
+    from .quality import total_length, total_turning
 
     if "Z" not in ladder or how in ("layout", "smaller"):
         return d, how
@@ -338,13 +338,22 @@ def _unsnaked(
     finally:
         lap("layout")
     fresh = total_length(z.picture)
-    rooms, z_rooms = region_rooms(d.picture, d.analysis, px=2.0), region_rooms(z.picture, z.analysis, px=2.0)
-    least = min(float(rooms.min()) if len(rooms) else math.inf, THIN * settings.d0)
-    if fresh > SNAKE_KEEP * drawn or (len(z_rooms) and float(z_rooms.min()) < least):
+    if fresh > SNAKE_KEEP * drawn or _thinner(z, d, settings.d0):
         notes.append(f"{said}; Z's drawing ({fresh / drawn:.0%} of the length) was not taken")
         return d, how
     notes.append(f"{said}; Z drew the position in {fresh / drawn:.0%} of the length")
     return z, "layout"
+
+
+def _thinner(z: Drawn, d: Drawn, d0: float) -> bool:
+    """Has some region of ``z`` less room than the least of ``d``'s (or than ``THIN · d0``)?"""
+    from .quality import region_rooms
+
+    z_rooms = region_rooms(z.picture, z.analysis, px=2.0)
+    if not len(z_rooms):
+        return False
+    rooms = region_rooms(d.picture, d.analysis, px=2.0)
+    return float(z_rooms.min()) < min(float(rooms.min()) if len(rooms) else math.inf, THIN * d0)
 
 
 def _a_after_push_passed_over(stopped: list[str], ladder: tuple[str, ...], notes: list[str]) -> bool:
