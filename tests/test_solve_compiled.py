@@ -203,6 +203,30 @@ def test_a_table_below_its_usual_size_doubles_with_the_nodes_before_it_overwrite
     assert stats["table_overwrites"] < stats["nodes"] / 100  # (grown on overwrites only: about a sixth)
 
 
+def test_the_table_grows_at_the_same_node_whatever_the_machines_speed() -> None:
+    """A call of the core runs a chunk of nodes fitted to the clock; the table's growth must not
+    wait for the end of a chunk, or a slower machine would overwrite more and search otherwise."""
+    runs = []
+    for chunk in (16, 1 << 22):
+        solver = compiled(tt_entries=1 << 12)
+        solver._chunks = [chunk] * solver.threads
+        solver._run = _fixed_chunks(solver, chunk)  # type: ignore[method-assign]
+        assert solver.outcome(Position.start(8)) is False
+        runs.append({k: solver.stats[k] for k in ("nodes", "table_entries", "table_overwrites")})
+    assert runs[0] == runs[1]
+
+
+def _fixed_chunks(solver: CompiledNormalSolver, chunk: int):  # type: ignore[no-untyped-def]
+    """``solver._run`` with its chunk of nodes held at ``chunk`` (the clock's fitting undone)."""
+    run = solver._run
+
+    def fixed(i: int) -> int:
+        solver._chunks[i] = chunk
+        return run(i)
+
+    return fixed
+
+
 def test_codes_are_packed_one_to_one_and_alike_compiled_and_plain() -> None:
     import numpy as np
 

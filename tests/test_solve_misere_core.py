@@ -143,7 +143,7 @@ def test_core_children_match_brute_force_with_forgetting_and_tiny_caches() -> No
         core_children=True, core_lives=0, tree_lives=0, combine_limit=0, land_children_cache=2
     )
     forgetful = MisereSolver(core_children=True, core_lives=0, tree_lives=4, memory=1)
-    forgetful.memory_every = 16
+    forgetful.memory_step_min = 16
     for k in sample:
         assert tiny.outcome(positions[k]) == brute_misere_win(k), k
         assert forgetful.outcome(positions[k]) == brute_misere_win(k), k

@@ -157,7 +157,7 @@ def test_whole_searches_that_forget_at_every_reading_answer_right_and_build_the_
     fall elsewhere and the searches differ; the outcome and every land's tree must not."""
     plain = MisereSolver(core_children=True, core_lives=0, compiled_trees=False, memory=1)
     built = MisereSolver(core_children=True, core_lives=0, compiled_trees=True, memory=1)
-    plain.memory_every = built.memory_every = 16
+    plain.memory_every = built.memory_step_min = 16
     assert plain.outcome(Position.start(n)) == built.outcome(Position.start(n))
     assert built.stats["forgets"] > 1 and plain.stats["forgets"] > 1
     reference = solver(False)

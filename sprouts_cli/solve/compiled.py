@@ -274,6 +274,16 @@ class State:
         evicted = self.total(core.T_EVICTED) - self._evicted_at_growth
         return evicted * TT_GROW_SHARE > size
 
+    def nodes_before_growth(self) -> int | None:
+        """Nodes the threads may visit before ``table_full``'s half-its-size rule asks for a larger
+        table (``None`` if that rule does not apply): a call of the core stops there, so the table
+        grows at the same node on every run, not at the first return after (whose chunk of
+        nodes is fitted to the machine's speed)."""
+        size = self.TTK.shape[0]
+        if size >= TT_ENTRIES or 2 * size > self.tt_max_entries:
+            return None
+        return max(1, size // 2 - self.total(core.T_TICKS))
+
     def grow_table(self) -> None:
         """Double the transposition table, keeping its entries.  No thread may be in the core."""
         old_keys, old_values = self.TTK, self.TTV
@@ -760,10 +770,14 @@ class CompiledNormalSolver(PositionQuestions):
         """One call of the core by thread ``i`` (its chunk of nodes fitted to ``RETURN_SECONDS``)."""
         st = self.state
         t = st.T[i]
-        t[core.T_STOP_AT] = t[core.T_TICKS] + self._chunks[i]
+        chunk = self._chunks[i]
+        left = st.nodes_before_growth()
+        if left is not None:
+            chunk = min(chunk, -(-left // st.threads))
+        t[core.T_STOP_AT] = t[core.T_TICKS] + chunk
         start = time.monotonic()
         status = int(core.run(st.tuple_for(i)))
-        if status == core.PAUSED:
+        if status == core.PAUSED and chunk == self._chunks[i]:  # (a chunk cut for growth says nothing)
             spent = time.monotonic() - start
             if spent < RETURN_SECONDS / 2 and self._chunks[i] < 1 << 22:
                 self._chunks[i] *= 2

@@ -90,9 +90,13 @@ FIRST_CHILDREN_RULES = ("all", "known", "one")
 TT_LIMIT = 1_000_000
 #: A fresh state's disproof number per life of its open lands (as ``nimbers.DN_PER_LIFE``).
 DN_PER_LIFE = 1
-#: The memory in use is read every this many opened states (every state made is numbered and
-#: kept until a forget, so memory grows faster between two readings than the states opened).
-MEMORY_EVERY = 32
+#: Opened states between two looks at the clock for ``refresh_seconds``.
+REFRESH_EVERY = 32
+#: The memory in use is read when the search's tables have grown by 1/MEMORY_STEP of what they
+#: hold since the last reading (and by at least MEMORY_STEP_MIN entries): the reading's cost is
+#: then a sliver of the work, and what one reading may miss a sliver of the memory.
+MEMORY_STEP = 32
+MEMORY_STEP_MIN = 256
 #: Lands with at least this many lives get their children from the compiled core (``misere_core``)
 #: once it is loaded; the first such land loads it (numba and the core: about a second), which
 #: small questions never pay.
@@ -247,9 +251,13 @@ class MisereSolver:
         self._base = rss_bytes()
         #: The memory bound in bytes: past it the search forgets what it can make again.
         self.memory = memory if memory is not None else solver_memory(self._base)
-        #: Opened states between two readings of the memory in use.
-        self.memory_every = MEMORY_EVERY
+        #: Opened states between two looks at the table for lands other processes proved.
+        self.refresh_every = REFRESH_EVERY
         self._opened = 0
+        #: The fewest entries the tables gain between two readings of the memory in use.
+        self.memory_step_min = MEMORY_STEP_MIN
+        #: The memory in use is read next when the tables hold this many entries.
+        self._next_reading = 0
         #: Entries the tables may hold again before the next forget (``_check_memory``).
         self._refill = 0
         #: Entries kept by the last forget: what the search had proved for good then.
@@ -719,15 +727,21 @@ class MisereSolver:
     def _check_memory(self) -> None:
         """Past the memory bound, forget what can be made again (once the tables have refilled).
 
-        Freed memory stays with the process for the tables to fill again, so the memory in
-        use does not fall after a forget: the next one comes when the tables hold as many
-        entries as fit in the bound (the entries now, scaled by the memory the search may
-        have over what it holds above the process's start), which keeps the process at the
-        bound.  Only a search that cannot go on within it grows past it, a quarter more
-        entries at a time: one whose forgets keep most of what it holds (what it proved for
-        good), or that proved nothing lasting between two forgets; so every search finishes.
+        The memory in use is read each time the tables have grown by a share of what they
+        hold (``MEMORY_STEP``): an opened state may make many children at once, so a count of
+        states opened would let memory run past the bound between two readings.  Freed memory
+        stays with the process, so the memory in use does not fall after a forget: the next
+        one comes when the tables hold as many entries as fit in the bound (the entries now,
+        scaled by the memory the search may have over what it holds above the process's
+        start), which keeps the process at the bound.  Only a search that cannot go on within
+        it grows past it, a quarter more entries at a time: one whose forgets keep most of what
+        it holds (what it proved for good), or that proved nothing lasting between two
+        forgets; so every search finishes.
         """
         entries = self._entries()
+        if entries < self._next_reading:
+            return
+        self._next_reading = entries + max(self.memory_step_min, entries // MEMORY_STEP)
         if entries < self._refill:
             return
         rss = rss_bytes()
@@ -741,6 +755,7 @@ class MisereSolver:
         else:
             self._refill = fit
         self._kept = kept
+        self._next_reading = kept + max(self.memory_step_min, kept // MEMORY_STEP)
 
     def forget(self) -> None:
         """Forget what can be made again: the df-pn table, children, every cache (the engine's
@@ -910,14 +925,14 @@ class MisereSolver:
         kids = self._state_kids.get(state)
         if kids is None or kids.broken:
             self._opened += 1
-            if self._opened % self.memory_every == 0:
+            if self._opened % self.refresh_every == 0:
                 refresh = self.refresh_seconds
                 if refresh is not None and time.monotonic() - self._refreshed >= refresh:
                     self.forget_lookups()
-                generation = self._generation
-                self._check_memory()
-                if self._generation != generation:
-                    raise _Renumbered
+            generation = self._generation
+            self._check_memory()
+            if self._generation != generation:
+                raise _Renumbered
             self.stats["states_searched"] += 1
             s = self._of[state]
             gen = self._lazy_child_states(s)
