@@ -216,6 +216,25 @@ def test_the_table_grows_at_the_same_node_whatever_the_machines_speed() -> None:
     assert runs[0] == runs[1]
 
 
+def test_a_table_that_overwrites_grows_at_the_same_node_whatever_the_machines_speed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same for the growth of a table at its usual size (by the entries it overwrote): the
+    core stops at the overwrite that asks for it."""
+    from sprouts_cli.solve import compiled as compiled_module
+
+    monkeypatch.setattr(compiled_module, "TT_ENTRIES", 1 << 8)  # the overwrite rule alone, on a small table
+    runs = []
+    for chunk in (16, 1 << 22):
+        solver = compiled(tt_entries=1 << 8)
+        solver._chunks = [chunk] * solver.threads
+        solver._run = _fixed_chunks(solver, chunk)  # type: ignore[method-assign]
+        assert solver.outcome(Position.start(8)) is False
+        runs.append({k: solver.stats[k] for k in ("nodes", "table_entries", "table_overwrites")})
+    assert runs[0]["table_entries"] > 1 << 8  # it grew by the overwrite rule
+    assert runs[0] == runs[1]
+
+
 def _fixed_chunks(solver: CompiledNormalSolver, chunk: int):  # type: ignore[no-untyped-def]
     """``solver._run`` with its chunk of nodes held at ``chunk`` (the clock's fitting undone)."""
     run = solver._run

@@ -284,6 +284,35 @@ class State:
             return None
         return max(1, size // 2 - self.total(core.T_TICKS))
 
+    def evictions_before_growth(self) -> int | None:
+        """Entries the threads may overwrite before ``table_full``'s overwrite rule asks for a
+        larger table (``None`` if the table may not grow): a call of the core stops there
+        (``T_EVICT_STOP``), so the table grows at the same node on every run, as with
+        ``nodes_before_growth``."""
+        size = self.TTK.shape[0]
+        if 2 * size > self.tt_max_entries:
+            return None
+        evicted = self.total(core.T_EVICTED) - self._evicted_at_growth
+        return max(1, size // TT_GROW_SHARE + 1 - evicted)
+
+    def set_stops(self, i: int, chunk: int) -> int:
+        """Thread ``i``'s next call of the core stops after ``chunk`` nodes, or sooner where the table
+        is to grow (``nodes_before_growth``, ``evictions_before_growth``, shared out among the
+        threads); the nodes it may visit."""
+        t = self.T[i]
+        left = self.nodes_before_growth()
+        if left is not None:
+            chunk = min(chunk, -(-left // self.threads))
+        t[core.T_STOP_AT] = t[core.T_TICKS] + chunk
+        evictions = self.evictions_before_growth()
+        t[core.T_EVICT_STOP] = 0 if evictions is None else t[core.T_EVICTED] + -(-evictions // self.threads)
+        return chunk
+
+    def stopped_for_growth(self, i: int) -> bool:
+        """Did thread ``i``'s last call stop at the overwrites before the table's growth?"""
+        t = self.T[i]
+        return 0 < int(t[core.T_EVICT_STOP]) <= int(t[core.T_EVICTED])
+
     def grow_table(self) -> None:
         """Double the transposition table, keeping its entries.  No thread may be in the core."""
         old_keys, old_values = self.TTK, self.TTV
@@ -715,6 +744,7 @@ class CompiledNormalSolver(PositionQuestions):
                 for i in range(self.threads):
                     t = st.T[i]
                     t[core.T_STOP_AT] = t[core.T_TICKS] + self.interleave
+                    t[core.T_EVICT_STOP] = 0  # (turns of a fixed length: the growth waits for a turn's end)
                     status = int(core.run(st.tuple_for(i)))
                     if status == core.DONE:
                         return bool(t[core.T_RESULT])
@@ -769,15 +799,11 @@ class CompiledNormalSolver(PositionQuestions):
     def _run(self, i: int) -> int:
         """One call of the core by thread ``i`` (its chunk of nodes fitted to ``RETURN_SECONDS``)."""
         st = self.state
-        t = st.T[i]
-        chunk = self._chunks[i]
-        left = st.nodes_before_growth()
-        if left is not None:
-            chunk = min(chunk, -(-left // st.threads))
-        t[core.T_STOP_AT] = t[core.T_TICKS] + chunk
+        chunk = st.set_stops(i, self._chunks[i])
         start = time.monotonic()
         status = int(core.run(st.tuple_for(i)))
-        if status == core.PAUSED and chunk == self._chunks[i]:  # (a chunk cut for growth says nothing)
+        if status == core.PAUSED and chunk == self._chunks[i] and not st.stopped_for_growth(i):
+            # (a call cut short for the table's growth says nothing of the machine's speed)
             spent = time.monotonic() - start
             if spent < RETURN_SECONDS / 2 and self._chunks[i] < 1 << 22:
                 self._chunks[i] *= 2
@@ -799,8 +825,8 @@ class CompiledNormalSolver(PositionQuestions):
                 if status == core.UNSUPPORTED:
                     shared.error = Unsupported()
                     break
-                if status == core.NEED_ROOM:
-                    g[core.G_PAUSE] = 1
+                if status == core.NEED_ROOM or st.table_full():
+                    g[core.G_PAUSE] = 1  # (thread 0 grows the table when every thread is out)
                 elif status == core.NEED_LOOKUP:
                     t = st.T[i]
                     n = int(t[core.T_NPEND])

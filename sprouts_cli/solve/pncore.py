@@ -144,7 +144,8 @@ T_FLAT_HITS = 20  # child lands it found in its cache of flat forms (no code mad
 T_POFF = 21  # where in PBUF the parse of T_CUR starts
 T_PWIDTH = 22  # the width of a slot of PBUF that the slots below were kept for (0: none; -1: keep none)
 T_PCLOCK = 23  # parses asked for, the clock of the slots' last use
-T_PSLOT = 24  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: none), flat, lives, moves, last use
+T_EVICT_STOP = 24  # the thread returns (PAUSED) once T_EVICTED reaches this (0: never): the table grows
+T_PSLOT = 25  # PARSE_SLOTS slots of PSLOT_WORDS words: land (-1: none), flat, lives, moves, last use
 #: The parses of the last lands read are kept in this many slots of PBUF (``_parse``): a land's
 #: children are asked for one at a time, between those of other lands.
 PARSE_SLOTS = 32
@@ -1785,10 +1786,11 @@ def _cut_decided(S):  # type: ignore[no-untyped-def]
 @core_kernel(export="int64(S)")
 def run(S):  # type: ignore[no-untyped-def]
     """Search the root (``T_ROOT`` + *``T_ROOTK``) until it is decided (``DONE``, the answer in
-    ``T_RESULT``), ``T_STOP_AT`` nodes are counted or another thread or Python asks every
-    thread to return (``PAUSED``), or the run needs Python (``NEED_ROOM``, ``NEED_LOOKUP``,
-    ``UNSUPPORTED``); called again, it goes on.  Several threads may run it at once, each with
-    its own ``T``, stack, pending lookups and parse buffer, sharing everything else."""
+    ``T_RESULT``), ``T_STOP_AT`` nodes are counted or ``T_EVICT_STOP`` entries overwritten or
+    another thread or Python asks every thread to return (``PAUSED``), or the run needs Python
+    (``NEED_ROOM``, ``NEED_LOOKUP``, ``UNSUPPORTED``); called again, it goes on.  Several
+    threads may run it at once, each with its own ``T``, stack, pending lookups and parse
+    buffer, sharing everything else."""
     t = S[S_T]
     g = S[S_G]
     stk = S[S_STK]
@@ -1807,7 +1809,7 @@ def run(S):  # type: ignore[no-untyped-def]
                 continue
             _push(S, r, INF, INF, 0, 0, INF)
             continue
-        if t[T_TICKS] >= t[T_STOP_AT] or g[G_STOP] or g[G_PAUSE]:
+        if t[T_TICKS] >= t[T_STOP_AT] or g[G_STOP] or g[G_PAUSE] or 0 < t[T_EVICT_STOP] <= t[T_EVICTED]:
             t[T_STATUS] = PAUSED
             continue
         f = sp - 1
