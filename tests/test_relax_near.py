@@ -5,6 +5,7 @@ the moving points as the whole picture's evaluation (the reference, ``energy_gra
 
 from __future__ import annotations
 
+import copy
 import math
 from pathlib import Path
 
@@ -106,7 +107,7 @@ def test_a_neighbourhood_goes_stale_when_a_moving_point_leaves_its_margin_and_is
     _agree(out, params, out.P, Q)
 
 
-@pytest.mark.parametrize("name", PICTURES[:2])
+@pytest.mark.parametrize("name", PICTURES[1:2])
 def test_r_round_a_thin_region_draws_the_picture_the_whole_evaluation_draws(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -152,3 +153,17 @@ def test_a_skeleton_infinite_only_among_points_that_stay_is_refused_as_the_whole
     assert np.isfinite(sk.energy_near(sk.P, par, sk.near(sk.P, params.cutoff))[0])
     with pytest.raises(PictureError, match="infinite energy"):
         descend(sk, "rearrange", params, max_steps=10, seconds=math.inf)
+
+
+def test_r_round_the_thin_lens_takes_the_steps_the_whole_evaluation_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, for the descent's first 40 steps: at its end the lens's descent tries steps whose
+    gain (1e-12) is below the rounding of the whole picture's energy (2e5), where the two
+    evaluations can decide a step apart and stop one step apart."""
+    sk, params, _ = _skeleton(PICTURES[0], 1)
+    fast = descend(copy.deepcopy(sk), "rearrange", params, max_steps=40, seconds=math.inf)
+    monkeypatch.setattr(Skeleton, "near", lambda self, P, cutoff: None)
+    whole = descend(copy.deepcopy(sk), "rearrange", params, max_steps=40, seconds=math.inf)
+    assert fast.steps == whole.steps == 40
+    assert np.allclose(fast.P, whole.P, atol=1e-6)

@@ -10,6 +10,7 @@ middles of the legs, and at last the polyline itself (``smooth_and_certify``).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -33,6 +34,11 @@ CORNER_ANGLE = math.radians(50.0)
 #: How far (px) a point that moves may go from where it was when its ``Near`` was made before
 #: the descent makes it again: the neighbourhood reaches this much farther than the terms do.
 NEAR_MARGIN = 16.0
+
+#: An inner point of a curve's polyline is left out when it is nearer one of the curve's end spots
+#: than the spot's radius and this (px, half the least clearance ``d0``): the legs next to a spot
+#: then keep clear of its disc, and the step caps let it move (``_clear_of_ends``).
+END_MARGIN = 3.0
 
 #: A test asked between steps of long work; True means give the work up.
 Stop = Callable[[], bool]
@@ -449,11 +455,19 @@ def skeleton_from_picture(
     of it: only on the curves whose polylines cross (``PictureError.curves``) while the check
     names them, else on every curve.  Two curves leaving a spot a degree apart need dense
     points near it; the rest of the picture does not, and every point costs A and R work.
+    Inner points inside a drawn spot's disc (and ``END_MARGIN``) at the curve's own end are left
+    out (``_clear_of_ends``), unless no polylines without them follow the picture.
     """
     expected = analysis.position.canonical()
+    sizes = np.asarray(pic.sizes, dtype=float)
 
-    def follows(density: np.ndarray) -> tuple[Skeleton | None, tuple[int, ...] | None]:
+    def follows(density: np.ndarray, clear: bool) -> tuple[Skeleton | None, tuple[int, ...] | None]:
         pts_list = [_curve_points(c, spacing * float(d)) for c, d in zip(pic.curves, density, strict=True)]
+        if clear:
+            ends = np.where(sizes > 0, sizes + END_MARGIN, 0.0)
+            pts_list = [
+                _clear_of_ends(pts, ends[c.a], ends[c.b]) for c, pts in zip(pic.curves, pts_list, strict=True)
+            ]
         sk = _assemble(pic, analysis, pts_list, corners)
         try:
             if analyse_picture(skeleton_picture(sk, smooth=False)).position.canonical() == expected:
@@ -462,7 +476,18 @@ def skeleton_from_picture(
             return None, e.curves
         return None, None
 
-    density = np.ones(len(pic.curves))
+    for clear in (True, False):
+        sk = _denser_until_it_follows(len(pic.curves), functools.partial(follows, clear=clear))
+        if sk is not None:
+            return sk
+    raise PictureError("the curves are too tangled to follow with polylines; try Z (sprouts layout) instead")
+
+
+def _denser_until_it_follows(
+    n_curves: int, follows: Callable[[np.ndarray], tuple[Skeleton | None, tuple[int, ...] | None]]
+) -> Skeleton | None:
+    """The first skeleton that ``follows`` the picture: the curves it names made denser, then all."""
+    density = np.ones(n_curves)
     sk, named = follows(density)
     for _ in range(_NAMED_TRIES):
         if sk is not None or not named or not all(0 <= i < len(density) for i in named):
@@ -477,9 +502,7 @@ def skeleton_from_picture(
             return sk
         density = np.minimum(density, share)
         sk, _ = follows(density)
-    if sk is not None:
-        return sk
-    raise PictureError("the curves are too tangled to follow with polylines; try Z (sprouts layout) instead")
+    return sk
 
 
 #: The densest polylines ``skeleton_from_picture`` tries, as a share of the spacing, and how many
@@ -531,6 +554,24 @@ def _curve_points(c: Curve, spacing: float) -> np.ndarray:
             pts.extend(pc[0] + ts[:, None] * (pc[3] - pc[0]) if straight else bezier_points(pc, ts))
         pts.append(pc[3])
     return np.array(pts)
+
+
+def _clear_of_ends(pts: np.ndarray, ra: float, rb: float) -> np.ndarray:
+    """The polyline without its inner points nearer its first end than ``ra`` or its last than ``rb``.
+
+    A curve that ends at a spot can run inside that spot's disc before it reaches it (a short
+    curve between close spots); a point there puts the leg before it inside the disc, and the
+    step caps (``relax_kernels.pred_caps``) then hold the spot, that point and the leg's other end
+    still: R could not move such spots apart, and the region between them stayed a sliver.
+    """
+    if len(pts) <= 2:
+        return pts
+    inner = pts[1:-1]
+    far = (np.hypot(*(inner - pts[0]).T) > ra) & (np.hypot(*(inner - pts[-1]).T) > rb)
+    loop = bool(np.array_equal(pts[0], pts[-1]))
+    if far.all() or (loop and int(far.sum()) < 2):
+        return pts
+    return np.concatenate([pts[:1], inner[far], pts[-1:]])
 
 
 def _close(a: float, b: float) -> bool:
