@@ -443,6 +443,9 @@ class MisereSolver:
     def forget_lookups(self) -> None:
         """Ask the table again for every land not known here (it holds what others proved since)."""
         self._absent.clear()
+        refresh = getattr(self.table, "refresh_keys", None)
+        if refresh is not None:  # a table that keeps its keys reads those others wrote
+            refresh()
         self._refreshed = time.monotonic()
 
     def _tree(self, land: str) -> int:
