@@ -18,6 +18,7 @@ from sprouts_cli.solve.clock import Deadline
 from sprouts_cli.solve.memory_bound import MEMORY_ENV, default_memory, parse_memory
 from sprouts_cli.solve.misere import MisereSolver
 from sprouts_cli.solve.misere_trees import TreeStore
+from sprouts_cli.solve.store import Table
 
 #: Misère outcomes of the n-spot game for n = 1..20, W = the first player wins: Lemoine and
 #: Viennot, arXiv:0908.4407, figure 1 (n ≤ 17), extended on SproutsWiki (OEIS A164950);
@@ -300,6 +301,38 @@ def test_lookups_refresh_every_refresh_seconds(monkeypatch):
     solver.refresh_every = 1
     assert solver.outcome(Position.start(7)) is False
     assert len(table.asked) > len(set(table.asked))  # asked again after each refresh
+
+
+def test_on_an_sqlite_table_misses_make_no_query_and_answers_match_brute_force(tmp_path, small_positions):
+    path = tmp_path / "t.sqlite"
+    with Table(path) as table:
+        solver = MisereSolver(table)
+        assert solver.outcome(Position.start(6)) == (PUBLISHED[5] == "W")
+        assert table.reads > 0 and table.queries == 0  # a fresh table: every lookup a miss, none queried
+        for k in sorted(small_positions)[:300]:
+            assert solver.outcome(small_positions[k]) == brute_misere_win(k)
+    with Table(path) as table:  # a second solver reads what the first one proved
+        solver = MisereSolver(table)
+        for k in sorted(small_positions)[:300]:
+            assert solver.outcome(small_positions[k]) == brute_misere_win(k)
+        assert solver.stats["table_hits"] > 0 and 0 < table.queries <= table.hits + 1
+        assert solver.outcome(Position.start(7)) == (PUBLISHED[6] == "W")
+
+
+def test_a_tree_another_process_writes_is_read_after_the_solvers_refresh(tmp_path, monkeypatch):
+    monkeypatch.setattr("sprouts_cli.solve.store.RESCAN_FACTOR", 0)  # the keys are read again at once
+    path = tmp_path / "t.sqlite"
+    land = reduced_lands(Position.from_string("0*3"))[0]
+    with Table(path) as table, Table(path) as other:
+        solver = MisereSolver(table, refresh_seconds=1.0)
+        assert solver._known_tree(land) is None
+        text = MisereSolver().tree_text(land)
+        other.put_misere(land, text)
+        other.flush()
+        assert solver._known_tree(land) is None  # not asked again before a refresh
+        solver.forget_lookups()
+        assert solver._known_tree(land) is not None
+        assert solver.store.to_text(solver._trees[land]) == text
 
 
 def test_abort_stops_the_search_and_keeps_the_solver_usable():

@@ -133,3 +133,77 @@ def test_default_path_is_in_the_data_directory(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert default_path() == tmp_path / "data" / "sprouts" / "solved.sqlite"
     assert open_table(None, use_db=False) is None
+
+
+class _CountingConnection:
+    """An SQLite connection that counts the SELECTs made through it."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.selects: list[str] = []
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if sql.lstrip().upper().startswith("SELECT"):
+            self.selects.append(sql)
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+
+def _counted(t: Table) -> _CountingConnection:
+    counting = _CountingConnection(t._db)
+    t._db = counting  # type: ignore[assignment]
+    return counting
+
+
+def test_a_misere_miss_makes_no_query_once_the_keys_are_read(tmp_path) -> None:
+    path = tmp_path / "t.sqlite"
+    with Table(path) as t:
+        t.put_misere("0*2", "tree text")
+        t.put_misere_outcome("0*5", True)
+    with Table(path) as t:
+        db = _counted(t)
+        assert t.get_misere("0*3") is None  # the first lookup reads the keys: one SELECT a table
+        first = len(db.selects)
+        assert 1 <= first <= 4 and all("WHERE" not in q for q in db.selects)
+        for land in ["0*3", "0*4", "0*6", "1a1a"]:
+            assert t.get_misere(land) is None
+            assert t.get_misere_outcome(land) is None
+        assert len(db.selects) == first  # misses: no query
+        assert t.queries == 0
+        assert t.get_misere("0*2") == "tree text" and t.get_misere_outcome("0*5") is True
+        assert len(db.selects) == first + 2 and t.queries == 2  # hits are read from the file
+        # what this process writes is held too: found once committed, with no refresh
+        t.put_misere("0*3", "another tree")
+        t.put_misere_outcome("0*3", False)
+        t.flush()
+        assert t.get_misere("0*3") == "another tree" and t.get_misere_outcome("0*3") is False
+        assert t.key_count() == 4
+
+
+def test_a_misere_fact_another_connection_writes_is_seen_after_a_refresh(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "t.sqlite"
+    with Table(path) as reader, Table(path) as writer:
+        assert reader.get_misere("0*2") is None and reader.get_misere_outcome("0*4") is None
+        assert not reader.refresh_keys(force=True)  # nobody wrote: the keys are not read again
+        writer.put_misere("0*2", "tree text")
+        writer.put_misere_outcome("0*4", False)
+        writer.flush()
+        assert reader.get_misere("0*2") is None  # not seen before a refresh
+        assert reader.get_misere_outcome("0*4") is None
+        monkeypatch.setattr("sprouts_cli.solve.store.RESCAN_FACTOR", 1e9)
+        assert not reader.refresh_keys()  # too soon after the last reading
+        monkeypatch.setattr("sprouts_cli.solve.store.RESCAN_FACTOR", 0)
+        assert reader.refresh_keys()
+        assert reader.get_misere("0*2") == "tree text"
+        assert reader.get_misere_outcome("0*4") is False
+        # imported facts too, read only when the reader uses them
+        writer.importing = True
+        writer.put_misere("0*3", "imported tree")
+        writer.put_misere_outcome("0*3", True)
+        writer.flush()
+        assert reader.refresh_keys()
+        assert reader.get_misere("0*3") == "imported tree" and reader.get_misere_outcome("0*3") is True
+        reader.use_imports = False
+        assert reader.get_misere("0*3") is None and reader.get_misere_outcome("0*3") is None

@@ -282,11 +282,12 @@ class MisereSolver:
             raise ValueError(f"unknown rule for first children {first_children!r}")
         self.first_children = first_children
         #: Build the trees of lands by ``tree_build`` over the core's numbering, once there is one
-        #: (None: on the reduced store, compiled, with no table to read trees from).
+        #: (None: on the reduced store, compiled).  A land's tree is looked for in the table
+        #: first; the lands the loop builds on the way are not (it builds them again), and every
+        #: tree it builds is written to the table.
         self.compiled_trees = (
             isinstance(self.store, ReducedTreeStore)
             and self.store.compiled
-            and table is None
             and kernel_path() != "python"
             if compiled_trees is None
             else compiled_trees
@@ -443,6 +444,9 @@ class MisereSolver:
     def forget_lookups(self) -> None:
         """Ask the table again for every land not known here (it holds what others proved since)."""
         self._absent.clear()
+        refresh = getattr(self.table, "refresh_keys", None)
+        if refresh is not None:  # a table that keeps its keys reads those others wrote
+            refresh()
         self._refreshed = time.monotonic()
 
     def _tree(self, land: str) -> int:
@@ -522,11 +526,14 @@ class MisereSolver:
         if not n:
             return
         st, trees, known, kids, stats = core.state, core.trees, self._trees, self._kids, self.stats
+        table, to_text = self.table, self.store.to_text
         for x in tables.built[:n].tolist():
             text = sys.intern(st.text(x))
-            known[text] = int(trees[x])
+            t = known[text] = int(trees[x])
             if kids.pop(text, None) is None:
                 stats["lands_expanded"] += 1
+            if table is not None:
+                table.put_misere(text, to_text(t))
         stats["lands_with_trees"] += n
         stats["positions_solved"] += n
         C[tb.C_BUILT] = 0

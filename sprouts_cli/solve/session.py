@@ -290,7 +290,10 @@ class Session:
         if self.table is not None:
             self.table.flush()  # the workers read what this process proved
         pool = self._ensure_pool()
-        return pool.answer(questions, stop_at_loss=stop_at_loss, decides=decides)
+        answers = pool.answer(questions, stop_at_loss=stop_at_loss, decides=decides)
+        if self.table is not None:
+            self.table.refresh_keys(force=True)  # this process reads what the workers proved
+        return answers
 
     def _ensure_table(self) -> None:
         """A temporary table when there is none: the workers share facts through it."""

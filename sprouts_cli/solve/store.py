@@ -26,6 +26,12 @@ Why it is safe:
   (``imported_used``), and from then on whatever this process proves rests on them and
   is written to the imported tables too.  ``sprouts solve --verify-table`` proves them
   again and moves the right ones over.
+* A misère lookup is made in a search for every land and lone-land state it meets, and
+  most of them miss: the table keeps the hashes of the misère keys it holds in memory
+  (read once, at the first misère lookup; kept up to date with what this process
+  writes; read again by ``refresh_keys`` when another process has written), so a key
+  not among them is a miss without a query.  A key written by another process is seen
+  after the next ``refresh_keys``, as a land asked for before its refresh is.
 * Every fact is a true statement about the position its key names: a key is a
   position string, so even a table written by an older canonical form holds only true
   facts (they are just not found under the new keys).  The canonical form's version is
@@ -55,6 +61,16 @@ KEY_VERSION = 1
 MAX_MASK_HEAP = 62
 #: Marks our files (SQLite ``PRAGMA application_id``): "Sprt".
 APPLICATION_ID = 0x53707274
+#: A rescan of the misère keys after another process wrote waits at least this many times as
+#: long as the last scan took (``Table.refresh_keys``): a large table is not read whole every second.
+RESCAN_FACTOR = 20
+#: The misère tables whose keys a table keeps in memory (``Table.refresh_keys``), and their key columns.
+MISERE_KEYED = {
+    "misere": "land",
+    "misere_outcome": "position",
+    "imported_misere": "land",
+    "imported_misere_outcome": "position",
+}
 #: The tables of our files; a file holding others belongs to another program.
 OUR_TABLES = frozenset(
     {"meta", "normal", "misere", "misere_outcome"}
@@ -163,7 +179,14 @@ class Table:
         self._imported_tree: dict[str, str] = {}
         self._imported_outcome: dict[str, int] = {}
         self._last_flush = time.monotonic()
+        #: Hashes of the keys each misère table holds (``MISERE_KEYED``); None until the first
+        #: misère lookup reads them (a normal-play solve never does).
+        self._keys: dict[str, set[int]] | None = None
+        self._keys_version = -1  # ``PRAGMA data_version`` when the keys were read
+        self._keys_seconds = 0.0  # how long that reading took
+        self._keys_read_at = 0.0
         self.reads = 0
+        self.queries = 0  # SELECTs made by lookups (a miss told by the keys makes none)
         self.hits = 0
         self.written = 0
         import sqlite3
@@ -298,6 +321,7 @@ class Table:
                     db.execute("INSERT OR REPLACE INTO misere VALUES (?, ?)", (keys[0], tree))
             db.execute("DELETE FROM misere_outcome")
             db.execute("INSERT OR REPLACE INTO meta VALUES ('keys', ?)", (str(KEY_VERSION),))
+        self._keys = None  # read again at the next misère lookup
         return moved
 
     # ------------------------------------------------------------ normal play
@@ -309,6 +333,7 @@ class Table:
     def _query(self, sql: str, args: tuple[object, ...]) -> tuple[Any, ...] | None:
         import sqlite3
 
+        self.queries += 1
         try:
             row: tuple[Any, ...] | None = self._db.execute(sql, args).fetchone()
         except sqlite3.DatabaseError as e:
@@ -381,11 +406,17 @@ class Table:
             if pending is not None:
                 return pending
             self.reads += 1
-            row = self._query("SELECT tree FROM misere WHERE land = ?", (land,))
+            keys = self._keys if self._keys is not None else self._read_keys()
+            h = hash(land)
+            row = None
+            if h in keys["misere"]:
+                row = self._query("SELECT tree FROM misere WHERE land = ?", (land,))
             if row is None and self.use_imports:
                 row = (self._imported_tree.get(land),)
                 if row[0] is None:
-                    row = self._query("SELECT tree FROM imported_misere WHERE land = ?", (land,))
+                    row = None
+                    if h in keys["imported_misere"]:
+                        row = self._query("SELECT tree FROM imported_misere WHERE land = ?", (land,))
                 if row is not None:
                     self.imported_used += 1
         if row is not None:
@@ -406,11 +437,18 @@ class Table:
             if pending is not None:
                 return bool(pending)
             self.reads += 1
-            row = self._query("SELECT win FROM misere_outcome WHERE position = ?", (key,))
+            keys = self._keys if self._keys is not None else self._read_keys()
+            h = hash(key)
+            row = None
+            if h in keys["misere_outcome"]:
+                row = self._query("SELECT win FROM misere_outcome WHERE position = ?", (key,))
             if row is None and self.use_imports:
                 row = (self._imported_outcome.get(key),)
                 if row[0] is None:
-                    row = self._query("SELECT win FROM imported_misere_outcome WHERE position = ?", (key,))
+                    row = None
+                    if h in keys["imported_misere_outcome"]:
+                        sql = "SELECT win FROM imported_misere_outcome WHERE position = ?"
+                        row = self._query(sql, (key,))
                 if row is not None:
                     self.imported_used += 1
         if row is not None:
@@ -423,6 +461,47 @@ class Table:
             pending = self._imported_outcome if self.importing or self.tainted else self._pending_outcome
             pending[key] = int(win)
         self._maybe_flush()
+
+    def _read_keys(self) -> dict[str, set[int]]:
+        """Read the hashes of every misère key the file holds (one SELECT a table)."""
+        import sqlite3
+
+        start = time.monotonic()
+        try:
+            # the version first: whatever another process commits during the reading is read again
+            version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            keys = {
+                table: {hash(k) for (k,) in self._db.execute(f"SELECT {column} FROM {table}")}
+                for table, column in MISERE_KEYED.items()
+            }
+        except sqlite3.DatabaseError as e:
+            message = f"{self.path}: the table cannot be read ({e}); move it away or use --no-db"
+            raise TableError(message) from e
+        self._keys, self._keys_version = keys, version
+        self._keys_read_at = time.monotonic()
+        self._keys_seconds = self._keys_read_at - start
+        return keys
+
+    def refresh_keys(self, force: bool = False) -> bool:
+        """Read the misère keys again if another process has written since they were read.
+
+        Unless ``force``, not before ``RESCAN_FACTOR`` times the last reading's time has
+        passed since it (the keys of a large table take a while to read).  True if read.
+        """
+        with self._lock:
+            if self._keys is None:
+                return False
+            now = time.monotonic()
+            if not force and now - self._keys_read_at < RESCAN_FACTOR * self._keys_seconds:
+                return False
+            if self._db.execute("PRAGMA data_version").fetchone()[0] == self._keys_version:
+                return False
+            self._read_keys()
+            return True
+
+    def key_count(self) -> int:
+        """How many misère keys the table holds in memory (0 before the first misère lookup)."""
+        return 0 if self._keys is None else sum(map(len, self._keys.values()))
 
     # ---------------------------------------------------------------- writing
     def _maybe_flush(self) -> None:
@@ -454,6 +533,15 @@ class Table:
                         )
             except sqlite3.DatabaseError as e:
                 raise TableError(f"{self.path}: cannot write the table ({e})") from e
+            keys = self._keys
+            if keys is not None:  # what this process wrote is held now
+                for table, written in (
+                    ("misere", trees),
+                    ("misere_outcome", outcomes),
+                    ("imported_misere", imp_trees),
+                    ("imported_misere_outcome", imp_outcomes),
+                ):
+                    keys[table].update(map(hash, written))
             count = len(normal) + len(trees) + len(outcomes)
             count += len(imp_normal) + len(imp_trees) + len(imp_outcomes)
             self.written += count
