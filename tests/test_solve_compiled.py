@@ -206,13 +206,7 @@ def test_a_table_below_its_usual_size_doubles_with_the_nodes_before_it_overwrite
 def test_the_table_grows_at_the_same_node_whatever_the_machines_speed() -> None:
     """A call of the core runs a chunk of nodes fitted to the clock; the table's growth must not
     wait for the end of a chunk, or a slower machine would overwrite more and search otherwise."""
-    runs = []
-    for chunk in (16, 1 << 22):
-        solver = compiled(tt_entries=1 << 12)
-        solver._chunks = [chunk] * solver.threads
-        solver._run = _fixed_chunks(solver, chunk)  # type: ignore[method-assign]
-        assert solver.outcome(Position.start(8)) is False
-        runs.append({k: solver.stats[k] for k in ("nodes", "table_entries", "table_overwrites")})
+    runs = [_eight_spots_in_chunks_of(chunk, tt_entries=1 << 12) for chunk in (16, 1 << 22)]
     assert runs[0] == runs[1]
 
 
@@ -224,26 +218,24 @@ def test_a_table_that_overwrites_grows_at_the_same_node_whatever_the_machines_sp
     from sprouts_cli.solve import compiled as compiled_module
 
     monkeypatch.setattr(compiled_module, "TT_ENTRIES", 1 << 8)  # the overwrite rule alone, on a small table
-    runs = []
-    for chunk in (16, 1 << 22):
-        solver = compiled(tt_entries=1 << 8)
-        solver._chunks = [chunk] * solver.threads
-        solver._run = _fixed_chunks(solver, chunk)  # type: ignore[method-assign]
-        assert solver.outcome(Position.start(8)) is False
-        runs.append({k: solver.stats[k] for k in ("nodes", "table_entries", "table_overwrites")})
+    runs = [_eight_spots_in_chunks_of(chunk, tt_entries=1 << 8) for chunk in (16, 1 << 22)]
     assert runs[0]["table_entries"] > 1 << 8  # it grew by the overwrite rule
     assert runs[0] == runs[1]
 
 
-def _fixed_chunks(solver: CompiledNormalSolver, chunk: int):  # type: ignore[no-untyped-def]
-    """``solver._run`` with its chunk of nodes held at ``chunk`` (the clock's fitting undone)."""
+def _eight_spots_in_chunks_of(chunk: int, tt_entries: int) -> dict[str, int]:
+    """``0*8`` solved with every call of the core held at ``chunk`` nodes (the clock's fitting
+    undone): its nodes, table entries and overwrites."""
+    solver = compiled(tt_entries=tt_entries)
     run = solver._run
 
     def fixed(i: int) -> int:
         solver._chunks[i] = chunk
         return run(i)
 
-    return fixed
+    solver._run = fixed  # type: ignore[method-assign]
+    assert solver.outcome(Position.start(8)) is False
+    return {k: solver.stats[k] for k in ("nodes", "table_entries", "table_overwrites")}
 
 
 def test_codes_are_packed_one_to_one_and_alike_compiled_and_plain() -> None:
