@@ -266,34 +266,28 @@ class State:
         made for fewer nodes than it visits keeps its entries); at any size, once it has
         overwritten an eighth of its size since it last grew (then the search forgets what it
         would search again)."""
-        size = self.TTK.shape[0]
-        if 2 * size > self.tt_max_entries:
-            return False
-        if size < TT_ENTRIES and 2 * self.total(core.T_TICKS) > size:
-            return True
-        evicted = self.total(core.T_EVICTED) - self._evicted_at_growth
-        return evicted * TT_GROW_SHARE > size
+        left = (self.nodes_before_growth(), self.evictions_before_growth())
+        return any(n is not None and n <= 0 for n in left)
 
     def nodes_before_growth(self) -> int | None:
-        """Nodes the threads may visit before ``table_full``'s half-its-size rule asks for a larger
-        table (``None`` if that rule does not apply): a call of the core stops there, so the table
-        grows at the same node on every run, not at the first return after (whose chunk of
-        nodes is fitted to the machine's speed)."""
+        """Nodes the threads may visit before the half-its-size rule asks for a larger table
+        (``None`` if that rule does not apply): a call of the core stops there, so the table grows
+        at the same node on every run, not at the first return after (whose chunk of nodes is
+        fitted to the machine's speed)."""
         size = self.TTK.shape[0]
         if size >= TT_ENTRIES or 2 * size > self.tt_max_entries:
             return None
-        return max(1, size // 2 - self.total(core.T_TICKS))
+        return size // 2 + 1 - self.total(core.T_TICKS)
 
     def evictions_before_growth(self) -> int | None:
-        """Entries the threads may overwrite before ``table_full``'s overwrite rule asks for a
-        larger table (``None`` if the table may not grow): a call of the core stops there
-        (``T_EVICT_STOP``), so the table grows at the same node on every run, as with
-        ``nodes_before_growth``."""
+        """Entries the threads may overwrite before the overwrite rule asks for a larger table
+        (``None`` if the table may not grow): a call of the core stops there (``T_EVICT_STOP``),
+        as with ``nodes_before_growth``."""
         size = self.TTK.shape[0]
         if 2 * size > self.tt_max_entries:
             return None
         evicted = self.total(core.T_EVICTED) - self._evicted_at_growth
-        return max(1, size // TT_GROW_SHARE + 1 - evicted)
+        return size // TT_GROW_SHARE + 1 - evicted
 
     def set_stops(self, i: int, chunk: int) -> int:
         """Thread ``i``'s next call of the core stops after ``chunk`` nodes, or sooner where the table
@@ -302,10 +296,13 @@ class State:
         t = self.T[i]
         left = self.nodes_before_growth()
         if left is not None:
-            chunk = min(chunk, -(-left // self.threads))
+            chunk = min(chunk, -(-max(1, left) // self.threads))
         t[core.T_STOP_AT] = t[core.T_TICKS] + chunk
         evictions = self.evictions_before_growth()
-        t[core.T_EVICT_STOP] = 0 if evictions is None else t[core.T_EVICTED] + -(-evictions // self.threads)
+        if evictions is None:
+            t[core.T_EVICT_STOP] = 0
+        else:
+            t[core.T_EVICT_STOP] = t[core.T_EVICTED] + -(-max(1, evictions) // self.threads)
         return chunk
 
     def stopped_for_growth(self, i: int) -> bool:

@@ -406,17 +406,12 @@ class Table:
             if pending is not None:
                 return pending
             self.reads += 1
-            keys = self._keys if self._keys is not None else self._read_keys()
-            h = hash(land)
-            row = None
-            if h in keys["misere"]:
-                row = self._query("SELECT tree FROM misere WHERE land = ?", (land,))
+            row = self._held_row("misere", "SELECT tree FROM misere WHERE land = ?", land)
             if row is None and self.use_imports:
                 row = (self._imported_tree.get(land),)
                 if row[0] is None:
-                    row = None
-                    if h in keys["imported_misere"]:
-                        row = self._query("SELECT tree FROM imported_misere WHERE land = ?", (land,))
+                    sql = "SELECT tree FROM imported_misere WHERE land = ?"
+                    row = self._held_row("imported_misere", sql, land)
                 if row is not None:
                     self.imported_used += 1
         if row is not None:
@@ -437,18 +432,12 @@ class Table:
             if pending is not None:
                 return bool(pending)
             self.reads += 1
-            keys = self._keys if self._keys is not None else self._read_keys()
-            h = hash(key)
-            row = None
-            if h in keys["misere_outcome"]:
-                row = self._query("SELECT win FROM misere_outcome WHERE position = ?", (key,))
+            row = self._held_row("misere_outcome", "SELECT win FROM misere_outcome WHERE position = ?", key)
             if row is None and self.use_imports:
                 row = (self._imported_outcome.get(key),)
                 if row[0] is None:
-                    row = None
-                    if h in keys["imported_misere_outcome"]:
-                        sql = "SELECT win FROM imported_misere_outcome WHERE position = ?"
-                        row = self._query(sql, (key,))
+                    sql = "SELECT win FROM imported_misere_outcome WHERE position = ?"
+                    row = self._held_row("imported_misere_outcome", sql, key)
                 if row is not None:
                     self.imported_used += 1
         if row is not None:
@@ -461,6 +450,12 @@ class Table:
             pending = self._imported_outcome if self.importing or self.tainted else self._pending_outcome
             pending[key] = int(win)
         self._maybe_flush()
+
+    def _held_row(self, table: str, sql: str, key: str) -> tuple[Any, ...] | None:
+        """``sql``'s row for ``key`` if the misère ``table`` holds the key (by the hashes kept in
+        memory, read at the first lookup), else None without a query."""
+        keys = self._keys if self._keys is not None else self._read_keys()
+        return self._query(sql, (key,)) if hash(key) in keys[table] else None
 
     def _read_keys(self) -> dict[str, set[int]]:
         """Read the hashes of every misère key the file holds (one SELECT a table)."""
